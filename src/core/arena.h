@@ -1,0 +1,42 @@
+/*
+ * core/arena.h - bump allocator for objects that live and die together (one profile).
+ *
+ * Nothing allocated from an arena is freed alone; dp_arena_release() frees it all.
+ * Depends on nothing.
+ */
+#ifndef DP_CORE_ARENA_H
+#define DP_CORE_ARENA_H
+
+#include <stddef.h>
+
+struct dp_arena_block;
+
+struct dp_arena {
+	struct dp_arena_block *head; /* newest block first */
+	size_t used;                 /* bytes handed out from head */
+	size_t total;                /* bytes obtained from malloc, all blocks */
+	size_t limit;                /* ceiling on total; 0 = none */
+};
+
+#define DP_ARENA_INIT {0}
+
+/* dp_arena_init - set up an empty arena that will never hold more than @limit bytes
+ * (0 = no ceiling). Allocates nothing. */
+void dp_arena_init(struct dp_arena *a, size_t limit);
+
+/*
+ * dp_arena_alloc - @size bytes aligned to 16, zeroed, owned by the arena.
+ * Return: the memory, or NULL when malloc fails or the ceiling would be passed.
+ */
+void *dp_arena_alloc(struct dp_arena *a, size_t size);
+
+/* dp_arena_array - like dp_arena_alloc for @n elements of @size, NULL on overflow too. */
+void *dp_arena_array(struct dp_arena *a, size_t n, size_t size);
+
+/* dp_arena_strndup - copy @len bytes of @s plus a terminator into the arena. */
+char *dp_arena_strndup(struct dp_arena *a, const char *s, size_t len);
+
+/* dp_arena_release - free every block; the arena is empty and reusable afterwards. */
+void dp_arena_release(struct dp_arena *a);
+
+#endif /* DP_CORE_ARENA_H */

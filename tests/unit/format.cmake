@@ -1,0 +1,1 @@
+# tests/unit/format.cmake: unit tests of the format module (owner: see docs/internals)

@@ -1,0 +1,1 @@
+# tests/unit/runtime.cmake: unit tests of the runtime module (owner: see docs/internals)

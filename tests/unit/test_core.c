@@ -1,0 +1,81 @@
+/*
+ * test_core.c - unit tests of core/: arena, strtab, err.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/arena.h"
+#include "core/err.h"
+#include "core/strtab.h"
+#include "deepprof/format.h"
+#include "harness.h"
+
+TEST(arena_zeroed_aligned)
+{
+	struct dp_arena a;
+
+	dp_arena_init(&a, 0);
+	for (int i = 1; i < 5000; i += 7) {
+		unsigned char *p = dp_arena_alloc(&a, (size_t)i);
+
+		CHECK(p != NULL);
+		CHECK_EQ((uintptr_t)p % 16, 0);
+		for (int j = 0; j < i; j++)
+			CHECK_EQ(p[j], 0);
+		p[i - 1] = 1;
+	}
+	CHECK(dp_arena_alloc(&a, (size_t)1 << 22) != NULL); /* dedicated block */
+	CHECK(dp_arena_array(&a, SIZE_MAX / 2, 4) == NULL); /* overflow */
+	dp_arena_release(&a);
+}
+
+TEST(arena_limit)
+{
+	struct dp_arena a;
+
+	dp_arena_init(&a, (size_t)1 << 20);
+	CHECK(dp_arena_alloc(&a, (size_t)2 << 20) == NULL);
+	CHECK(dp_arena_alloc(&a, 100) != NULL);
+	dp_arena_release(&a);
+}
+
+TEST(strtab_interning)
+{
+	struct dp_strtab t;
+	char buf[32];
+	int64_t ids[3000];
+
+	CHECK_EQ(dp_strtab_init(&t), 0);
+	CHECK_EQ(dp_strtab_intern_cstr(&t, ""), 0);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "name%d", i);
+		ids[i] = dp_strtab_intern_cstr(&t, buf);
+		CHECK_EQ(ids[i], i + 1);
+	}
+	for (int i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "name%d", i);
+		CHECK_EQ(dp_strtab_intern_cstr(&t, buf), ids[i]);
+		CHECK_STR(dp_strtab_get(&t, (uint32_t)ids[i]), buf);
+	}
+	CHECK_STR(dp_strtab_get(&t, 0), "");
+	CHECK_STR(dp_strtab_get(&t, 99999), "");
+	dp_strtab_release(&t);
+}
+
+TEST(err_message)
+{
+	CHECK_EQ(dp_error(DP_EFORMAT, "bad %s at byte %d", "thing", 7), -DP_EFORMAT);
+	CHECK_STR(dp_errmsg(), "bad thing at byte 7");
+	CHECK_EQ(dp_errcode(), DP_EFORMAT);
+}
+
+TEST(crc32_known_value)
+{
+	/* the standard check value of CRC-32/ISO-HDLC */
+	CHECK_EQ(dp_fmt_crc32(0, (const uint8_t *)"123456789", 9), 0xCBF43926u);
+	uint32_t c = dp_fmt_crc32(0, (const uint8_t *)"1234", 4);
+	CHECK_EQ(dp_fmt_crc32(c, (const uint8_t *)"56789", 5), 0xCBF43926u);
+}
+
+DP_TEST_MAIN(test_arena_zeroed_aligned, test_arena_limit, test_strtab_interning,
+	     test_err_message, test_crc32_known_value)
