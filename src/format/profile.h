@@ -40,6 +40,12 @@ struct dp_thread {
 	uint32_t flags; /* DP_THREAD_* */
 };
 
+/* A coverage point of a function (detail profiling; unused until that lands). */
+struct dp_cp {
+	uint32_t kind;
+	uint32_t line;
+};
+
 struct dp_ps {
 	uint32_t kind; /* enum dp_ps_kind */
 	uint64_t addr;
@@ -50,8 +56,9 @@ struct dp_ps {
 	uint32_t line;
 	uint32_t linkage; /* enum dp_linkage */
 	uint32_t object;  /* 1-based index into objects, 0 unknown */
-	/* coverage points: room for detail profiling; n_cp is 0 today */
+	/* coverage points: room for detail profiling; n_cp is 0 unless DP_FEAT_COVERAGE */
 	uint32_t n_cp;
+	struct dp_cp *cp; /* n_cp points, NULL when n_cp == 0 */
 };
 
 struct dp_css {
@@ -67,7 +74,7 @@ struct dp_css {
 struct dp_pd {
 	uint32_t ps;
 	uint32_t thread; /* 1-based thread index; 0 for the program root */
-	uint32_t n_cp;
+	uint32_t n_cp;  /* equal to its PS's n_cp */
 	uint64_t *cp; /* n_cp coverage counts, NULL when n_cp == 0 */
 };
 

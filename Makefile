@@ -1,0 +1,68 @@
+# Makefile - the developer's entry points, wrapping CMake and CTest:
+#   make                      build into ./build (tool, runtime, tests)
+#   make install PREFIX=DIR   install bin/deepprof, lib/libdeepprof.{a,so}, headers, man page
+#   make check                deps; tools/checksrc; -Werror build + all CTests; ASan/UBSan
+#                             unit tests; a clang libFuzzer run of the reader
+#                             (DP_FUZZ_SECONDS, default 60)
+#   make demo                 deps, build, profile examples/wordfreq with deepprof run
+#   make bench                benchmarks (bench/run), results in docs/PERFORMANCE.md
+#   make clean                remove the build trees
+BUILD ?= build
+BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE ?= cmake
+CTEST ?= ctest
+DP_FUZZ_SECONDS ?= 60
+export DP_FUZZ_SECONDS
+
+.PHONY: all build install check check-main check-asan check-fuzz deps demo bench clean
+
+all: build
+
+$(BUILD)/CMakeCache.txt:
+	$(CMAKE) -S . -B $(BUILD)
+
+build: $(BUILD)/CMakeCache.txt
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+
+install: build
+	$(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
+
+deps:
+	scripts/install-deps
+
+check: deps
+	$(MAKE) check-main
+	$(MAKE) check-asan
+	$(MAKE) check-fuzz
+	@echo "make check: all passed"
+
+check-main:
+	tools/checksrc
+	$(CMAKE) -S . -B $(BUILD) -DDP_WERROR=ON
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS)
+
+# The tools and unit tests under ASan/UBSan (the runtime is never sanitized: it lives
+# inside the profiled programs).
+check-asan:
+	$(CMAKE) -S . -B $(BUILD_ASAN) -DDP_WERROR=ON -DDP_SANITIZE=ON
+	$(CMAKE) --build $(BUILD_ASAN) -j $(JOBS)
+	cd $(BUILD_ASAN) && $(CTEST) --output-on-failure -j $(JOBS) -L unit
+
+# The reader's libFuzzer target for a bounded time, with clang.
+check-fuzz:
+	CC=clang $(CMAKE) -S . -B $(BUILD_FUZZ) -DDP_WERROR=ON -DDP_FUZZ=ON
+	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS)
+	cd $(BUILD_FUZZ) && $(CTEST) --output-on-failure -R fuzz
+
+demo: deps build
+	examples/demo $(BUILD)
+
+bench: build
+	BUILD=$(BUILD) bench/run
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

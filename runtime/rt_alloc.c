@@ -1,0 +1,135 @@
+/*
+ * runtime/rt_alloc.c - the allocation functions (malloc, calloc, realloc,
+ * posix_memalign, aligned_alloc, memalign, valloc, pvalloc): each forwards to glibc's
+ * exported __libc_* implementation and charges the current CSD with one allocation of
+ * the requested size. Works before the runtime is initialised (TLS is zero then).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_int.h"
+
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t nmemb, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void *__libc_memalign(size_t align, size_t n);
+extern void *__libc_valloc(size_t n);
+extern void *__libc_pvalloc(size_t n);
+
+void *malloc(size_t n);
+void *calloc(size_t nmemb, size_t size);
+void *realloc(void *p, size_t n);
+int posix_memalign(void **out, size_t align, size_t n);
+void *aligned_alloc(size_t align, size_t n);
+void *memalign(size_t align, size_t n);
+void *valloc(size_t n);
+void *pvalloc(size_t n);
+
+DP_RT_NOINST static inline void dp_rt_count_alloc(size_t n)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+	struct dp_rt_csd *cur = t->cur;
+
+	if (dp_unlikely(!cur || t->inside))
+		return;
+	if (dp_unlikely(dp_rt_g.stopped)) {
+		t->th->lost_allocs++;
+		return;
+	}
+	cur->allocs++;
+	cur->alloc_bytes += n;
+}
+
+/* malloc - glibc's malloc, counted. */
+DP_RT_API void *malloc(size_t n)
+{
+	void *p = __libc_malloc(n);
+
+	if (p)
+		dp_rt_count_alloc(n);
+	return p;
+}
+
+/* calloc - glibc's calloc, counted as nmemb * size bytes. */
+DP_RT_API void *calloc(size_t nmemb, size_t size)
+{
+	void *p = __libc_calloc(nmemb, size);
+
+	if (p)
+		dp_rt_count_alloc(nmemb * size);
+	return p;
+}
+
+/* realloc - glibc's realloc; one allocation of the new size (nothing when n is 0). */
+DP_RT_API void *realloc(void *old, size_t n)
+{
+	void *p = __libc_realloc(old, n);
+
+	if (p && n)
+		dp_rt_count_alloc(n);
+	return p;
+}
+
+/* posix_memalign - POSIX semantics (EINVAL, ENOMEM returned; errno kept). */
+DP_RT_API int posix_memalign(void **out, size_t align, size_t n)
+{
+	int saved = errno;
+	void *p;
+
+	if (align % sizeof(void *) != 0 || (align & (align - 1)) != 0 || align == 0)
+		return EINVAL;
+	p = __libc_memalign(align, n);
+	errno = saved;
+	if (!p)
+		return ENOMEM;
+	*out = p;
+	dp_rt_count_alloc(n);
+	return 0;
+}
+
+/* aligned_alloc - C11; @align must be a power of two (EINVAL otherwise, as glibc). */
+DP_RT_API void *aligned_alloc(size_t align, size_t n)
+{
+	void *p;
+
+	if (align == 0 || (align & (align - 1)) != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = __libc_memalign(align, n);
+	if (p)
+		dp_rt_count_alloc(n);
+	return p;
+}
+
+/* memalign - glibc's memalign, counted. */
+DP_RT_API void *memalign(size_t align, size_t n)
+{
+	void *p = __libc_memalign(align, n);
+
+	if (p)
+		dp_rt_count_alloc(n);
+	return p;
+}
+
+/* valloc - glibc's valloc, counted. */
+DP_RT_API void *valloc(size_t n)
+{
+	void *p = __libc_valloc(n);
+
+	if (p)
+		dp_rt_count_alloc(n);
+	return p;
+}
+
+/* pvalloc - glibc's pvalloc, counted (requested size, not the rounded one). */
+DP_RT_API void *pvalloc(size_t n)
+{
+	void *p = __libc_pvalloc(n);
+
+	if (p)
+		dp_rt_count_alloc(n);
+	return p;
+}

@@ -1,0 +1,209 @@
+/*
+ * runtime/rt_int.h - the private interface between the files of libdeepprof: the
+ * per-thread graph nodes (PS, PD, CSD), the shadow stack, the thread-local hot state,
+ * the global state, and the slow-path entry points. Included only by the runtime sources,
+ * which define _GNU_SOURCE; depends on nothing but libc and include/deepprof/.
+ */
+#ifndef DP_RT_INT_H
+#define DP_RT_INT_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Every runtime function: never instrumented, even if someone adds the flag. */
+#define DP_RT_NOINST __attribute__((no_instrument_function))
+/* The exported API (the library is built with -fvisibility=hidden). */
+#define DP_RT_API __attribute__((visibility("default"), no_instrument_function))
+/* The per-call fast paths live in their own section so that the sampling handler can
+ * tell "inside the runtime" from the interrupted PC (__start_/__stop_dp_rt_hot). */
+#define DP_RT_HOT __attribute__((section("dp_rt_hot"), no_instrument_function))
+#define DP_RT_COLD __attribute__((noinline, cold, no_instrument_function))
+
+#define dp_likely(x)   __builtin_expect(!!(x), 1)
+#define dp_unlikely(x) __builtin_expect(!!(x), 0)
+
+#define DP_RT_LOAD_ACQ(p)     __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define DP_RT_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+struct dp_rt_pd;
+
+/* ProcStatic, per thread: one per function entry address (fn 0 = the thread root). */
+struct dp_rt_ps {
+	uintptr_t fn;
+	struct dp_rt_pd *outermost; /* PD of the outermost active activation, or NULL */
+	uint32_t index;             /* sequential per thread, 0 = the thread root PS */
+	uint32_t pad;
+	uint64_t pad2;
+};
+
+/* ProcDynamic: one per (function, ancestor context). */
+struct dp_rt_pd {
+	struct dp_rt_ps *ps;
+	uint32_t index; /* sequential per thread, 0 = the thread root PD */
+	uint32_t pad;
+};
+
+/* CallSiteDynamic: one per (caller PD, site, callee fn). The first cache line holds
+ * everything the enter and exit hooks touch. */
+struct dp_rt_csd {
+	uintptr_t site;          /* return address into the caller */
+	uintptr_t fn;            /* callee entry address */
+	struct dp_rt_pd *caller; /* NULL for a thread's root CSD */
+	struct dp_rt_pd *callee;
+	struct dp_rt_ps *ps; /* the callee's PS */
+	uint64_t calls, exits, callseqs;
+	/* cold line */
+	uint64_t unwinds, samples, allocs, alloc_bytes;
+	uint32_t index;
+	uint32_t pad;
+	uint64_t pad2[3];
+} __attribute__((aligned(64)));
+
+/* One shadow-stack entry per active instrumented activation. */
+struct dp_rt_frame {
+	struct dp_rt_csd *csd;
+	struct dp_rt_csd *prev;     /* the CSD current before the call */
+	struct dp_rt_pd *saved;     /* ps->outermost before the call */
+	uintptr_t cfa;              /* the activation's canonical frame address: just above
+				       its return address; the stack grows down */
+};
+
+/* A chunk of nodes of one kind, mmap'd; filled completely before the next one. */
+struct dp_rt_chunk {
+	struct dp_rt_chunk *next;
+	size_t bytes; /* mapping size, header included */
+	uint32_t cap; /* nodes it holds */
+	uint32_t used;
+	uint64_t pad[5];
+};
+
+struct dp_rt_nodes {
+	struct dp_rt_chunk *head, *tail;
+	uint32_t count; /* published with a release store after the node is initialised */
+	uint32_t size;  /* node size */
+};
+
+/* The thread-local hot state: read by every hook, no pointer chase. */
+struct dp_rt_tls {
+	struct dp_rt_csd *cur;    /* CSD of the current activation; NULL = no state */
+	struct dp_rt_frame *top;  /* shadow stack top entry */
+	struct dp_rt_frame *limit; /* one past the last usable entry */
+	struct dp_rt_csd **tab;   /* CSD lookup table */
+	uintptr_t mask;           /* table size - 1 */
+	unsigned shift;           /* 64 - log2(table size) */
+	int inside;               /* the thread is executing runtime code (slow paths) */
+	int disabled;             /* this thread never collects (failed, exited, no state) */
+	int pad;
+	struct dp_rt_thread *th;
+};
+
+/* Per-thread state, mmap'd; outlives the thread (the writer reads it). */
+struct dp_rt_thread {
+	struct dp_rt_csd root_csd; /* root -> thread root; callee = thread root PD */
+	struct dp_rt_thread *next; /* registration order */
+	struct dp_rt_nodes ps, pd, csd;
+	struct dp_rt_ps **ps_tab; /* fn -> PS, open addressing */
+	uint32_t ps_cap, csd_cap; /* table sizes (powers of two) */
+	struct dp_rt_frame *stack; /* shadow stack base (entry 0 = sentinel) */
+	uintptr_t stack_hi;        /* top of the thread's C stack (bounds the CFA search) */
+	size_t stack_cap;          /* entries */
+	int64_t tid;
+	uint64_t start_ns, end_ns;
+	uint64_t samples_inside;
+	uint64_t lost_calls, lost_samples, lost_allocs;
+	uint32_t flags; /* DP_THREAD_* */
+	int alive_in_file; /* 0 after fork() for threads other than the forking one */
+	int has_timer;
+	timer_t timer;
+	char name[16];
+};
+
+/* The global state. */
+struct dp_rt_global {
+	int stopped; /* collection stopped: read plainly on the fast path */
+	int sampling;
+	uint64_t hz, period_ns;
+	uint64_t start_ns;
+	uint64_t max_bytes, used_bytes;
+	int64_t pid;
+	int forked_child;
+	int exit_status_known;
+	int exit_status;
+	char stop_reason[160];
+	pthread_mutex_t threads_lock;
+	struct dp_rt_thread *threads, *threads_tail;
+	pthread_key_t key;
+	pthread_mutex_t write_lock;
+};
+
+extern struct dp_rt_global dp_rt_g;
+
+/* dp_rt_hash - the CSD table slot of (@pd, @site): Fibonacci hashing of both. */
+DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
+						unsigned shift)
+{
+	return (uintptr_t)((((uint64_t)site ^ (uint64_t)(uintptr_t)pd) * 0x9E3779B97F4A7C15ull) >>
+			   shift);
+}
+extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model("initial-exec")));
+
+/* rt_hooks.c: out-of-line helpers of the hooks. */
+void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t cfa, int strictly);
+void dp_rt_pop_entry(struct dp_rt_tls *t, int how);
+
+/* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
+struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,
+				   uintptr_t fn);
+int dp_rt_stack_grow(struct dp_rt_tls *t);
+int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t);
+void *dp_rt_map(size_t bytes, int counted);
+void dp_rt_unmap(void *p, size_t bytes, int counted);
+
+/* Walks the first nodes of a list in index order (the writer, the fork handler). */
+struct dp_rt_iter {
+	struct dp_rt_chunk *chunk;
+	uint32_t i, left;
+	uint32_t size;
+};
+void dp_rt_iter_init(struct dp_rt_iter *it, const struct dp_rt_nodes *n, uint32_t count);
+void *dp_rt_iter_next(struct dp_rt_iter *it);
+
+/* rt_thread.c: thread state. */
+void dp_rt_threads_init(void);
+void dp_rt_thread_start(struct dp_rt_tls *t);
+
+/* rt_init.c: global state, trouble. */
+void dp_rt_global_init(void);
+void dp_rt_stop(const char *why, const char *detail);
+uint64_t dp_rt_now_ns(clockid_t clk);
+void dp_rt_say(const char *a, const char *b, const char *c);
+
+/* rt_sample.c: sampling. */
+int dp_rt_sample_install(void);
+void dp_rt_sample_thread_start(struct dp_rt_thread *th);
+void dp_rt_sample_thread_stop(struct dp_rt_thread *th);
+
+/* rt_write.c: the writer. */
+int dp_rt_write(int at_exit);
+
+/* rt_meta.c: the writer's growable mmap'd buffers and what it learns about the process. */
+struct dp_rt_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int failed; /* an allocation failed: the content is incomplete */
+};
+void dp_rt_buf_release(struct dp_rt_buf *b);
+void *dp_rt_buf_room(struct dp_rt_buf *b, size_t n);
+void dp_rt_buf_num(struct dp_rt_buf *b, uint64_t v);
+void dp_rt_buf_str(struct dp_rt_buf *b, const char *s, size_t n);
+void dp_rt_output_init(void);
+int dp_rt_output_name(char *buf, size_t len);
+const char *dp_rt_program(void);
+uint32_t dp_rt_objects(struct dp_rt_buf *b);
+uint32_t dp_rt_cmdline(struct dp_rt_buf *b);
+void dp_rt_thread_name(const struct dp_rt_thread *th, char *out, size_t len);
+
+#endif /* DP_RT_INT_H */

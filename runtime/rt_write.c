@@ -1,0 +1,461 @@
+/*
+ * runtime/rt_write.c - the writer: snapshots every thread's graph (racing with the
+ * running threads; nodes are read only up to their published counts), gives the nodes
+ * global ids (mmap'd scratch maps for fn -> PS and (caller fn, site) -> CSS), encodes
+ * the chunks of docs/FORMAT.md and writes NAME.tmp.PID with write(2), CRC on the fly,
+ * then renames it into place. One write at a time; no stdio, no malloc.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "deepprof/format.h"
+#include "rt_int.h"
+
+enum { DP_W_INFO, DP_W_THRD, DP_W_OBJS, DP_W_PSTA, DP_W_CSST, DP_W_PDYN, DP_W_CSDY, DP_W_N };
+
+static const uint32_t dp_rt_chunk_ids[DP_W_N] = {
+	DP_CHUNK_INFO, DP_CHUNK_THRD, DP_CHUNK_OBJS, DP_CHUNK_PSTA,
+	DP_CHUNK_CSST, DP_CHUNK_PDYN, DP_CHUNK_CSDY,
+};
+
+struct dp_rt_snap {
+	struct dp_rt_thread *th;
+	uint32_t n_csd, n_pd, n_ps;
+	uint32_t pd_base, csd_base; /* global id of local index 0 */
+};
+
+/* Open addressing map of (a, b) -> id; capacity fixed from upper bounds. */
+struct dp_rt_map_ent {
+	uintptr_t a, b;
+	uint32_t id;
+};
+
+struct dp_rt_idmap {
+	struct dp_rt_map_ent *tab;
+	size_t cap, bytes;
+	uint32_t n;
+	struct dp_rt_buf list; /* entries in id order */
+};
+
+struct dp_rt_wctx {
+	struct dp_rt_buf snaps;
+	uint32_t n_threads;
+	struct dp_rt_idmap ps, css;
+	uint32_t n_pd, n_csd;
+	uint64_t samples_in, samples_out, callseqs, lost_calls, lost_samples, lost_allocs;
+	struct dp_rt_buf chunk[DP_W_N];
+	uint64_t count[DP_W_N]; /* leading count of the payload; INFO has none */
+	int failed;
+};
+
+DP_RT_NOINST static int dp_rt_idmap_init(struct dp_rt_idmap *m, size_t max)
+{
+	m->cap = 64;
+	while (m->cap < max * 2)
+		m->cap *= 2;
+	m->bytes = m->cap * sizeof(*m->tab);
+	m->tab = dp_rt_map(m->bytes, 0);
+	return m->tab ? 0 : -1;
+}
+
+/* The id of (@a, @b), assigned in order if new; 0 if the map is full. */
+DP_RT_NOINST static uint32_t dp_rt_idmap_get(struct dp_rt_idmap *m, uintptr_t a, uintptr_t b)
+{
+	size_t h = (size_t)(((uint64_t)(a ^ (b * 31)) * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+	struct dp_rt_map_ent *e;
+
+	for (; m->tab[h].id; h = (h + 1) & (m->cap - 1))
+		if (m->tab[h].a == a && m->tab[h].b == b)
+			return m->tab[h].id;
+	if ((m->n + 1) * 4 > m->cap * 3)
+		return 0;
+	e = dp_rt_buf_room(&m->list, sizeof(*e));
+	if (!e)
+		return 0;
+	m->tab[h].a = e->a = a;
+	m->tab[h].b = e->b = b;
+	m->tab[h].id = e->id = ++m->n;
+	return e->id;
+}
+
+DP_RT_NOINST static void dp_rt_idmap_release(struct dp_rt_idmap *m)
+{
+	if (m->tab)
+		dp_rt_unmap(m->tab, m->bytes, 0);
+	dp_rt_buf_release(&m->list);
+}
+
+/* PS ids: 1 program root, 2 the thread roots (fn 0), then functions. */
+DP_RT_NOINST static uint32_t dp_rt_ps_id(struct dp_rt_wctx *w, uintptr_t fn)
+{
+	return fn ? dp_rt_idmap_get(&w->ps, fn, 1) : 2;
+}
+
+/* Take the threads in the file and their node counts (CSDs first, see the header). */
+DP_RT_NOINST static int dp_rt_snapshot(struct dp_rt_wctx *w, size_t *max_ps, size_t *max_csd)
+{
+	struct dp_rt_thread *th;
+	struct dp_rt_snap *s;
+
+	pthread_mutex_lock(&dp_rt_g.threads_lock);
+	for (th = dp_rt_g.threads; th; th = th->next) {
+		if (!th->alive_in_file)
+			continue;
+		s = dp_rt_buf_room(&w->snaps, sizeof(*s));
+		if (!s)
+			break;
+		s->th = th;
+		s->n_csd = DP_RT_LOAD_ACQ(&th->csd.count);
+		s->n_pd = DP_RT_LOAD_ACQ(&th->pd.count);
+		s->n_ps = DP_RT_LOAD_ACQ(&th->ps.count);
+		*max_ps += s->n_ps;
+		*max_csd += s->n_csd;
+		w->n_threads++;
+	}
+	pthread_mutex_unlock(&dp_rt_g.threads_lock);
+	return w->snaps.failed ? -1 : 0;
+}
+
+/* Pass 1: global ids for PS, CSS, PD and CSD. */
+DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
+{
+	struct dp_rt_snap *snaps = (void *)w->snaps.p;
+	uint32_t pd_next = 2, csd_next = w->n_threads + 1;
+
+	if (dp_rt_idmap_get(&w->ps, 0, 0) != 1 || dp_rt_idmap_get(&w->ps, 0, 2) != 2 ||
+	    dp_rt_idmap_get(&w->css, 0, 0) != 1)
+		return -1;
+	for (uint32_t t = 0; t < w->n_threads; t++) {
+		struct dp_rt_snap *s = &snaps[t];
+		struct dp_rt_iter it;
+		struct dp_rt_ps *ps;
+		struct dp_rt_csd *csd;
+		uint32_t n_pd = 1;
+
+		dp_rt_iter_init(&it, &s->th->ps, s->n_ps);
+		while ((ps = dp_rt_iter_next(&it)))
+			if (!dp_rt_ps_id(w, ps->fn))
+				return -1;
+		dp_rt_iter_init(&it, &s->th->csd, s->n_csd);
+		while ((csd = dp_rt_iter_next(&it))) {
+			if (csd->callee->index + 1 > n_pd)
+				n_pd = csd->callee->index + 1;
+			if (!dp_rt_ps_id(w, csd->fn) ||
+			    !dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site))
+				return -1;
+		}
+		/* PDs published after the CSD snapshot have no CSD yet: leave them out */
+		s->n_pd = n_pd < s->n_pd ? n_pd : s->n_pd;
+		s->pd_base = pd_next;
+		s->csd_base = csd_next;
+		pd_next += s->n_pd;
+		csd_next += s->n_csd;
+	}
+	w->n_pd = pd_next - 1; /* the program root PD included */
+	w->n_csd = csd_next - 1;
+	return 0;
+}
+
+DP_RT_NOINST static void dp_rt_put_csd(struct dp_rt_wctx *w, uint64_t caller, uint64_t css,
+				       uint64_t callee, const struct dp_rt_csd *csd)
+{
+	struct dp_rt_buf *b = &w->chunk[DP_W_CSDY];
+	uint64_t v[DP_CSD_N_FIELDS] = {csd->calls,   csd->exits,  csd->unwinds,    csd->samples,
+				       csd->callseqs, csd->allocs, csd->alloc_bytes};
+	uint64_t mask = 0;
+
+	for (int i = 0; i < DP_CSD_N_FIELDS; i++)
+		mask |= (uint64_t)(v[i] != 0) << i;
+	dp_rt_buf_num(b, caller);
+	dp_rt_buf_num(b, css);
+	dp_rt_buf_num(b, callee);
+	dp_rt_buf_num(b, mask);
+	for (int i = 0; i < DP_CSD_N_FIELDS; i++)
+		if (v[i])
+			dp_rt_buf_num(b, v[i]);
+	w->samples_out += v[3];
+	w->callseqs += v[4];
+}
+
+/* Pass 2: CSDY and PDYN (sums for INFO on the way). */
+DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
+{
+	struct dp_rt_snap *snaps = (void *)w->snaps.p;
+	struct dp_rt_buf *pdb = &w->chunk[DP_W_PDYN];
+
+	for (uint32_t t = 0; t < w->n_threads; t++) {
+		struct dp_rt_csd root = snaps[t].th->root_csd;
+
+		root.calls = 1;
+		dp_rt_put_csd(w, 1, 1, snaps[t].pd_base, &root);
+	}
+	dp_rt_buf_num(pdb, 1); /* the program root PD */
+	dp_rt_buf_num(pdb, 0);
+	dp_rt_buf_num(pdb, 0);
+	for (uint32_t t = 0; t < w->n_threads; t++) {
+		struct dp_rt_snap *s = &snaps[t];
+		struct dp_rt_iter it;
+		struct dp_rt_csd *csd;
+		struct dp_rt_pd *pd;
+
+		dp_rt_iter_init(&it, &s->th->csd, s->n_csd);
+		while ((csd = dp_rt_iter_next(&it)))
+			dp_rt_put_csd(w, s->pd_base + csd->caller->index,
+				      dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site),
+				      s->pd_base + csd->callee->index, csd);
+		dp_rt_iter_init(&it, &s->th->pd, s->n_pd);
+		while ((pd = dp_rt_iter_next(&it))) {
+			dp_rt_buf_num(pdb, dp_rt_ps_id(w, pd->ps->fn));
+			dp_rt_buf_num(pdb, t + 1);
+			dp_rt_buf_num(pdb, 0);
+		}
+		w->samples_in += s->th->samples_inside;
+		w->lost_calls += s->th->lost_calls;
+		w->lost_samples += s->th->lost_samples;
+		w->lost_allocs += s->th->lost_allocs;
+	}
+	w->count[DP_W_CSDY] = w->n_csd;
+	w->count[DP_W_PDYN] = w->n_pd;
+}
+
+/* PSTA, CSST, THRD and OBJS. */
+DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
+{
+	const struct dp_rt_map_ent *e = (const void *)w->ps.list.p;
+	struct dp_rt_snap *snaps = (void *)w->snaps.p;
+	struct dp_rt_buf *b = &w->chunk[DP_W_PSTA];
+	char name[64];
+
+	for (uint32_t i = 0; i < w->ps.n; i++) {
+		dp_rt_buf_num(b, i == 0 ? DP_PS_ROOT : i == 1 ? DP_PS_THREAD : DP_PS_FUNCTION);
+		dp_rt_buf_num(b, i < 2 ? 0 : e[i].a);
+		dp_rt_buf_num(b, 0);
+	}
+	w->count[DP_W_PSTA] = w->ps.n;
+	e = (const void *)w->css.list.p;
+	b = &w->chunk[DP_W_CSST];
+	for (uint32_t i = 0; i < w->css.n; i++) {
+		dp_rt_buf_num(b, i == 0 ? 1 : dp_rt_ps_id(w, e[i].a));
+		dp_rt_buf_num(b, e[i].b);
+		dp_rt_buf_num(b, i == 0 ? DP_CSS_THREAD : e[i].a ? DP_CSS_UNKNOWN : DP_CSS_ENTRY);
+	}
+	w->count[DP_W_CSST] = w->css.n;
+	b = &w->chunk[DP_W_THRD];
+	for (uint32_t t = 0; t < w->n_threads; t++) {
+		const struct dp_rt_thread *th = snaps[t].th;
+		uint32_t flags = DP_RT_LOAD_ACQ(&th->flags);
+
+		dp_rt_buf_num(b, (uint64_t)th->tid);
+		dp_rt_thread_name(th, name, sizeof(name));
+		dp_rt_buf_str(b, name, strlen(name));
+		dp_rt_buf_num(b, snaps[t].pd_base);
+		dp_rt_buf_num(b, th->start_ns);
+		dp_rt_buf_num(b, (flags & DP_THREAD_ENDED) ? th->end_ns : 0);
+		dp_rt_buf_num(b, th->samples_inside);
+		dp_rt_buf_num(b, flags & (DP_THREAD_ENDED | DP_THREAD_MAIN | DP_THREAD_STOPPED));
+	}
+	w->count[DP_W_THRD] = w->n_threads;
+	w->count[DP_W_OBJS] = dp_rt_objects(&w->chunk[DP_W_OBJS]);
+}
+
+DP_RT_NOINST static void dp_rt_encode_info(struct dp_rt_wctx *w, int at_exit)
+{
+	struct dp_rt_buf *b = &w->chunk[DP_W_INFO];
+	const char *prog = dp_rt_program();
+	uint64_t v[] = {w->ps.n,
+			w->css.n,
+			w->n_pd,
+			w->n_csd,
+			1,
+			dp_rt_g.sampling ? dp_rt_g.period_ns : 0,
+			dp_rt_g.hz,
+			w->samples_in,
+			w->samples_out,
+			w->callseqs,
+			w->lost_calls,
+			w->lost_samples,
+			w->lost_allocs};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		dp_rt_buf_num(b, v[i]);
+	dp_rt_buf_str(b, dp_rt_g.stop_reason, dp_rt_g.stopped ? strlen(dp_rt_g.stop_reason) : 0);
+	dp_rt_buf_str(b, prog, strlen(prog));
+	{
+		struct dp_rt_buf args = {0};
+		uint32_t argc = dp_rt_cmdline(&args);
+		uint8_t *p;
+
+		dp_rt_buf_num(b, argc);
+		p = dp_rt_buf_room(b, args.len);
+		if (p && args.len)
+			memcpy(p, args.p, args.len);
+		w->failed |= args.failed;
+		dp_rt_buf_release(&args);
+	}
+	dp_rt_buf_num(b, (uint64_t)dp_rt_g.pid);
+	dp_rt_buf_num(b, (uint64_t)getppid());
+	dp_rt_buf_num(b, dp_rt_g.start_ns);
+	dp_rt_buf_num(b, dp_rt_now_ns(CLOCK_REALTIME));
+	dp_rt_buf_num(b, at_exit && dp_rt_g.exit_status_known
+				 ? (uint64_t)(dp_rt_g.exit_status & 0xff) + 1
+				 : 0);
+}
+
+struct dp_rt_out {
+	int fd;
+	int err; /* errno of the first failure */
+	uint64_t off;
+	uint32_t crc;
+};
+
+DP_RT_NOINST static void dp_rt_out(struct dp_rt_out *o, const void *p, size_t n)
+{
+	const uint8_t *c = p;
+
+	o->crc = dp_fmt_crc32(o->crc, c, n);
+	o->off += n;
+	while (n && !o->err) {
+		ssize_t r = write(o->fd, c, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			o->err = r < 0 ? errno : EIO;
+			break;
+		}
+		c += r;
+		n -= (size_t)r;
+	}
+}
+
+/* Header, chunks, table of contents, end record. */
+DP_RT_NOINST static void dp_rt_emit(struct dp_rt_wctx *w, struct dp_rt_out *o)
+{
+	uint8_t h[DP_FMT_HEADER_SIZE] = {0}, toc[DP_W_N][DP_FMT_TOC_ENTRY_SIZE], end[32];
+	uint64_t toc_off;
+
+	memcpy(h, DP_FMT_MAGIC, 8);
+	dp_fmt_put_u16(h + 8, DP_FMT_VERSION);
+	dp_fmt_put_u16(h + 10, DP_FMT_MIN_READER_VERSION);
+	dp_fmt_put_u16(h + 12, DP_FMT_HEADER_SIZE);
+#if defined(__aarch64__)
+	dp_fmt_put_u16(h + 14, EM_AARCH64);
+#else
+	dp_fmt_put_u16(h + 14, EM_X86_64);
+#endif
+	dp_fmt_put_u32(h + 16, DP_FMT_ENDIAN_MARK);
+	dp_fmt_put_u64(h + 24, dp_rt_g.stopped ? DP_FEAT_STOPPED : 0);
+	dp_rt_out(o, h, sizeof(h));
+	for (int i = 0; i < DP_W_N; i++) {
+		uint8_t ch[DP_FMT_CHUNK_HEADER_SIZE] = {0}, cnt[DP_VARINT_MAX];
+		size_t ncnt = i == DP_W_INFO ? 0 : dp_fmt_put_varint(cnt, w->count[i]);
+		uint64_t len = ncnt + w->chunk[i].len;
+
+		dp_fmt_put_u32(ch, dp_rt_chunk_ids[i]);
+		dp_fmt_put_u64(ch + 8, len);
+		dp_rt_out(o, ch, sizeof(ch));
+		memset(toc[i], 0, sizeof(toc[i]));
+		dp_fmt_put_u32(toc[i], dp_rt_chunk_ids[i]);
+		dp_fmt_put_u64(toc[i] + 8, o->off);
+		dp_fmt_put_u64(toc[i] + 16, len);
+		dp_rt_out(o, cnt, ncnt);
+		dp_rt_out(o, w->chunk[i].p, w->chunk[i].len);
+	}
+	toc_off = o->off;
+	dp_rt_out(o, toc, sizeof(toc));
+	memcpy(end, DP_FMT_END_MAGIC, 8);
+	dp_fmt_put_u64(end + 8, toc_off);
+	dp_fmt_put_u64(end + 16, o->off + DP_FMT_END_SIZE);
+	dp_fmt_put_u32(end + 24, DP_W_N);
+	dp_rt_out(o, end, 28);
+	dp_fmt_put_u32(end + 28, o->crc);
+	dp_rt_out(o, end + 28, 4);
+}
+
+/* Write the encoded chunks to the output file atomically. Returns 0 or -1. */
+DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
+{
+	char name[4096], tmp[4200], pid[24];
+	struct dp_rt_out o = {.fd = -1};
+
+	if (dp_rt_output_name(name, sizeof(name)) != 0) {
+		dp_rt_stop("cannot write the profile: output name too long", NULL);
+		return -1;
+	}
+	snprintf(pid, sizeof(pid), "%lld", (long long)dp_rt_g.pid);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%s", name, pid) >= sizeof(tmp))
+		return -1;
+	o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (o.fd < 0) {
+		snprintf(tmp, sizeof(tmp), "%s: %s", name, strerror(errno));
+		dp_rt_stop("cannot write the profile to", tmp);
+		return -1;
+	}
+	dp_rt_emit(w, &o);
+	if (close(o.fd) != 0 && !o.err)
+		o.err = errno;
+	if (!o.err && rename(tmp, name) != 0)
+		o.err = errno;
+	if (o.err) {
+		unlink(tmp);
+		snprintf(tmp, sizeof(tmp), "%s: %s", name, strerror(o.err));
+		dp_rt_stop("cannot write the profile to", tmp);
+		return -1;
+	}
+	return 0;
+}
+
+DP_RT_NOINST static int dp_rt_write_locked(int at_exit)
+{
+	struct dp_rt_wctx w;
+	size_t max_ps = 2, max_csd = 1;
+	int r = -1;
+
+	memset(&w, 0, sizeof(w));
+	if (dp_rt_snapshot(&w, &max_ps, &max_csd) != 0 || dp_rt_idmap_init(&w.ps, max_ps) != 0 ||
+	    dp_rt_idmap_init(&w.css, max_csd) != 0 || dp_rt_assign_ids(&w) != 0)
+		goto out;
+	dp_rt_encode_dynamic(&w);
+	dp_rt_encode_static(&w);
+	dp_rt_encode_info(&w, at_exit);
+	for (int i = 0; i < DP_W_N; i++)
+		w.failed |= w.chunk[i].failed;
+	if (!w.failed)
+		r = dp_rt_write_file(&w);
+out:
+	if (r && !w.failed && !dp_rt_g.stopped)
+		w.failed = 1;
+	if (w.failed)
+		dp_rt_stop("cannot write the profile", "out of memory");
+	for (int i = 0; i < DP_W_N; i++)
+		dp_rt_buf_release(&w.chunk[i]);
+	dp_rt_idmap_release(&w.ps);
+	dp_rt_idmap_release(&w.css);
+	dp_rt_buf_release(&w.snaps);
+	return r;
+}
+
+/*
+ * dp_rt_write - write the profile now (@at_exit: from the exit handler, with the exit
+ * status). Serialised by the write lock; the calling thread is "inside" meanwhile.
+ * Returns 0 or -1 (reason printed once and recorded). Keeps errno.
+ */
+DP_RT_NOINST int dp_rt_write(int at_exit)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+	int saved = errno, inside = t->inside, r;
+
+	t->inside = 1;
+	pthread_mutex_lock(&dp_rt_g.write_lock);
+	r = dp_rt_write_locked(at_exit);
+	pthread_mutex_unlock(&dp_rt_g.write_lock);
+	t->inside = inside;
+	errno = saved;
+	return r;
+}

@@ -1,0 +1,296 @@
+/*
+ * cli/cmd_cc.c - `deepprof cc` / `deepprof c++`: the compiler wrapper. Runs the real
+ * compiler ($DEEPPROF_CC / $DEEPPROF_CXX, default cc / c++) with the user's arguments plus
+ * the instrumentation flags, and, when it links an executable, the runtime (libdeepprof.a,
+ * whole archive) with its hooks exported. execs the compiler, so its exit status is ours.
+ */
+#define _GNU_SOURCE /* POSIX and GNU interfaces: readlink, pipe2, strsignal, ... */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+/* What the user's arguments ask the compiler to do. */
+struct dp_cc_scan {
+	int no_link; /* -c, -S, -E, -M, -MM or -fsyntax-only: no link step */
+	int shared;  /* -shared or -r: a library; the executable provides the hooks */
+	int n_inputs;
+};
+
+/* Symbols the executable must export so that instrumented shared libraries (and the C++
+ * runtime's allocation calls) bind to the copy linked into the executable. */
+static const char *const dp_exported[] = {
+	"__cyg_profile_func_enter",
+	"__cyg_profile_func_exit",
+	"deepprof_write",
+	"malloc",
+	"calloc",
+	"realloc",
+	"posix_memalign",
+	"aligned_alloc",
+	"memalign",
+	"valloc",
+	"pvalloc",
+};
+
+#define DP_N_EXPORTED (sizeof(dp_exported) / sizeof(dp_exported[0]))
+
+/* Options whose argument is the next word (so that word is not an input file). */
+static const char *const dp_opts_with_arg[] = {
+	"-o",
+	"-I",
+	"-D",
+	"-U",
+	"-include",
+	"-imacros",
+	"-isystem",
+	"-idirafter",
+	"-iprefix",
+	"-iwithprefix",
+	"-iwithprefixbefore",
+	"-iquote",
+	"-isysroot",
+	"-imultilib",
+	"-x",
+	"-L",
+	"-l",
+	"-MF",
+	"-MT",
+	"-MQ",
+	"-Xlinker",
+	"-Xassembler",
+	"-Xpreprocessor",
+	"-Xclang",
+	"-u",
+	"-T",
+	"-z",
+	"--param",
+	"-aux-info",
+	"-dumpbase",
+	"-dumpdir",
+	"-target",
+	"--sysroot",
+	"-arch",
+};
+
+#define DP_N_OPTS_WITH_ARG (sizeof(dp_opts_with_arg) / sizeof(dp_opts_with_arg[0]))
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "deepprof: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static int takes_arg(const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i < DP_N_OPTS_WITH_ARG; i++)
+		if (strcmp(opt, dp_opts_with_arg[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int is_stop_before_link(const char *a)
+{
+	return strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
+	       strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 || strcmp(a, "-fsyntax-only") == 0;
+}
+
+/* Classify one word; returns 1 if the next word is this option's argument. */
+static int scan_word(const char *a, struct dp_cc_scan *s)
+{
+	if (a[0] != '-' || a[1] == '\0') {
+		s->n_inputs++; /* a source, object or archive; "-" is stdin */
+		return 0;
+	}
+	if (is_stop_before_link(a))
+		s->no_link = 1;
+	else if (strcmp(a, "-shared") == 0 || strcmp(a, "-r") == 0)
+		s->shared = 1;
+	return takes_arg(a);
+}
+
+/*
+ * Scan the words of a response file (@FILE, as CMake and libtool write them): split at
+ * white space, honouring simple quotes and backslashes. Response files inside response
+ * files are not followed. An unreadable file is left to the compiler to complain about.
+ */
+static void scan_response_file(const char *path, struct dp_cc_scan *s)
+{
+	FILE *f = fopen(path, "r");
+	char word[4096];
+	size_t len = 0;
+	int c, quote = 0, skip = 0, in_word = 0;
+
+	if (!f)
+		return;
+	while ((c = getc(f)) != EOF || in_word) {
+		if (c != EOF && quote && c == quote) {
+			quote = 0;
+		} else if (c != EOF && !quote && (c == '\'' || c == '"')) {
+			quote = c;
+			in_word = 1;
+		} else if (c != EOF && c == '\\' && (c = getc(f)) != EOF) {
+			if (len < sizeof(word) - 1)
+				word[len++] = (char)c;
+			in_word = 1;
+		} else if (c != EOF && (quote || (c != ' ' && c != '\t' && c != '\n'))) {
+			if (len < sizeof(word) - 1)
+				word[len++] = (char)c;
+			in_word = 1;
+		} else if (in_word) {
+			word[len] = '\0';
+			if (skip)
+				skip = 0;
+			else if (word[0] != '@')
+				skip = scan_word(word, s);
+			len = 0;
+			in_word = 0;
+		}
+		if (c == EOF)
+			break;
+	}
+	fclose(f);
+}
+
+static void scan_args(int argc, char **argv, struct dp_cc_scan *s)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < argc; i++) {
+		if (argv[i][0] == '@')
+			scan_response_file(argv[i] + 1, s);
+		else if (scan_word(argv[i], s) && i + 1 < argc)
+			i++;
+	}
+}
+
+static char *xstrcat3(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *r = xmalloc(la + lb + lc + 1);
+
+	memcpy(r, a, la);
+	memcpy(r + la, b, lb);
+	memcpy(r + la + lb, c, lc + 1);
+	return r;
+}
+
+static char *xstrdup(const char *a)
+{
+	return xstrcat3(a, "", "");
+}
+
+/* Split the compiler command ("ccache gcc") at spaces into @out; returns the count. */
+static int split_compiler(char *cmd, char **out, int max)
+{
+	int n = 0;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(cmd, " \t", &save); tok && n < max; tok = strtok_r(NULL, " \t", &save))
+		out[n++] = tok;
+	return n;
+}
+
+static void print_command(char **args)
+{
+	int i;
+
+	fprintf(stderr, "deepprof:");
+	for (i = 0; args[i]; i++)
+		fprintf(stderr, " %s", args[i]);
+	fprintf(stderr, "\n");
+}
+
+static int cc_usage(const char *name)
+{
+	printf("usage: deepprof %s [COMPILER ARGS...]\n\n"
+	       "Runs the compiler ($DEEPPROF_%s, default %s) with the given arguments plus\n"
+	       "  -finstrument-functions -g -fno-omit-frame-pointer -DDEEPPROF=1 -IPREFIX/include\n"
+	       "and, when linking an executable, the deepprof runtime (PREFIX/lib/libdeepprof.a).\n"
+	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
+	       "no runtime (the executable provides it). Without input files the arguments are\n"
+	       "passed through unchanged. Use it as CC=\"deepprof cc\" CXX=\"deepprof c++\".\n"
+	       "DEEPPROF_VERBOSE=1 prints the compiler command line on stderr.\n",
+	       name, strcmp(name, "c++") == 0 ? "CXX" : "CC",
+	       strcmp(name, "c++") == 0 ? "c++" : "cc");
+	return 0;
+}
+
+/* Check the runtime archive exists before the linker gives a confusing error. */
+static int check_runtime(const char *lib)
+{
+	if (access(lib, R_OK) == 0)
+		return 0;
+	fprintf(stderr, "deepprof: runtime library %s: %s (is deepprof built/installed?)\n", lib,
+		strerror(errno));
+	return -1;
+}
+
+/*
+ * dp_cmd_cc - `deepprof cc|c++ ARGS...` (argv[0] is "cc" or "c++"). Builds the compiler
+ * command line and execs it; returns only on failure (1), or 0 after --help.
+ */
+int dp_cmd_cc(int argc, char **argv)
+{
+	int cxx = strcmp(argv[0], "c++") == 0;
+	const char *env = getenv(cxx ? "DEEPPROF_CXX" : "DEEPPROF_CC");
+	const char *verbose = getenv("DEEPPROF_VERBOSE");
+	const char *prefix = dp_cli_prefix();
+	char *compiler, **args, *lib = NULL;
+	struct dp_cc_scan scan;
+	int n = 0, i, link;
+	size_t j;
+
+	if (argc == 2 && strcmp(argv[1], "--help") == 0)
+		return cc_usage(argv[0]);
+	compiler = strdup(env && *env ? env : cxx ? "c++" : "cc");
+	if (!compiler)
+		return 1;
+	scan_args(argc - 1, argv + 1, &scan);
+	link = scan.n_inputs > 0 && !scan.no_link && !scan.shared;
+	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports + NULL */
+	args = xmalloc(sizeof(*args) * (size_t)(16 + 6 + argc + 4 + (int)DP_N_EXPORTED + 1));
+	n = split_compiler(compiler, args, 16);
+	if (n == 0) {
+		fprintf(stderr, "deepprof: $DEEPPROF_%s is empty\n", cxx ? "CXX" : "CC");
+		return 1;
+	}
+	if (scan.n_inputs > 0) {
+		args[n++] = xstrdup("-finstrument-functions");
+		args[n++] = xstrdup("-g");
+		args[n++] = xstrdup("-fno-omit-frame-pointer");
+		args[n++] = xstrdup("-DDEEPPROF=1");
+		args[n++] = xstrcat3("-I", prefix, "/include");
+	}
+	for (i = 1; i < argc; i++)
+		args[n++] = argv[i];
+	if (link) {
+		lib = xstrcat3(prefix, strcmp(prefix, "/") ? "/" : "", "lib/libdeepprof.a");
+		if (check_runtime(lib))
+			return 1;
+		args[n++] = xstrdup("-Wl,--whole-archive");
+		args[n++] = lib;
+		args[n++] = xstrdup("-Wl,--no-whole-archive");
+		args[n++] = xstrdup("-pthread");
+		for (j = 0; j < DP_N_EXPORTED; j++)
+			args[n++] = xstrcat3("-Wl,--export-dynamic-symbol=", dp_exported[j], "");
+	}
+	args[n] = NULL;
+	if (verbose && *verbose && strcmp(verbose, "0") != 0)
+		print_command(args);
+	execvp(args[0], args);
+	fprintf(stderr, "deepprof: cannot run compiler '%s': %s\n", args[0], strerror(errno));
+	return 1;
+}

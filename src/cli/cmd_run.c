@@ -1,0 +1,465 @@
+/*
+ * cli/cmd_run.c - `deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]`: runs a program
+ * built with `deepprof cc` with DEEPPROF_OUTPUT/DEEPPROF_HZ set, keeps its exit status,
+ * symbolizes the data file (and those of forked children) and prints a short summary on
+ * stderr (never on stdout, which belongs to the program).
+ */
+#define _GNU_SOURCE /* POSIX and GNU interfaces: readlink, pipe2, strsignal, ... */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "core/err.h"
+#include "deepprof/format.h"
+#include "format/profile.h"
+#include "format/reader.h"
+#include "symbol/symbol.h"
+
+#define DP_RUN_TOP 10
+
+struct dp_run_opts {
+	char output[PATH_MAX]; /* absolute path of the data file */
+	const char *hz;	       /* NULL: leave DEEPPROF_HZ alone */
+	char **prog_argv;      /* NULL-terminated */
+};
+
+#define DP_RUN_USAGE "usage: deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]\n"
+
+static int run_usage(FILE *f)
+{
+	if (f != stdout) {
+		fprintf(f, DP_RUN_USAGE "('deepprof run --help' tells more)\n");
+		return 2;
+	}
+	fprintf(f, DP_RUN_USAGE
+		"\n"
+		"Runs PROG (built with deepprof cc) with its profile going to FILE (default\n"
+		"./Deep.data), symbolizes the data file so that it is self-contained, and prints\n"
+		"a summary on stderr: run time, samples, nodes, the top functions by self time\n"
+		"and by calls. Files written by forked children (FILE with .PID before .data) are\n"
+		"symbolized and listed too. The exit status is PROG's (128+N if killed by\n"
+		"signal N).\n\n"
+		"  -o, --output FILE  where the profile goes (default ./Deep.data)\n"
+		"  --hz N             CPU-time samples per second and thread (0 = off;\n"
+		"                     default $DEEPPROF_HZ or 1000)\n"
+		"  -h, --help         this text\n");
+	return 0;
+}
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "deepprof run: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return run_usage(stderr);
+}
+
+/* Make @path absolute (relative to the current directory) into @out. */
+static int absolute_path(const char *path, char *out, size_t len)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/') {
+		n = snprintf(out, len, "%s", path);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -1;
+		n = snprintf(out, len, "%s/%s", cwd, path);
+	}
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+static int valid_hz(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return !*end && !errno && v <= 1000000;
+}
+
+/* Parse the options; returns -1 to go on, or the exit status to return now. */
+static int parse_run_args(int argc, char **argv, struct dp_run_opts *o)
+{
+	const char *out = "Deep.data";
+	int i;
+
+	o->hz = NULL;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+			return run_usage(stdout);
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--hz") == 0) {
+			if (i + 1 >= argc)
+				return bad_usage("option '%s' needs an argument", a);
+			if (strcmp(a, "--hz") == 0)
+				o->hz = argv[++i];
+			else
+				out = argv[++i];
+		} else if (strncmp(a, "--output=", 9) == 0) {
+			out = a + 9;
+		} else if (strncmp(a, "-o", 2) == 0) {
+			out = a + 2;
+		} else if (strncmp(a, "--hz=", 5) == 0) {
+			o->hz = a + 5;
+		} else {
+			return bad_usage("unknown option '%s'", a);
+		}
+	}
+	if (i >= argc)
+		return bad_usage("no program to run");
+	if (o->hz && !valid_hz(o->hz))
+		return bad_usage("--hz wants a number from 0 to 1000000, not '%s'", o->hz);
+	if (!*out || strchr(out, '%'))
+		return bad_usage("bad output file name '%s' (%%p and %%e are not expanded here)",
+				 out);
+	if (absolute_path(out, o->output, sizeof(o->output))) {
+		fprintf(stderr, "deepprof run: output path too long or no working directory\n");
+		return 2;
+	}
+	o->prog_argv = argv + i;
+	return -1;
+}
+
+/* The child: environment, default signals, exec; an exec failure is reported through
+ * @errfd (close-on-exec, so a successful exec closes it silently). */
+static void run_child(const struct dp_run_opts *o, int errfd)
+{
+	int err;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	if (setenv("DEEPPROF_OUTPUT", o->output, 1) || (o->hz && setenv("DEEPPROF_HZ", o->hz, 1))) {
+		err = errno;
+	} else {
+		execvp(o->prog_argv[0], o->prog_argv);
+		err = errno;
+	}
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * Run the program and wait for it. Returns its exit status (128+N if killed by signal N,
+ * 127 if it could not be started). *@started is 0 if it could not be started, N if it
+ * was killed by signal N, else -1.
+ */
+static int run_program(const struct dp_run_opts *o, int *started)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+	int fds[2], status = 0, err = 0;
+	ssize_t n;
+	pid_t pid;
+
+	*started = 0;
+	if (pipe2(fds, O_CLOEXEC)) {
+		fprintf(stderr, "deepprof run: pipe: %s\n", strerror(errno));
+		return 127;
+	}
+	sigaction(SIGINT, &ign, &old_int); /* like system(): ^C goes to the program */
+	sigaction(SIGQUIT, &ign, &old_quit);
+	pid = fork();
+	if (pid == 0)
+		run_child(o, fds[1]);
+	close(fds[1]);
+	if (pid < 0) {
+		fprintf(stderr, "deepprof run: fork: %s\n", strerror(errno));
+		close(fds[0]);
+		status = 127;
+		goto out;
+	}
+	do
+		n = read(fds[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (n == (ssize_t)sizeof(err)) {
+		fprintf(stderr, "deepprof run: cannot run %s: %s\n", o->prog_argv[0],
+			strerror(err));
+		status = 127;
+		goto out;
+	}
+	*started = -1;
+	if (WIFSIGNALED(status)) {
+		*started = WTERMSIG(status);
+		status = 128 + WTERMSIG(status);
+	} else {
+		status = WEXITSTATUS(status);
+	}
+out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	return status;
+}
+
+/* ------------------------------------------------------------------ the summary --- */
+
+struct dp_run_rank {
+	uint32_t ps;
+	uint64_t value;
+};
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct dp_run_rank *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? 1 : -1;
+	return x->ps < y->ps ? -1 : x->ps > y->ps;
+}
+
+/* Where PS @ps is defined, "file:line" or "" into @buf. */
+static const char *ps_where(const struct dp_profile *p, uint32_t ps, char *buf, size_t len)
+{
+	const char *file = dp_profile_str(p, p->ps[ps].file);
+	const char *slash = strrchr(file, '/');
+
+	if (!*file)
+		return "";
+	snprintf(buf, len, "%s:%" PRIu32, slash ? slash + 1 : file, p->ps[ps].line);
+	return buf;
+}
+
+static void print_top(const struct dp_profile *p, struct dp_run_rank *r, const char *what,
+		      int seconds)
+{
+	char lbuf[64], wbuf[PATH_MAX];
+	uint64_t total = 0;
+	uint32_t i, n = 0;
+
+	for (i = 1; i <= p->n_ps; i++)
+		total += r[i - 1].value;
+	qsort(r, p->n_ps, sizeof(*r), rank_cmp);
+	fprintf(stderr, "top functions by %s:\n", what);
+	for (i = 0; i < p->n_ps && n < DP_RUN_TOP; i++) {
+		uint32_t ps = r[i].ps;
+		double pct;
+
+		if (r[i].value == 0 || p->ps[ps].kind != DP_PS_FUNCTION)
+			continue;
+		n++;
+		pct = 100.0 * (double)r[i].value / (double)(total ? total : 1);
+		if (seconds)
+			fprintf(stderr, "  %10" PRIu64 " %9.3fs %5.1f%%  %s  %s\n", r[i].value,
+				(double)r[i].value * (double)p->sample_period_ns / 1e9, pct,
+				dp_profile_ps_label(p, ps, lbuf, sizeof(lbuf)),
+				ps_where(p, ps, wbuf, sizeof(wbuf)));
+		else
+			fprintf(stderr, "  %10" PRIu64 " %5.1f%%  %s  %s\n", r[i].value, pct,
+				dp_profile_ps_label(p, ps, lbuf, sizeof(lbuf)),
+				ps_where(p, ps, wbuf, sizeof(wbuf)));
+	}
+	if (n == 0)
+		fprintf(stderr, "  (none)\n");
+}
+
+/* Print the node counts and the top functions of the data file @path. */
+static int print_summary(const char *path)
+{
+	struct dp_run_rank *self, *calls;
+	struct dp_profile p;
+	uint64_t n_calls = 0;
+	uint32_t i;
+
+	memset(&p, 0, sizeof(p));
+	if (dp_read_file(path, &p) < 0) {
+		fprintf(stderr, "deepprof: %s\n", dp_errmsg());
+		return -1;
+	}
+	self = calloc((size_t)p.n_ps + 1, sizeof(*self));
+	calls = calloc((size_t)p.n_ps + 1, sizeof(*calls));
+	if (!self || !calls) {
+		fprintf(stderr, "deepprof: out of memory\n");
+		free(self);
+		free(calls);
+		dp_profile_release(&p);
+		return -1;
+	}
+	for (i = 0; i < p.n_ps; i++)
+		self[i].ps = calls[i].ps = i + 1;
+	for (i = 1; i <= p.n_csd; i++) {
+		uint32_t ps = p.pd[p.csd[i].callee].ps;
+
+		self[ps - 1].value += p.csd[i].samples;
+		calls[ps - 1].value += p.csd[i].calls;
+		if (p.ps[ps].kind == DP_PS_FUNCTION)
+			n_calls += p.csd[i].calls;
+	}
+	fprintf(stderr,
+		"deepprof: %" PRIu64 " samples every %.3f ms (%.3f s of CPU), %" PRIu64
+		" calls; %" PRIu32 " functions, %" PRIu32 " call sites, %" PRIu32 " PDs, %" PRIu32
+		" CSDs, %" PRIu32 " threads\n",
+		p.samples_outside + p.samples_inside, (double)p.sample_period_ns / 1e6,
+		(double)(p.samples_outside + p.samples_inside) * (double)p.sample_period_ns / 1e9,
+		n_calls, p.n_ps, p.n_css, p.n_pd, p.n_csd, p.n_threads);
+	if (p.lost_calls || p.lost_samples || p.lost_allocs)
+		fprintf(stderr,
+			"deepprof: collection stopped early (%s): lost %" PRIu64 " calls, %" PRIu64
+			" samples, %" PRIu64 " allocations\n",
+			dp_profile_str(&p, p.stop_reason), p.lost_calls, p.lost_samples,
+			p.lost_allocs);
+	print_top(&p, self, "self time (samples)", 1);
+	print_top(&p, calls, "calls", 0);
+	free(self);
+	free(calls);
+	dp_profile_release(&p);
+	return 0;
+}
+
+/* Symbolize @path in place; a failure is reported and the file stays as it is. */
+static void symbolize(const char *path)
+{
+	struct dp_symbolize_opts opts;
+	char summary[512];
+
+	memset(&opts, 0, sizeof(opts));
+	summary[0] = '\0';
+	if (dp_symbolize_file(path, &opts, summary, sizeof(summary)) < 0)
+		fprintf(stderr, "deepprof: cannot symbolize: %s\n", dp_errmsg());
+	else if (summary[0])
+		fprintf(stderr, "deepprof: %s\n", summary);
+}
+
+/* ------------------------------------------------------- files of forked children --- */
+
+/*
+ * Is @name (in the output's directory) the file a child forked by the program wrote?
+ * The runtime inserts ".PID" before a final ".data" (Deep.data -> Deep.1234.data),
+ * or appends ".PID" when the name has no ".data" extension.
+ */
+static int is_child_file(const char *name, const char *base)
+{
+	size_t lb = strlen(base), stem = lb, ext = 0;
+	const char *d;
+
+	if (lb >= 5 && strcmp(base + lb - 5, ".data") == 0) {
+		stem = lb - 5;
+		ext = 5;
+	}
+	if (strncmp(name, base, stem) != 0 || name[stem] != '.')
+		return 0;
+	d = name + stem + 1;
+	if (!(*d >= '1' && *d <= '9'))
+		return 0;
+	while (*d >= '0' && *d <= '9')
+		d++;
+	return ext ? strcmp(d, ".data") == 0 : *d == '\0';
+}
+
+static int newer(const struct stat *st, const struct timespec *t)
+{
+	return st->st_mtim.tv_sec > t->tv_sec ||
+	       (st->st_mtim.tv_sec == t->tv_sec && st->st_mtim.tv_nsec >= t->tv_nsec);
+}
+
+/* Symbolize and list the files of forked children written since @start. */
+static void child_files(const char *output, const struct timespec *start)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *base;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s", output);
+	*strrchr(dir, '/') = '\0';
+	base = strrchr(output, '/') + 1;
+	d = opendir(dir[0] ? dir : "/");
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (!is_child_file(e->d_name, base))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		if (stat(path, &st) || !S_ISREG(st.st_mode) || !newer(&st, start))
+			continue;
+		fprintf(stderr, "deepprof: a forked child wrote %s\n", path);
+		symbolize(path);
+	}
+	closedir(d);
+}
+
+/*
+ * dp_cmd_run - `deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]`. Returns PROG's exit
+ * status (128+N if killed by signal N; 127 if it could not be run), 2 on bad usage.
+ */
+int dp_cmd_run(int argc, char **argv)
+{
+	struct timespec start, t0, t1;
+	struct dp_run_opts o;
+	int status, started, rc;
+	struct stat st;
+	double secs;
+
+	rc = parse_run_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (unlink(o.output) && errno != ENOENT) {
+		fprintf(stderr, "deepprof run: cannot remove the old %s: %s\n", o.output,
+			strerror(errno));
+		return 2;
+	}
+	fflush(NULL);
+	clock_gettime(CLOCK_REALTIME, &start);
+	start.tv_sec -= 1; /* file systems with coarse timestamps */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	status = run_program(&o, &started);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!started)
+		return status;
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (started > 0)
+		fprintf(stderr, "deepprof: %s killed by signal %d (%s) after %.3f s\n",
+			o.prog_argv[0], started, strsignal(started), secs);
+	else
+		fprintf(stderr, "deepprof: %s exited with status %d after %.3f s\n", o.prog_argv[0],
+			status, secs);
+	if (stat(o.output, &st) == 0) {
+		fprintf(stderr, "deepprof: profile written to %s\n", o.output);
+		symbolize(o.output);
+		print_summary(o.output);
+	} else if (started > 0) {
+		fprintf(stderr,
+			"deepprof: %s was killed before writing its profile (see "
+			"DEEPPROF_SIGNAL and DEEPPROF_INTERVAL to write one while it runs)\n",
+			o.prog_argv[0]);
+	} else {
+		fprintf(stderr, "deepprof: %s wrote no profile (was it built with deepprof cc?)\n",
+			o.prog_argv[0]);
+	}
+	child_files(o.output, &start);
+	return status;
+}

@@ -1,0 +1,89 @@
+/*
+ * format/reader_int.h - private to the reader (reader.c: container, TOC, file input;
+ * reader_chunks.c, reader_syms.c: chunk payloads): the reading state and the bounded
+ * cursor that decodes fields and reports errors with their absolute file offset.
+ */
+#ifndef DP_FORMAT_READER_INT_H
+#define DP_FORMAT_READER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+enum dp_rd_chunk {
+	DP_RD_INFO,
+	DP_RD_THRD,
+	DP_RD_OBJS,
+	DP_RD_PSTA,
+	DP_RD_CSST,
+	DP_RD_PDYN,
+	DP_RD_CSDY,
+	DP_RD_SYMS,
+	DP_RD_N_CHUNKS
+};
+
+struct dp_rd {
+	const uint8_t *data; /* the whole file */
+	size_t size;
+	const char *name;
+	struct dp_profile *p;
+	bool have[DP_RD_N_CHUNKS];
+	size_t off[DP_RD_N_CHUNKS]; /* payload offset */
+	size_t len[DP_RD_N_CHUNKS]; /* payload length */
+	size_t root_pd_at;          /* offset of INFO root_pd, checked once PDs are known */
+	size_t *thread_root_at;     /* [1..n_threads] offsets of THRD root_pd fields */
+};
+
+/* A bounded view of one chunk payload: [pos, end) with pos and end absolute offsets. */
+struct dp_cur {
+	struct dp_rd *rd;
+	size_t pos, end;
+	const char *chunk; /* "INFO", ... for messages */
+};
+
+/* dp_rd_fail - set "NAME: <fmt> at byte @at" (DP_EFORMAT) and return -DP_EFORMAT. */
+int dp_rd_fail(struct dp_rd *rd, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* dp_rd_num - decode one num at the cursor; errors name @what. Return 0 or -DP_EFORMAT. */
+int dp_rd_num(struct dp_cur *c, uint64_t *v, const char *what);
+
+/* dp_rd_u32 - a num that must be below 2^32 - 1. */
+int dp_rd_u32(struct dp_cur *c, uint32_t *v, const char *what);
+
+/* dp_rd_count - a record count; each record needs at least @min_bytes more bytes, which
+ * must be left in the payload. */
+int dp_rd_count(struct dp_cur *c, uint32_t *n, size_t min_bytes, const char *what);
+
+/* dp_rd_bytes - a str: sets *@s to its bytes (inside the file) and *@len. */
+int dp_rd_bytes(struct dp_cur *c, const uint8_t **s, size_t *len, const char *what);
+
+/* dp_rd_str - a str interned into the profile's string table; *@id its id. */
+int dp_rd_str(struct dp_cur *c, uint32_t *id, const char *what);
+
+/* dp_rd_id - a node id that must be in [@lo, @n]; @fmt/@who describe the record for the
+ * message ("CSD 17 has callee PD 99 but there are 12 PDs"). */
+int dp_rd_id(struct dp_cur *c, uint32_t *id, uint32_t lo, uint32_t n, const char *who,
+	     uint32_t who_id, const char *field, const char *plural);
+
+/* dp_rd_end - the payload must be consumed exactly. */
+int dp_rd_end(struct dp_cur *c);
+
+/* dp_rd_alloc - zeroed array of @n elements of @size from the profile's arena. */
+void *dp_rd_alloc(struct dp_rd *rd, size_t n, size_t size);
+
+/* Chunk parsers, called in this order by dp_read_buffer once the TOC is valid. */
+int dp_rd_info(struct dp_rd *rd);
+int dp_rd_objs(struct dp_rd *rd);
+int dp_rd_psta(struct dp_rd *rd);
+int dp_rd_csst(struct dp_rd *rd);
+int dp_rd_thrd(struct dp_rd *rd);
+int dp_rd_pdyn(struct dp_rd *rd);
+int dp_rd_csdy(struct dp_rd *rd);
+int dp_rd_syms(struct dp_rd *rd);
+/* dp_rd_roots - the root PD and thread root PDs have the right PS kinds and threads. */
+int dp_rd_roots(struct dp_rd *rd);
+
+#endif /* DP_FORMAT_READER_INT_H */

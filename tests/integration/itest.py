@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""itest.py - one end-to-end integration test: build a program of progs/ with
+`deepprof cc`/`deepprof c++` (gcc or clang, -O0 or -O2), run it with `deepprof run`, read
+the profile with `deepprof dump --format=json` and check exact counts computed from the
+program's parameters (or from the counts the program prints about itself).
+
+usage: itest.py --deepprof BIN --cc gcc|clang --opt O0|O2 --work DIR TEST
+Exit status: 0 pass, 1 fail, 77 skip (compiler missing).
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dpprofile import CheckError, Checker, Profile  # noqa: E402
+
+PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
+COMPILERS = {"gcc": ("gcc", "g++"), "clang": ("clang", "clang++")}
+
+
+class Ctx:
+    def __init__(self, args):
+        self.deepprof = os.path.abspath(args.deepprof)
+        self.family = args.cc
+        self.opt = "-" + args.opt
+        self.work = os.path.abspath(args.work)
+        self.env = dict(os.environ)
+        self.env["DEEPPROF_CC"], self.env["DEEPPROF_CXX"] = COMPILERS[args.cc]
+        self.env.pop("DEEPPROF_OUTPUT", None)
+
+    def sh(self, argv, **kw):
+        """Run ARGV in the work dir; return the CompletedProcess (text)."""
+        print("+ " + " ".join(argv), flush=True)
+        return subprocess.run(argv, cwd=self.work, env=self.env, capture_output=True,
+                              text=True, check=False, **kw)
+
+    def must(self, argv):
+        r = self.sh(argv)
+        if r.returncode != 0:
+            raise CheckError("%s failed (%d):\n%s%s" % (" ".join(argv), r.returncode,
+                                                         r.stdout, r.stderr))
+        return r
+
+    def build(self, out, sources, cxx=False, extra=()):
+        drv = "c++" if cxx else "cc"
+        srcs = [os.path.join(PROGS, s) for s in sources]
+        self.must([self.deepprof, drv, self.opt, "-Wall", "-I", PROGS, "-o", out] + srcs
+                  + list(extra))
+        return os.path.join(self.work, out)
+
+    def run(self, exe, *args, output="Deep.data"):
+        """deepprof run EXE ARGS; returns (stdout of the program, profile)."""
+        r = self.sh([self.deepprof, "run", "-o", output, "--", exe] + [str(a) for a in args])
+        sys.stdout.write(r.stderr)
+        if r.returncode != 0:
+            raise CheckError("deepprof run %s exited %d" % (exe, r.returncode))
+        return r.stdout, Profile.load(self.deepprof, os.path.join(self.work, output))
+
+
+def kv(text, key):
+    """The integer after KEY= in the program's output."""
+    m = re.search(r"(?:^|\s)%s=(-?\d+)" % re.escape(key), text)
+    if not m:
+        raise CheckError("program output has no %s=: %r" % (key, text))
+    return int(m.group(1))
+
+
+def fib_calls(n):
+    a, b = 1, 1  # calls(0), calls(1)
+    for _ in range(n - 1):
+        a, b = b, a + b + 1
+    return b if n >= 1 else a
+
+
+# ------------------------------------------------------------------------ the tests ---
+
+def t_recursion(ctx, ck):
+    exe = ctx.build("recursion", ["recursion.c"])
+    n, m = 20, 1000
+    _, p = ctx.run(exe, n, m)
+    ck.edge(p, "main", "fib", calls=1, exits=1)
+    ck.edge(p, "fib", "fib", calls=fib_calls(n) - 1, exits=fib_calls(n) - 1, unwinds=0)
+    ck.eq("PDs of fib (recursion folded)", len(p.pds_of("fib")), 1)
+    ck.edge(p, "main", "is_even", calls=1)
+    ck.edge(p, "is_even", "is_odd", calls=m // 2)
+    ck.edge(p, "is_odd", "is_even", calls=m // 2)
+    ck.eq("PDs of is_even", len(p.pds_of("is_even")), 1)
+    ck.eq("PDs of is_odd", len(p.pds_of("is_odd")), 1)
+    ck.eq("callseqs of fib's activations", p.into("fib")["callseqs"], fib_calls(n) - 1)
+    ck.balanced(p)
+
+
+def t_fnptr(ctx, ck):
+    exe = ctx.build("fnptr", ["fnptr.c"])
+    n = 1000
+    _, p = ctx.run(exe, n)
+    ck.edge(p, "main", "apply_all", calls=1)
+    ck.edge(p, "apply_all", "add", calls=(n + 2) // 3)
+    ck.edge(p, "apply_all", "sub", calls=(n + 1) // 3)
+    ck.edge(p, "apply_all", "mul", calls=n // 3)
+    ck.edge(p, "main", "add", calls=1)
+    sites = {c["css"] for name in ("add", "sub", "mul") for c in p.csds_to("apply_all", name)}
+    ck.eq("call sites in apply_all reaching add/sub/mul", len(sites), 1)
+    ck.eq("PDs of add (two contexts)", len(p.pds_of("add")), 2)
+    ck.balanced(p)
+
+
+def t_qsort(ctx, ck):
+    exe = ctx.build("qsort", ["qsort.c"])
+    out, p = ctx.run(exe, 5000)
+    k = kv(out, "cmp_calls")
+    ck.true("qsort made comparisons", k > 5000)
+    ck.edge(p, "main", "cmp", calls=k, exits=k)
+    ck.edge(p, "cmp", "key", calls=2 * k)
+    kinds = {p.css[c["css"]]["kind"] for c in p.csds_to("main", "cmp")}
+    ck.eq("kind of the qsort callback site", kinds, {"callback"})
+    ck.balanced(p)
+
+
+def t_threads(ctx, ck):
+    exe = ctx.build("threads", ["threads.c"], extra=["-pthread"])
+    k = 1000
+    _, p = ctx.run(exe, k)
+    ck.eq("threads in the profile", len(p.threads), 9)
+    for i in range(8):
+        t = p.thread_named("worker-%d" % i)
+        ck.edge(p, "<thread>", "worker", thread=t, calls=1, exits=1)
+        ck.edge(p, "worker", "work", thread=t, calls=1, exits=1)
+        ck.edge(p, "work", "leaf", thread=t, calls=(i + 1) * k, exits=(i + 1) * k)
+        ck.eq("callseqs of worker-%d's work()" % i,
+              p.edge("worker", "work", thread=t)["callseqs"], (i + 1) * k)
+    ck.edge(p, "work", "leaf", calls=36 * k)
+    ck.balanced(p)
+
+
+def t_longjmp(ctx, ck):
+    exe = ctx.build("longjmp", ["longjmp.c"])
+    n = 100
+    out, p = ctx.run(exe, n)
+    jumps = (n + 1) // 2
+    ck.eq("jumps the program counted", kv(out, "jumps"), jumps)
+    for caller, callee in (("main", "a"), ("a", "b"), ("b", "c")):
+        ck.edge(p, caller, callee, calls=n, exits=n - jumps, unwinds=jumps)
+    ck.edge(p, "main", "after", calls=n, exits=n, unwinds=0)
+    ck.eq("calls to after() from anywhere", p.into("after")["calls"], n)
+    ck.balanced(p)
+
+
+def t_exceptions(ctx, ck):
+    exe = ctx.build("exceptions", ["exceptions.cpp"], cxx=True)
+    n = 99
+    out, p = ctx.run(exe, n)
+    t = kv(out, "throws")
+    ck.eq("throws the program counted", t, (n + 2) // 3)
+    f1, f2, f3 = ("ns::Thrower::f%d(long)" % i for i in (1, 2, 3))
+    # g++ runs the exit hooks while unwinding; clang++ does not (the runtime counts those
+    # activations as unwinds when it notices their frames are gone).
+    unw = 0 if ctx.family == "gcc" else t
+    for caller, callee in (("main", f1), (f1, f2), (f2, f3)):
+        ck.edge(p, caller, callee, calls=n, exits=n - unw, unwinds=unw)
+    ck.edge(p, "main", "after_catch(ns::Thrower&, long)", calls=n, exits=n)
+    ck.balanced(p)
+
+
+def t_fork(ctx, ck):
+    exe = ctx.build("fork", ["fork.c"])
+    b, c, par = 10, 20, 30
+    out, p = ctx.run(exe, b, c, par)
+    pid = kv(out, "child_pid")
+    ck.edge(p, "main", "before", calls=b)
+    ck.edge(p, "main", "in_parent", calls=par)
+    ck.edge(p, "main", "in_child", calls=0)
+    child = os.path.join(ctx.work, "Deep.%d.data" % pid)
+    ck.true("the child's file %s exists" % child, os.path.exists(child))
+    q = Profile.load(ctx.deepprof, child)
+    ck.edge(q, "main", "in_child", calls=c, exits=c)
+    ck.edge(q, "main", "before", calls=0)
+    ck.edge(q, "main", "in_parent", calls=0)
+    ck.edge(q, "<thread>", "main", calls=1)
+    ck.true("the child's file is symbolized", q.function("in_child")["file"] != "")
+    ck.balanced(p)
+    ck.balanced(q)
+
+
+def t_alloc(ctx, ck):
+    exe = ctx.build("alloc", ["alloc.c"])
+    r = 5
+    _, p = ctx.run(exe, r)
+    ck.edge(p, "main", "alloc_a", allocs=8, alloc_bytes=3 * 100 + 200 + 300 + 128 + 256 + 8)
+    ck.edge(p, "one", "alloc_b", calls=r, allocs=r, alloc_bytes=r * 1000)
+    ck.edge(p, "two", "alloc_b", calls=r, allocs=r, alloc_bytes=r * 24)
+    ck.edge(p, "main", "one", allocs=0)
+    ck.balanced(p)
+
+
+def t_alloc_cxx(ctx, ck):
+    exe = ctx.build("alloc_cxx", ["alloc_cxx.cpp"], cxx=True)
+    r = 7
+    out, p = ctx.run(exe, r)
+    ck.eq("sizeof(Obj)", kv(out, "sizeof(Obj)"), 24)
+    ck.edge(p, "main", "make()", calls=r, allocs=2 * r, alloc_bytes=r * (40 + 24))
+    ck.balanced(p)
+
+
+def t_deep(ctx, ck):
+    exe = ctx.build("deep", ["deep.c"], extra=["-pthread"])
+    d = 100000
+    out, p = ctx.run(exe, d)
+    ck.eq("depth", kv(out, "depth"), d + 1)
+    ck.edge(p, "run", "down_a", calls=1, exits=1)
+    ck.edge(p, "down_a", "down_b", calls=(d + 1) // 2, exits=(d + 1) // 2)
+    ck.edge(p, "down_b", "down_a", calls=d // 2, exits=d // 2)
+    ck.eq("PDs of down_a", len(p.pds_of("down_a")), 1)
+    ck.eq("PDs of down_b", len(p.pds_of("down_b")), 1)
+    ck.true("a handful of CSDs (%d)" % len(p.csd), len(p.csd) < 16)
+    ck.balanced(p)
+
+
+def t_shlib(ctx, ck):
+    ctx.build("libshape.so", ["libshape.c"], extra=["-shared", "-fPIC"])
+    exe = ctx.build("shmain", ["shmain.c"], extra=["-L.", "-lshape", "-Wl,-rpath,$ORIGIN"])
+    n = 50
+    _, p = ctx.run(exe, n)
+    ck.edge(p, "main", "lib_entry", calls=1, exits=1)
+    ck.edge(p, "lib_entry", "lib_helper", calls=n, exits=n)
+    ck.edge(p, "lib_entry", "from_lib", calls=1, exits=1)
+    obj = p.objects.get(p.function("lib_helper")["object"], {})
+    ck.true("lib_helper's object is libshape.so (%r)" % obj.get("path"),
+            obj.get("path", "").endswith("/libshape.so"))
+    ck.balanced(p)
+
+
+def t_multifile(ctx, ck):
+    objs = []
+    for s in ("mf_main.c", "mf_util.c", "mf_more.c"):
+        o = s.replace(".c", ".o")
+        ctx.must([ctx.deepprof, "cc", ctx.opt, "-I", PROGS, "-c", os.path.join(PROGS, s),
+                  "-o", o])
+        objs.append(o)
+    ctx.must([ctx.deepprof, "cc", "-o", "mf"] + objs)
+    n = 40
+    _, p = ctx.run(os.path.join(ctx.work, "mf"), n)
+    ck.edge(p, "main", "util_twice", calls=n)
+    ck.edge(p, "util_twice", "more_leaf", calls=2 * n)
+    for fn, src in (("main", "mf_main.c"), ("util_twice", "mf_util.c"),
+                    ("more_leaf", "mf_more.c")):
+        f = p.function(fn)["file"]
+        ck.true("%s defined in %s (%r)" % (fn, src, f), f.endswith("/" + src) or f == src)
+    ck.balanced(p)
+
+
+TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deepprof", required=True)
+    ap.add_argument("--cc", choices=sorted(COMPILERS), required=True)
+    ap.add_argument("--opt", choices=("O0", "O2"), required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("test", choices=sorted(TESTS))
+    args = ap.parse_args()
+    for tool in COMPILERS[args.cc]:
+        if not shutil.which(tool):
+            print("SKIP: %s not installed" % tool)
+            return 77
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    ctx = Ctx(args)
+    ck = Checker("%s %s %s" % (args.test, args.cc, args.opt))
+    try:
+        TESTS[args.test](ctx, ck)
+    except CheckError as e:
+        ck.failures.append(str(e))
+    for f in ck.failures:
+        print("FAIL: " + f)
+    print("%s: %d checks passed, %d failed" % (ck.label, ck.passed, len(ck.failures)))
+    return 1 if ck.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

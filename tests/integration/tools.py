@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""tools.py - integration tests of the command line around the profile: the compiler
+wrapper (`deepprof cc` behaves like the compiler), `deepprof dump` on truncated and
+corrupted files, and CC="deepprof cc" driving make, CMake and autoconf projects.
+
+usage: tools.py --deepprof BIN --work DIR TEST
+Exit status: 0 pass, 1 fail, 77 skip (a tool is missing).
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dpprofile import CheckError, Checker, Profile  # noqa: E402
+
+PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
+
+
+class Skip(Exception):
+    pass
+
+
+class Ctx:
+    def __init__(self, args):
+        self.deepprof = os.path.abspath(args.deepprof)
+        self.work = os.path.abspath(args.work)
+        self.env = dict(os.environ)
+        self.env.pop("DEEPPROF_OUTPUT", None)
+
+    def sh(self, argv, env=None, stdin=None, cwd=None):
+        print("+ " + " ".join(argv), flush=True)
+        e = dict(self.env)
+        e.update(env or {})
+        return subprocess.run(argv, cwd=cwd or self.work, env=e, capture_output=True,
+                              text=True, input=stdin, check=False)
+
+    def must(self, argv, **kw):
+        r = self.sh(argv, **kw)
+        if r.returncode != 0:
+            raise CheckError("%s failed (%d):\n%s%s" % (" ".join(argv), r.returncode,
+                                                         r.stdout[-3000:], r.stderr[-3000:]))
+        return r
+
+    def write(self, name, text):
+        path = os.path.join(self.work, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(text))
+        return path
+
+    def nm(self, path, dynamic=False):
+        argv = ["nm", "-D", "--defined-only", path] if dynamic else ["nm", path]
+        return self.must(argv).stdout
+
+
+HELLO = """\
+    #include <stdio.h>
+    static int twice(int x) { return 2 * x; }
+    int main(void) { printf("%d\\n", twice(21)); return 0; }
+    """
+
+
+def wrapper(ctx, ck, family):
+    cc = {"gcc": "gcc", "clang": "clang"}[family]
+    if not shutil.which(cc):
+        raise Skip(cc)
+    dp = [ctx.deepprof, "cc"]
+    env = {"DEEPPROF_CC": cc}
+    ctx.write("x.c", HELLO)
+    ctx.write("bad.c", "int main(void) { return undeclared; }\n")
+    for flag in ("--version", "-dumpversion", "-print-prog-name=ld"):
+        a, b = ctx.sh(dp + [flag], env=env), ctx.sh([cc, flag])
+        ck.eq("%s passes through (status)" % flag, a.returncode, b.returncode)
+        ck.eq("%s passes through (output)" % flag, a.stdout, b.stdout)
+    ctx.must(dp + ["-c", "x.c", "-o", "x.o"], env=env)
+    ck.true("-c: x.o calls the enter hook", re.search(r"U __cyg_profile_func_enter",
+                                                       ctx.nm("x.o")) is not None)
+    ck.true("-c: no runtime linked into x.o", "deepprof_write" not in ctx.nm("x.o"))
+    src = "#if DEEPPROF == 1\nDP_DEFINED\n#endif\n#include <deepprof/deepprof.h>\n"
+    r = ctx.must(dp + ["-E", "-x", "c", "-"], env=env, stdin=src)
+    ck.true("-E: DEEPPROF=1 defined", "DP_DEFINED" in r.stdout)
+    ck.true("-E: <deepprof/deepprof.h> found", "deepprof_write" in r.stdout)
+    r = ctx.must(dp + ["-M", "x.c"], env=env)
+    ck.true("-M: make rule for x.o (%r)" % r.stdout[:60], r.stdout.startswith("x.o: x.c"))
+    r = ctx.must(dp + ["-MM", "x.c"], env=env)
+    ck.eq("-MM: user dependencies only", r.stdout.split(), ["x.o:", "x.c"])
+    ctx.must(dp + ["-MD", "-c", "x.c", "-o", "md.o"], env=env)
+    ck.true("-MD -c: md.d written", os.path.exists(os.path.join(ctx.work, "md.d")))
+    ctx.must(dp + ["-MD", "-MF", "prog.dep", "x.c", "-o", "prog"], env=env)
+    ck.true("-MD link: prog.dep written", os.path.exists(os.path.join(ctx.work, "prog.dep")))
+    r = ctx.must([os.path.join(ctx.work, "prog")], env={"DEEPPROF_OUTPUT": "md.data"})
+    ck.eq("-MD link: program output", r.stdout, "42\n")
+    ck.true("-MD link: the program wrote a profile",
+            os.path.exists(os.path.join(ctx.work, "md.data")))
+    dyn = ctx.nm(os.path.join(ctx.work, "prog"), dynamic=True)
+    for sym in ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "deepprof_write",
+                "malloc", "calloc", "realloc"):
+        ck.true("executable exports %s" % sym, re.search(r" T %s$" % sym, dyn, re.M))
+    ctx.must(dp + ["-S", "x.c", "-o", "x.s"], env=env)
+    with open(os.path.join(ctx.work, "x.s")) as f:
+        ck.true("-S: assembly calls the hook", "__cyg_profile_func_enter" in f.read())
+    r = ctx.must(dp + ["-fsyntax-only", "x.c"], env=env)
+    ck.eq("-fsyntax-only: silent", r.stdout + r.stderr, "")
+    a, b = ctx.sh(dp + ["bad.c", "-o", "bad"], env=env), ctx.sh([cc, "bad.c", "-o", "bad"])
+    ck.true("failing compile fails", a.returncode != 0)
+    ck.eq("failing compile: the compiler's exit status", a.returncode, b.returncode)
+    ck.true("failing compile: the compiler's message", "undeclared" in a.stderr)
+    ctx.write("lib.c", "int lib_f(int x) { return x + 1; }\n")
+    ctx.must(dp + ["-shared", "-fPIC", "lib.c", "-o", "libf.so"], env=env)
+    dyn = ctx.nm(os.path.join(ctx.work, "libf.so"), dynamic=True)
+    ck.true("-shared: no runtime in the library", "deepprof_write" not in dyn)
+    ck.true("-shared: instrumented", "__cyg_profile_func_enter" in ctx.nm(
+        os.path.join(ctx.work, "libf.so")))
+    ctx.write("args.rsp", "-c x.c -o rsp.o\n")
+    ctx.must(dp + ["@args.rsp"], env=env)
+    ck.true("@response file with -c: compiles without linking",
+            os.path.exists(os.path.join(ctx.work, "rsp.o")))
+    r = ctx.sh(dp + ["-c"], env=env)
+    ck.true("no input files: the compiler's own error", r.returncode != 0)
+    r = ctx.sh([ctx.deepprof, "cc", "x.c"], env={"DEEPPROF_CC": "/nonexistent/cc"})
+    ck.eq("missing compiler: exit status", r.returncode, 1)
+    ck.true("missing compiler: message", "/nonexistent/cc" in r.stderr)
+
+
+def t_cc_wrapper_gcc(ctx, ck):
+    wrapper(ctx, ck, "gcc")
+
+
+def t_cc_wrapper_clang(ctx, ck):
+    wrapper(ctx, ck, "clang")
+
+
+ERR_RE = re.compile(r"^deepprof: .+: .+ at byte \d+$")
+
+
+def t_dump_corrupt(ctx, ck):
+    exe = os.path.join(ctx.work, "rec")
+    ctx.must([ctx.deepprof, "cc", "-O0", "-I", PROGS, os.path.join(PROGS, "recursion.c"),
+              "-o", exe])
+    ctx.must([ctx.deepprof, "run", "-o", "good.data", exe, "10", "10"])
+    good = os.path.join(ctx.work, "good.data")
+    Profile.load(ctx.deepprof, good)
+    with open(good, "rb") as f:
+        data = f.read()
+    size = len(data)
+    cases = [("trunc%d" % n, data[:n]) for n in sorted({0, 1, 8, 31, 32, 33, size // 2,
+                                                        size - 33, size - 32, size - 1})]
+    for off in sorted({0, 9, 16, 24, 40, size // 3, size // 2, size - 20, size - 1}):
+        b = bytearray(data)
+        b[off] ^= 0x41
+        cases.append(("flip%d" % off, bytes(b)))
+    cases.append(("appended", data + b"\0"))
+    for name, blob in cases:
+        path = os.path.join(ctx.work, name + ".data")
+        with open(path, "wb") as f:
+            f.write(blob)
+        for fmt in ("text", "json"):
+            r = ctx.sh([ctx.deepprof, "dump", "--format=" + fmt, path])
+            ck.eq("%s (%s): exit status" % (name, fmt), r.returncode, 2)
+            lines = r.stderr.strip().splitlines()
+            ck.true("%s (%s): one line 'deepprof: FILE: ... at byte N' (%r)"
+                    % (name, fmt, r.stderr.strip()),
+                    len(lines) == 1 and ERR_RE.match(lines[0]) and path in lines[0])
+    r = ctx.sh([ctx.deepprof, "dump", os.path.join(ctx.work, "missing.data")])
+    ck.eq("missing file: exit status", r.returncode, 2)
+    r = ctx.sh([ctx.deepprof, "dump", "--format=xml", good])
+    ck.eq("bad --format: exit status", r.returncode, 2)
+
+
+def t_make_project(ctx, ck):
+    ctx.write("proj/main.c", """\
+        int helper(int);
+        int main(void) { int i, s = 0; for (i = 0; i < 7; i++) s += helper(i); return s != 21; }
+        """)
+    ctx.write("proj/helper.c", "int helper(int x) { return x; }\n")
+    ctx.write("proj/Makefile", "prog: main.o helper.o\n\t$(CC) -o $@ main.o helper.o\n")
+    proj = os.path.join(ctx.work, "proj")
+    ctx.must(["make", "CC=%s cc" % ctx.deepprof, "CFLAGS=-O2"], cwd=proj)
+    ctx.must([ctx.deepprof, "run", "./prog"], cwd=proj)
+    p = Profile.load(ctx.deepprof, os.path.join(proj, "Deep.data"))
+    ck.edge(p, "main", "helper", calls=7, exits=7)
+
+
+def t_cmake_project(ctx, ck):
+    if not shutil.which("cmake") or not shutil.which("make"):
+        raise Skip("cmake")
+    ctx.write("proj/CMakeLists.txt", """\
+        cmake_minimum_required(VERSION 3.13)
+        project(p C CXX)
+        add_library(shapes STATIC shapes.cpp)
+        add_executable(prog main.c)
+        target_link_libraries(prog shapes)
+        set_target_properties(prog PROPERTIES LINKER_LANGUAGE CXX)
+        """)
+    ctx.write("proj/shapes.cpp", """\
+        namespace geo { struct Sq { int s; int area() const { return s * s; } }; }
+        extern "C" __attribute__((noinline)) int sq_area(int s) { return geo::Sq{s}.area(); }
+        """)
+    ctx.write("proj/main.c", """\
+        int sq_area(int);
+        int main(void) { int i, t = 0; for (i = 0; i < 5; i++) t += sq_area(i); return t != 30; }
+        """)
+    proj = os.path.join(ctx.work, "proj")
+    env = {"CC": "%s cc" % ctx.deepprof, "CXX": "%s c++" % ctx.deepprof}
+    ctx.must(["cmake", "-S", proj, "-B", os.path.join(proj, "b"), "-DCMAKE_BUILD_TYPE=Debug"],
+             env=env)
+    ctx.must(["cmake", "--build", os.path.join(proj, "b")])
+    ctx.must([ctx.deepprof, "run", "-o", "cm.data", os.path.join(proj, "b", "prog")])
+    p = Profile.load(ctx.deepprof, os.path.join(ctx.work, "cm.data"))
+    ck.edge(p, "main", "sq_area", calls=5, exits=5)
+    ck.edge(p, "sq_area", "geo::Sq::area() const", calls=5, exits=5)
+
+
+def t_autoconf_project(ctx, ck):
+    """configure's test programs are linked with the runtime and must link and run."""
+    if not shutil.which("autoconf") or not shutil.which("make"):
+        raise Skip("autoconf")
+    ctx.write("ac/configure.ac", """\
+        AC_INIT([acp], [1.0])
+        AC_PROG_CC
+        AC_CHECK_FUNCS([strdup])
+        AC_RUN_IFELSE([AC_LANG_PROGRAM([], [[return 0;]])], [], [AC_MSG_ERROR([cannot run])])
+        AC_CONFIG_FILES([Makefile])
+        AC_OUTPUT
+        """)
+    ctx.write("ac/Makefile.in", "CC = @CC@\nprog: prog.c\n\t$(CC) -o prog prog.c\n")
+    ctx.write("ac/prog.c", HELLO)
+    ac = os.path.join(ctx.work, "ac")
+    ctx.must(["autoconf"], cwd=ac)
+    r = ctx.must(["./configure", "CC=%s cc" % ctx.deepprof], cwd=ac)
+    ck.true("configure: compiler works", "checking whether the C compiler works... yes"
+            in r.stdout)
+    ck.true("configure: strdup found", "checking for strdup... yes" in r.stdout)
+    ctx.must(["make"], cwd=ac)
+    r = ctx.must([ctx.deepprof, "run", "-o", "ac.data", "./prog"], cwd=ac)
+    p = Profile.load(ctx.deepprof, os.path.join(ac, "ac.data"))
+    ck.edge(p, "main", "twice", calls=1)
+
+
+def t_cli_basics(ctx, ck):
+    """Global options, help, usage errors and `deepprof run`'s exit statuses."""
+    dp = ctx.deepprof
+    r = ctx.sh([dp, "--version"])
+    ck.eq("--version: status", r.returncode, 0)
+    ck.true("--version: 'deepprof X.Y.Z' (%r)" % r.stdout,
+            re.match(r"^deepprof \d+\.\d+\.\d+\n$", r.stdout))
+    r = ctx.sh([dp, "--help"])
+    ck.eq("--help: status", r.returncode, 0)
+    for cmd in ("cc", "c++", "run", "dump", "symbolize"):
+        ck.true("--help lists %s" % cmd, re.search(r"^  %s " % re.escape(cmd), r.stdout, re.M))
+        h = ctx.sh([dp, cmd, "--help"])
+        ck.eq("%s --help: status" % cmd, h.returncode, 0)
+        ck.true("%s --help: a usage line" % cmd, "usage: deepprof %s" % cmd in h.stdout)
+        h2 = ctx.sh([dp, "help", cmd])
+        ck.eq("help %s: same text as %s --help" % (cmd, cmd), h2.stdout, h.stdout)
+    for argv, msg in (([], "usage: deepprof"), (["bogus"], "deepprof: unknown command 'bogus'"),
+                      (["--bogus"], "deepprof: unknown option '--bogus'"),
+                      (["run"], "deepprof run: no program to run"),
+                      (["run", "--bogus", "true"], "deepprof run: unknown option '--bogus'"),
+                      (["run", "--hz", "fast", "true"], "deepprof run: --hz"),
+                      (["help", "bogus"], "deepprof: unknown command 'bogus'")):
+        r = ctx.sh([dp] + argv)
+        ck.eq("deepprof %s: status" % " ".join(argv), r.returncode, 2)
+        ck.true("deepprof %s: first line %r (%r)" % (" ".join(argv), msg, r.stderr[:80]),
+                r.stderr.startswith(msg))
+        ck.true("deepprof %s: usage follows" % " ".join(argv), "usage: deepprof" in r.stderr)
+    r = ctx.sh([dp, "run", "/nonexistent/prog"])
+    ck.eq("run missing program: status", r.returncode, 127)
+    ck.true("run missing program: message", "cannot run /nonexistent/prog" in r.stderr)
+    r = ctx.sh([dp, "run", "--", "sh", "-c", "echo out; exit 3"])
+    ck.eq("run: the program's exit status", r.returncode, 3)
+    ck.eq("run: stdout is the program's alone", r.stdout, "out\n")
+    ck.true("run: says no profile was written", "wrote no profile" in r.stderr)
+    r = ctx.sh([dp, "run", "sh", "-c", "kill -KILL $$"])
+    ck.eq("run: killed by SIGKILL -> 137", r.returncode, 137)
+    ck.true("run: reports the signal", "killed by signal 9" in r.stderr)
+    r = ctx.sh([dp, "run", "-o", "%p.data", "true"])
+    ck.eq("run -o with %: refused", r.returncode, 2)
+
+
+TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deepprof", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("test", choices=sorted(TESTS))
+    args = ap.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    ctx = Ctx(args)
+    ck = Checker(args.test)
+    try:
+        TESTS[args.test](ctx, ck)
+    except Skip as e:
+        print("SKIP: %s not installed" % e)
+        return 77
+    except CheckError as e:
+        ck.failures.append(str(e))
+    for f in ck.failures:
+        print("FAIL: " + f)
+    print("%s: %d checks passed, %d failed" % (ck.label, ck.passed, len(ck.failures)))
+    return 1 if ck.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
