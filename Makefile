@@ -45,18 +45,18 @@ check-main:
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS)
 
-# The tools and unit tests under ASan/UBSan (the runtime is never sanitized: it lives
-# inside the profiled programs).
+# The tools, unit and integration tests under ASan/UBSan (the runtime is never sanitized:
+# it lives inside the profiled programs).
 check-asan:
 	$(CMAKE) -S . -B $(BUILD_ASAN) -DDP_WERROR=ON -DDP_SANITIZE=ON
 	$(CMAKE) --build $(BUILD_ASAN) -j $(JOBS)
-	cd $(BUILD_ASAN) && $(CTEST) --output-on-failure -j $(JOBS) -L unit
+	cd $(BUILD_ASAN) && $(CTEST) --output-on-failure -j $(JOBS) -L 'unit|integration'
 
 # The reader's libFuzzer target for a bounded time, with clang.
 check-fuzz:
 	CC=clang $(CMAKE) -S . -B $(BUILD_FUZZ) -DDP_WERROR=ON -DDP_FUZZ=ON
-	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS)
-	cd $(BUILD_FUZZ) && $(CTEST) --output-on-failure -R fuzz
+	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_reader
+	cd $(BUILD_FUZZ) && $(CTEST) --output-on-failure -L fuzz
 
 demo: deps build
 	examples/demo $(BUILD)

@@ -1,8 +1,10 @@
 # bench/render.awk - render bench/run's statistics as Markdown: one table per workload
-# (median and spread of wall time, slowdown, ns added per call, data written, time to
-# the first report, peak memory, same output as plain) and the targets of issues 2 and 5.
-# Input files, in order (tab-separated): meta (C/W lines), wall.stat, report.stat,
-# rss.stat, data.stat (workload config median min max n), differs (workload config).
+# (median and spread of CPU time, median wall time, slowdown, ns added per call, data
+# written, time to the first report, peak memory, same output as plain) and the targets
+# of issues 2 and 5. Slowdowns and ns per call are paired CPU-time medians (paired.awk).
+# Input files, in order (tab-separated): meta (C/W/N lines), cpu.stat, wall.stat,
+# report.stat, rss.stat, data.stat (workload config median min max n), differs
+# (workload config), paired (workload config ratio ns_over_plain ns_over_hooks).
 
 FNR == 1 { file++ }
 /^#/ { next }
@@ -11,11 +13,14 @@ file == 1 && $1 == "W" {
 	nw++; wname[nw] = $2; wlabel[$2] = $3; wcalls[$2] = $4; wcounted[$2] = $5
 	wreal[$2] = $6; wfloor[$2] = $7; next
 }
-file == 2 { k = $1 SUBSEP $2; wall[k] = $3; wmin[k] = $4; wmax[k] = $5; wn[k] = $6; next }
-file == 3 { rep[$1 SUBSEP $2] = $3; next }
-file == 4 { rss[$1 SUBSEP $2] = $3; next }
-file == 5 { data[$1 SUBSEP $2] = $3; next }
-file == 6 { differs[$1 SUBSEP $2] = 1; next }
+file == 1 && $1 == "N" { seen[$2 SUBSEP $3] = $4; next }
+file == 2 { k = $1 SUBSEP $2; cpu[k] = $3; cmin[k] = $4; cmax[k] = $5; cn[k] = $6; next }
+file == 3 { wall[$1 SUBSEP $2] = $3; next }
+file == 4 { rep[$1 SUBSEP $2] = $3; next }
+file == 5 { rss[$1 SUBSEP $2] = $3; next }
+file == 6 { data[$1 SUBSEP $2] = $3; next }
+file == 7 { differs[$1 SUBSEP $2] = 1; next }
+file == 8 { pr[$1 SUBSEP $2] = $3; dplain[$1 SUBSEP $2] = $4; dhooks[$1 SUBSEP $2] = $5; next }
 
 function secs(ns) { return sprintf("%.3f", ns / 1e9) }
 function bytes(b) {
@@ -36,20 +41,22 @@ function calls_of(w) {
 		return wcalls[w]
 	return wcounted[w] != "-" ? wcounted[w] : 0
 }
-# per_call W C BASE - ns added per call by config C over config BASE ("" if unknown)
-function per_call(w, c, base,   n) {
+# per_call W C BASE - ns added per call by config C over BASE (plain or hooks), paired
+# per repetition; "" if unknown
+function per_call(w, c, base,   n, d) {
 	n = calls_of(w)
-	if (n <= 0 || !((w SUBSEP c) in wall) || !((w SUBSEP base) in wall))
+	d = (base == "plain") ? dplain[w SUBSEP c] : dhooks[w SUBSEP c]
+	if (n <= 0 || d == "" || d == "-")
 		return ""
-	return (wall[w SUBSEP c] - wall[w SUBSEP base]) / n
+	return d / n
 }
-function ratio(w, c) {
-	if (!((w SUBSEP c) in wall) || !((w SUBSEP "plain") in wall) || wall[w SUBSEP "plain"] <= 0)
-		return ""
-	return wall[w SUBSEP c] / wall[w SUBSEP "plain"]
+# ratio W C - slowdown of C against plain, paired per repetition; "" if unknown
+function ratio(w, c,   r) {
+	r = pr[w SUBSEP c]
+	return (r == "" || r == "-") ? "" : r
 }
 
-function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o) {
+function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o, n) {
 	printf "#### %s\n\n", wlabel[w]
 	if (wcalls[w] != "-")
 		s = commas(wcalls[w]) " calls (exact, from the program's structure)"
@@ -61,13 +68,14 @@ function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o) {
 		s = s (wcalls[w] == wcounted[w] ? "; deepprof counted the same" : \
 			"; **deepprof counted " commas(wcounted[w]) "**")
 	printf "%s.\n\n", s
-	print "| configuration | median s | min–max s | runs | × plain | ns/call added | " \
-		"ns/call above hooks | data written | first report s | peak RSS MB | output |"
-	print "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|"
+	print "| configuration | CPU s (median) | CPU min–max | runs | wall s | × plain | " \
+		"ns/call added | ns/call above hooks | calls seen | data written | " \
+		"first report s | peak RSS MB | output |"
+	print "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|"
 	for (i = 1; i <= nc; i++) {
 		c = cname[i]; k = w SUBSEP c
-		if (!(k in wall)) {
-			printf "| %s | – | – | 0 | – | – | – | – | – | – | not run |\n", clabel[c]
+		if (!(k in cpu)) {
+			printf "| %s | – | – | 0 | – | – | – | – | – | – | – | – | not run |\n", clabel[c]
 			continue
 		}
 		pc = per_call(w, c, "plain"); fl = per_call(w, c, "hooks"); r = ratio(w, c)
@@ -77,9 +85,10 @@ function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o) {
 		d = ((k in data) && data[k] > 0) ? bytes(data[k]) : "–"
 		t = ((k in rep) && rep[k] > 0) ? secs(rep[k]) : "–"
 		o = (c == "plain") ? "reference" : ((k in differs) ? "**differs**" : "same")
-		printf "| %s | %s | %s–%s | %d | %s | %s | %s | %s | %s | %.1f | %s |\n", clabel[c],
-			secs(wall[k]), secs(wmin[k]), secs(wmax[k]), wn[k], r, pc, fl, d, t,
-			rss[k] / 1024, o
+		n = (k in seen) ? commas(seen[k]) : "–"
+		printf "| %s | %s | %s–%s | %d | %s | %s | %s | %s | %s | %s | %s | %.1f | %s |\n",
+			clabel[c], secs(cpu[k]), secs(cmin[k]), secs(cmax[k]), cn[k], secs(wall[k]), r,
+			pc, fl, n, d, t, rss[k] / 1024, o
 	}
 	print ""
 }

@@ -11,10 +11,10 @@
 
 #include "rt_int.h"
 
-#define DP_RT_CHUNK_MIN   (16u << 10)
-#define DP_RT_CHUNK_MAX   (2u << 20)
-#define DP_RT_STACK_MAX   ((size_t)1 << 25) /* entries: 1 GiB of shadow stack */
-#define DP_RT_PS_TAB_INIT 64u
+#define DP_RT_CHUNK_MIN	   (16u << 10)
+#define DP_RT_CHUNK_MAX	   (2u << 20)
+#define DP_RT_STACK_MAX	   ((size_t)1 << 25) /* entries: 1 GiB of shadow stack */
+#define DP_RT_PS_TAB_INIT  64u
 #define DP_RT_CSD_TAB_INIT 1024u
 
 /*
@@ -149,13 +149,15 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 	struct dp_rt_ps *ps;
 	uint32_t h;
 
-	for (h = dp_rt_ps_slot(fn, th->ps_cap); (ps = th->ps_tab[h]); h = (h + 1) & (th->ps_cap - 1))
+	for (h = dp_rt_ps_slot(fn, th->ps_cap); (ps = th->ps_tab[h]);
+	     h = (h + 1) & (th->ps_cap - 1))
 		if (ps->fn == fn)
 			return ps;
 	if ((th->ps.count + 1) * 2 > th->ps_cap) {
 		if (dp_rt_ps_tab_grow(th) != 0)
 			return NULL;
-		for (h = dp_rt_ps_slot(fn, th->ps_cap); th->ps_tab[h]; h = (h + 1) & (th->ps_cap - 1))
+		for (h = dp_rt_ps_slot(fn, th->ps_cap); th->ps_tab[h];
+		     h = (h + 1) & (th->ps_cap - 1))
 			;
 	}
 	ps = dp_rt_node_alloc(&th->ps);
@@ -170,7 +172,7 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 
 DP_RT_NOINST static void dp_rt_csd_insert(struct dp_rt_tls *t, struct dp_rt_csd *csd)
 {
-	uintptr_t h = dp_rt_hash(csd->caller, csd->site, t->shift);
+	uintptr_t h = dp_rt_hash(csd->caller, csd->site, t->mask);
 
 	while (t->tab[h])
 		h = (h + 1) & t->mask;
@@ -188,7 +190,6 @@ DP_RT_NOINST static int dp_rt_csd_tab_grow(struct dp_rt_tls *t)
 		return -1;
 	t->tab = tab;
 	t->mask = cap - 1;
-	t->shift--;
 	for (i = 0; i < th->csd_cap; i++)
 		if (old[i])
 			dp_rt_csd_insert(t, old[i]);
@@ -199,7 +200,7 @@ DP_RT_NOINST static int dp_rt_csd_tab_grow(struct dp_rt_tls *t)
 
 /* PD and CSD creation proper; the caller keeps errno and the inside flag. */
 DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct dp_rt_pd *caller,
-						     uintptr_t site, uintptr_t fn)
+						    uintptr_t site, uintptr_t fn)
 {
 	struct dp_rt_thread *th = t->th;
 	struct dp_rt_ps *ps;
@@ -320,7 +321,6 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->root_csd.ps = ps;
 	th->root_csd.calls = 1;
 	t->mask = th->csd_cap - 1;
-	t->shift = 64 - (unsigned)__builtin_ctz(th->csd_cap);
 	th->stack[0].csd = &th->root_csd;
 	th->stack[0].cfa = UINTPTR_MAX;
 	t->top = th->stack;

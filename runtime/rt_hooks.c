@@ -25,7 +25,7 @@ void __cyg_profile_func_exit(void *fn, void *site);
  * (@how 0: exits++) or without it (@how 1: unwinds++). Restores the callee's outermost
  * activation and the current CSD exactly as the exit port does. Never pops the sentinel.
  */
-DP_RT_HOT void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
+DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 {
 	struct dp_rt_frame *e = t->top;
 	struct dp_rt_csd *csd = e->csd;
@@ -41,13 +41,31 @@ DP_RT_HOT void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 
 /*
  * dp_rt_unwind_to - pop, as unwinds, every activation whose frame is gone: those whose
- * CFA is <= @cfa (< @cfa when @strictly), the stack growing down. The sentinel
- * (cfa = UINTPTR_MAX) is never popped.
+ * CFA is < @cfa, the stack growing down (the exit hook of the activation at @cfa). The
+ * sentinel (cfa = UINTPTR_MAX) is never popped.
  */
-DP_RT_HOT void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t cfa, int strictly)
+DP_RT_HOT static void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t cfa)
 {
-	while (t->top->cfa < cfa || (!strictly && t->top->cfa == cfa))
+	while (t->top->cfa < cfa)
 		dp_rt_pop_entry(t, 1);
+}
+
+/*
+ * Before entering @fn from @site at @cfa: pop, as unwinds, the activations whose frames
+ * are gone: CFA below @cfa, or equal to it (a sibling called after a longjmp or catch),
+ * except the activations of a function into which @fn was inlined: its hooks run in the
+ * container's frame, with the container's return address as @site.
+ */
+DP_RT_HOT static void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
+					 uintptr_t cfa)
+{
+	const struct dp_rt_frame *e;
+
+	while ((e = t->top)->cfa <= cfa) {
+		if (e->cfa == cfa && e->csd->site == site && e->csd->fn != fn)
+			break;
+		dp_rt_pop_entry(t, 1);
+	}
 }
 
 /*
@@ -60,7 +78,7 @@ DP_RT_HOT void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t cfa, int strictly)
  * built without frame pointers).
  */
 DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_find_cfa(const struct dp_rt_tls *t,
-								   uintptr_t fa, uintptr_t site)
+								    uintptr_t fa, uintptr_t site)
 {
 	const uintptr_t *hook = (const uintptr_t *)fa;
 	uintptr_t xr = hook[0], end = fa + DP_RT_SLOW_FRAME;
@@ -98,7 +116,7 @@ DP_RT_HOT __attribute__((always_inline)) static inline struct dp_rt_csd *
 dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site)
 {
 	const struct dp_rt_pd *pd = t->cur->callee;
-	uintptr_t h = dp_rt_hash(pd, site, t->shift);
+	uintptr_t h = dp_rt_hash(pd, site, t->mask);
 	struct dp_rt_csd *csd;
 
 	while ((csd = t->tab[h])) {
@@ -114,15 +132,15 @@ dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site)
  * CSD created if new, the shadow stack grown if full. @fa: the hook's frame address.
  */
 DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(struct dp_rt_tls *t, uintptr_t fn,
-								uintptr_t site, uintptr_t fa)
+								 uintptr_t site, uintptr_t fa)
 {
 	uintptr_t cfa = dp_rt_find_cfa(t, fa, site);
 	struct dp_rt_csd *csd;
 
 	if (cfa)
-		dp_rt_unwind_to(t, cfa, 0);
+		dp_rt_unwind_enter(t, fn, site, cfa);
 	else
-		cfa = t->top->cfa - 1; /* unknown: nested in the top activation */
+		cfa = (t->top->cfa - 2) | 1; /* unknown (odd): nested in the top activation */
 	csd = dp_rt_lookup(t, fn, site);
 	if (!csd) {
 		csd = dp_rt_csd_create(t, t->cur->callee, site, fn);
@@ -181,15 +199,15 @@ miss:
 
 /* The exit hook's general case: pop what is dead, then @fn's activation at this CFA. */
 DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(struct dp_rt_tls *t, uintptr_t fn,
-							       uintptr_t site, uintptr_t fa)
+								uintptr_t site, uintptr_t fa)
 {
 	uintptr_t cfa = dp_rt_find_cfa(t, fa, site);
 	struct dp_rt_frame *e;
 
 	if (cfa)
-		dp_rt_unwind_to(t, cfa, 1);
+		dp_rt_unwind_to(t, cfa);
 	for (e = t->top; e > t->th->stack; e--)
-		if (e->csd->fn == fn && (!cfa || e->cfa == cfa))
+		if (e->csd->fn == fn && (!cfa || e->cfa == cfa || (e->cfa & 1)))
 			break;
 	if (e == t->th->stack)
 		return; /* not on the stack: entered before we could see it */

@@ -26,7 +26,7 @@ struct dp_rt_global dp_rt_g = {
 static pthread_once_t dp_rt_once = PTHREAD_ONCE_INIT;
 static sem_t dp_rt_wsem;
 static unsigned dp_rt_interval; /* seconds, 0 = no periodic write */
-static int dp_rt_wsig;          /* 0 = no write signal */
+static int dp_rt_wsig;		/* 0 = no write signal */
 
 /* dp_rt_now_ns - @clk's time in ns. */
 DP_RT_NOINST uint64_t dp_rt_now_ns(clockid_t clk)
@@ -105,8 +105,8 @@ DP_RT_NOINST static int dp_rt_signum(const char *s)
 	static const struct {
 		const char *name;
 		int num;
-	} names[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"USR1", SIGUSR1},
-		     {"USR2", SIGUSR2}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CONT", SIGCONT},
+	} names[] = {{"HUP", SIGHUP},	  {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"USR1", SIGUSR1},
+		     {"USR2", SIGUSR2},	  {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CONT", SIGCONT},
 		     {"WINCH", SIGWINCH}, {"PWR", SIGPWR}};
 	char *end;
 	long v;

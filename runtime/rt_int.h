@@ -19,7 +19,7 @@
 #define DP_RT_API __attribute__((visibility("default"), no_instrument_function))
 /* The per-call fast paths live in their own section so that the sampling handler can
  * tell "inside the runtime" from the interrupted PC (__start_/__stop_dp_rt_hot). */
-#define DP_RT_HOT __attribute__((section("dp_rt_hot"), no_instrument_function))
+#define DP_RT_HOT  __attribute__((section("dp_rt_hot"), no_instrument_function))
 #define DP_RT_COLD __attribute__((noinline, cold, no_instrument_function))
 
 #define dp_likely(x)   __builtin_expect(!!(x), 1)
@@ -34,7 +34,7 @@ struct dp_rt_pd;
 struct dp_rt_ps {
 	uintptr_t fn;
 	struct dp_rt_pd *outermost; /* PD of the outermost active activation, or NULL */
-	uint32_t index;             /* sequential per thread, 0 = the thread root PS */
+	uint32_t index;		    /* sequential per thread, 0 = the thread root PS */
 	uint32_t pad;
 	uint64_t pad2;
 };
@@ -49,8 +49,8 @@ struct dp_rt_pd {
 /* CallSiteDynamic: one per (caller PD, site, callee fn). The first cache line holds
  * everything the enter and exit hooks touch. */
 struct dp_rt_csd {
-	uintptr_t site;          /* return address into the caller */
-	uintptr_t fn;            /* callee entry address */
+	uintptr_t site;		 /* return address into the caller */
+	uintptr_t fn;		 /* callee entry address */
 	struct dp_rt_pd *caller; /* NULL for a thread's root CSD */
 	struct dp_rt_pd *callee;
 	struct dp_rt_ps *ps; /* the callee's PS */
@@ -65,10 +65,10 @@ struct dp_rt_csd {
 /* One shadow-stack entry per active instrumented activation. */
 struct dp_rt_frame {
 	struct dp_rt_csd *csd;
-	struct dp_rt_csd *prev;     /* the CSD current before the call */
-	struct dp_rt_pd *saved;     /* ps->outermost before the call */
-	uintptr_t cfa;              /* the activation's canonical frame address: just above
-				       its return address; the stack grows down */
+	struct dp_rt_csd *prev; /* the CSD current before the call */
+	struct dp_rt_pd *saved; /* ps->outermost before the call */
+	uintptr_t cfa;		/* the activation's canonical frame address: just above
+				   its return address; the stack grows down */
 };
 
 /* A chunk of nodes of one kind, mmap'd; filled completely before the next one. */
@@ -83,20 +83,18 @@ struct dp_rt_chunk {
 struct dp_rt_nodes {
 	struct dp_rt_chunk *head, *tail;
 	uint32_t count; /* published with a release store after the node is initialised */
-	uint32_t size;  /* node size */
+	uint32_t size;	/* node size */
 };
 
 /* The thread-local hot state: read by every hook, no pointer chase. */
 struct dp_rt_tls {
-	struct dp_rt_csd *cur;    /* CSD of the current activation; NULL = no state */
-	struct dp_rt_frame *top;  /* shadow stack top entry */
+	struct dp_rt_csd *cur;	   /* CSD of the current activation; NULL = no state */
+	struct dp_rt_frame *top;   /* shadow stack top entry */
 	struct dp_rt_frame *limit; /* one past the last usable entry */
-	struct dp_rt_csd **tab;   /* CSD lookup table */
-	uintptr_t mask;           /* table size - 1 */
-	unsigned shift;           /* 64 - log2(table size) */
-	int inside;               /* the thread is executing runtime code (slow paths) */
-	int disabled;             /* this thread never collects (failed, exited, no state) */
-	int pad;
+	struct dp_rt_csd **tab;	   /* CSD lookup table */
+	uintptr_t mask;		   /* table size - 1 */
+	int inside;		   /* the thread is executing runtime code (slow paths) */
+	int disabled;		   /* this thread never collects (failed, exited, no state) */
 	struct dp_rt_thread *th;
 };
 
@@ -105,16 +103,16 @@ struct dp_rt_thread {
 	struct dp_rt_csd root_csd; /* root -> thread root; callee = thread root PD */
 	struct dp_rt_thread *next; /* registration order */
 	struct dp_rt_nodes ps, pd, csd;
-	struct dp_rt_ps **ps_tab; /* fn -> PS, open addressing */
-	uint32_t ps_cap, csd_cap; /* table sizes (powers of two) */
+	struct dp_rt_ps **ps_tab;  /* fn -> PS, open addressing */
+	uint32_t ps_cap, csd_cap;  /* table sizes (powers of two) */
 	struct dp_rt_frame *stack; /* shadow stack base (entry 0 = sentinel) */
-	uintptr_t stack_hi;        /* top of the thread's C stack (bounds the CFA search) */
-	size_t stack_cap;          /* entries */
+	uintptr_t stack_hi;	   /* top of the thread's C stack (bounds the CFA search) */
+	size_t stack_cap;	   /* entries */
 	int64_t tid;
 	uint64_t start_ns, end_ns;
 	uint64_t samples_inside;
 	uint64_t lost_calls, lost_samples, lost_allocs;
-	uint32_t flags; /* DP_THREAD_* */
+	uint32_t flags;	   /* DP_THREAD_* */
 	int alive_in_file; /* 0 after fork() for threads other than the forking one */
 	int has_timer;
 	timer_t timer;
@@ -141,18 +139,17 @@ struct dp_rt_global {
 
 extern struct dp_rt_global dp_rt_g;
 
-/* dp_rt_hash - the CSD table slot of (@pd, @site): Fibonacci hashing of both. */
+/* dp_rt_hash - the CSD table slot of (@pd, @site). The site is mixed before the XOR:
+ * PD addresses and return addresses both vary in their low bits, and a plain XOR of the
+ * two collides for whole families of pairs. */
 DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
-						unsigned shift)
+						uintptr_t mask)
 {
-	return (uintptr_t)((((uint64_t)site ^ (uint64_t)(uintptr_t)pd) * 0x9E3779B97F4A7C15ull) >>
-			   shift);
+	uint64_t k = (uint64_t)(uintptr_t)pd ^ ((uint64_t)site * 0xFF51AFD7ED558CCDull);
+
+	return (uintptr_t)((k * 0x9E3779B97F4A7C15ull) >> 32) & mask; /* tables < 2^32 */
 }
 extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model("initial-exec")));
-
-/* rt_hooks.c: out-of-line helpers of the hooks. */
-void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t cfa, int strictly);
-void dp_rt_pop_entry(struct dp_rt_tls *t, int how);
 
 /* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
 struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,
@@ -185,6 +182,7 @@ void dp_rt_say(const char *a, const char *b, const char *c);
 int dp_rt_sample_install(void);
 void dp_rt_sample_thread_start(struct dp_rt_thread *th);
 void dp_rt_sample_thread_stop(struct dp_rt_thread *th);
+int dp_rt_sample_check(void);
 
 /* rt_write.c: the writer. */
 int dp_rt_write(int at_exit);
@@ -200,7 +198,8 @@ void *dp_rt_buf_room(struct dp_rt_buf *b, size_t n);
 void dp_rt_buf_num(struct dp_rt_buf *b, uint64_t v);
 void dp_rt_buf_str(struct dp_rt_buf *b, const char *s, size_t n);
 void dp_rt_output_init(void);
-int dp_rt_output_name(char *buf, size_t len);
+int dp_rt_output_names(char *name, char *tmp, size_t len);
+void dp_rt_join(char *out, size_t len, const char *a, const char *b, const char *c);
 const char *dp_rt_program(void);
 uint32_t dp_rt_objects(struct dp_rt_buf *b);
 uint32_t dp_rt_cmdline(struct dp_rt_buf *b);

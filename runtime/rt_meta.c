@@ -135,10 +135,10 @@ DP_RT_NOINST static size_t dp_rt_utoa(char *out, uint64_t v)
  * %p = pid, %e = program basename, %% = %. In a fork child whose pattern has no %p,
  * ".PID" goes before a final ".data", or at the end. Returns 0, or -1 if too long.
  */
-DP_RT_NOINST int dp_rt_output_name(char *buf, size_t len)
+DP_RT_NOINST static int dp_rt_output_name1(char *buf, size_t len)
 {
 	char pid[24];
-	size_t n = 0, pn = dp_rt_utoa(pid, (uint64_t)dp_rt_g.pid), plen = strlen(dp_rt_pattern);
+	size_t n = 0, pn = dp_rt_utoa(pid, (uint64_t)dp_rt_g.pid);
 	const char *prog = dp_rt_program(), *base = strrchr(prog, '/');
 	int has_pid = 0, r = 0;
 
@@ -161,7 +161,6 @@ DP_RT_NOINST int dp_rt_output_name(char *buf, size_t len)
 	}
 	if (r || has_pid || !dp_rt_g.forked_child)
 		return r;
-	(void)plen;
 	if (n >= 5 && !strcmp(buf + n - 5, ".data")) {
 		n -= 5;
 		buf[n] = 0;
@@ -172,6 +171,37 @@ DP_RT_NOINST int dp_rt_output_name(char *buf, size_t len)
 	if (dp_rt_cat(buf, len, &n, ".", 1))
 		return -1;
 	return dp_rt_cat(buf, len, &n, pid, pn);
+}
+
+/*
+ * dp_rt_output_names - the output file name into @name and the temporary file it is
+ * written to first (NAME.tmp.PID, same directory) into @tmp, both @len bytes. Returns 0,
+ * or -1 if too long.
+ */
+DP_RT_NOINST int dp_rt_output_names(char *name, char *tmp, size_t len)
+{
+	char pid[24];
+	size_t pn = dp_rt_utoa(pid, (uint64_t)dp_rt_g.pid), n;
+
+	if (dp_rt_output_name1(name, len) != 0)
+		return -1;
+	n = strlen(name);
+	memcpy(tmp, name, n + 1);
+	if (dp_rt_cat(tmp, len, &n, ".tmp.", 5) != 0)
+		return -1;
+	return dp_rt_cat(tmp, len, &n, pid, pn);
+}
+
+/* dp_rt_join - @a, @b and @c concatenated into @out (@len bytes), truncated. */
+DP_RT_NOINST void dp_rt_join(char *out, size_t len, const char *a, const char *b, const char *c)
+{
+	size_t n = 0;
+	const char *parts[3] = {a, b, c};
+
+	for (int i = 0; i < 3; i++)
+		for (const char *s = parts[i]; s && *s && n + 1 < len; s++)
+			out[n++] = *s;
+	out[n] = 0;
 }
 
 /* Read a whole small /proc file into @b; returns its length or -1. */
@@ -298,6 +328,8 @@ DP_RT_NOINST static int dp_rt_object_cb(struct dl_phdr_info *info, size_t size, 
 	dp_rt_buf_str(o->b, path, strlen(path));
 	dp_rt_buf_num(o->b, (uint64_t)info->dlpi_addr);
 	id = dp_rt_build_id(info, &idlen);
+	if (idlen > 64)
+		idlen = 0; /* not a real build-id: the format allows at most 64 bytes */
 	dp_rt_buf_str(o->b, (const char *)id, idlen);
 	for (int i = 0; i < info->dlpi_phnum; i++)
 		nseg += info->dlpi_phdr[i].p_type == PT_LOAD;

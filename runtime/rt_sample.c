@@ -1,8 +1,8 @@
 /*
  * runtime/rt_sample.c - CPU-time sampling: one timer per thread on its CPU-time clock
  * delivering SIGPROF to that thread, and the handler, which only increments a counter:
- * the current CSD's samples, or the thread's samples_inside when the thread was inside
- * the runtime (the inside flag, or an interrupted PC in the dp_rt_hot section).
+ * the current CSD's samples (by 1 + the timer's overrun count), or the thread's
+ * samples_inside when it was inside the runtime (inside flag, or PC in dp_rt_hot).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,19 +39,21 @@ DP_RT_NOINST static void dp_rt_on_sigprof(int sig, siginfo_t *si, void *ucv)
 	struct dp_rt_tls *t = &dp_rt_tls;
 	struct dp_rt_csd *cur = t->cur;
 	uintptr_t pc;
+	uint64_t n;
 	int saved = errno;
 
 	(void)sig;
-	(void)si;
 	if (!cur)
 		return;
+	/* CPU timers expire on scheduler ticks: the periods merged into this signal */
+	n = 1 + (uint64_t)(si->si_code == SI_TIMER && si->si_overrun > 0 ? si->si_overrun : 0);
 	pc = dp_rt_pc(ucv);
 	if (t->inside || (pc >= (uintptr_t)__start_dp_rt_hot && pc < (uintptr_t)__stop_dp_rt_hot))
-		t->th->samples_inside++;
+		t->th->samples_inside += n;
 	else if (dp_rt_g.stopped)
-		t->th->lost_samples++;
+		t->th->lost_samples += n;
 	else
-		cur->samples++;
+		cur->samples += n;
 	errno = saved;
 }
 
@@ -67,8 +69,9 @@ DP_RT_NOINST int dp_rt_sample_install(void)
 		return -1;
 	if (sigaction(SIGPROF, NULL, &old) != 0)
 		return -1;
-	if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL
-					: (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
+	if ((old.sa_flags & SA_SIGINFO)
+		    ? old.sa_sigaction != NULL
+		    : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
 		dp_rt_say("deepprof: SIGPROF already has a handler; sampling off\n", NULL, NULL);
 		return -1;
 	}
@@ -82,6 +85,31 @@ DP_RT_NOINST int dp_rt_sample_install(void)
 	return 0;
 }
 
+/*
+ * dp_rt_sample_check - turn sampling off for good, deleting every thread's timer, if the
+ * program has replaced our SIGPROF handler (its handler must not receive our ticks).
+ * Called on the slow paths (thread start, write). Returns 1 if sampling is still on.
+ */
+DP_RT_NOINST int dp_rt_sample_check(void)
+{
+	struct sigaction cur;
+	struct dp_rt_thread *th;
+
+	if (!dp_rt_g.sampling)
+		return 0;
+	if (sigaction(SIGPROF, NULL, &cur) != 0 ||
+	    ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == dp_rt_on_sigprof))
+		return 1;
+	if (!__atomic_exchange_n(&dp_rt_g.sampling, 0, __ATOMIC_SEQ_CST))
+		return 0;
+	dp_rt_say("deepprof: the program replaced the SIGPROF handler; sampling off\n", NULL, NULL);
+	pthread_mutex_lock(&dp_rt_g.threads_lock);
+	for (th = dp_rt_g.threads; th; th = th->next)
+		dp_rt_sample_thread_stop(th);
+	pthread_mutex_unlock(&dp_rt_g.threads_lock);
+	return 0;
+}
+
 /* dp_rt_sample_thread_start - arm @th's CPU-time timer (the calling thread's own) and
  * record the period the kernel really armed. Silent on failure: no samples. */
 DP_RT_NOINST void dp_rt_sample_thread_start(struct dp_rt_thread *th)
@@ -90,7 +118,7 @@ DP_RT_NOINST void dp_rt_sample_thread_start(struct dp_rt_thread *th)
 	struct itimerspec its, got;
 	uint64_t ns;
 
-	if (!dp_rt_g.sampling || th->has_timer)
+	if (th->has_timer || !dp_rt_sample_check())
 		return;
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -117,8 +145,6 @@ DP_RT_NOINST void dp_rt_sample_thread_start(struct dp_rt_thread *th)
 /* dp_rt_sample_thread_stop - delete @th's timer (at thread exit). */
 DP_RT_NOINST void dp_rt_sample_thread_stop(struct dp_rt_thread *th)
 {
-	if (th->has_timer) {
-		th->has_timer = 0;
+	if (__atomic_exchange_n(&th->has_timer, 0, __ATOMIC_SEQ_CST))
 		timer_delete(th->timer);
-	}
 }

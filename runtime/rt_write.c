@@ -9,7 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
+#include <stdio.h> /* rename */
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -67,7 +67,8 @@ DP_RT_NOINST static int dp_rt_idmap_init(struct dp_rt_idmap *m, size_t max)
 /* The id of (@a, @b), assigned in order if new; 0 if the map is full. */
 DP_RT_NOINST static uint32_t dp_rt_idmap_get(struct dp_rt_idmap *m, uintptr_t a, uintptr_t b)
 {
-	size_t h = (size_t)(((uint64_t)(a ^ (b * 31)) * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+	uint64_t k = (uint64_t)a ^ ((uint64_t)b * 0xFF51AFD7ED558CCDull);
+	size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
 	struct dp_rt_map_ent *e;
 
 	for (; m->tab[h].id; h = (h + 1) & (m->cap - 1))
@@ -166,10 +167,18 @@ DP_RT_NOINST static void dp_rt_put_csd(struct dp_rt_wctx *w, uint64_t caller, ui
 				       uint64_t callee, const struct dp_rt_csd *csd)
 {
 	struct dp_rt_buf *b = &w->chunk[DP_W_CSDY];
-	uint64_t v[DP_CSD_N_FIELDS] = {csd->calls,   csd->exits,  csd->unwinds,    csd->samples,
-				       csd->callseqs, csd->allocs, csd->alloc_bytes};
+	uint64_t v[DP_CSD_N_FIELDS];
 	uint64_t mask = 0;
 
+	/* The owning thread may be running: read the leaving counters before calls, so
+	 * that calls >= exits + unwinds holds in the file too. */
+	v[1] = DP_RT_LOAD_ACQ(&csd->exits);
+	v[2] = DP_RT_LOAD_ACQ(&csd->unwinds);
+	v[0] = DP_RT_LOAD_ACQ(&csd->calls);
+	v[3] = csd->samples;
+	v[4] = csd->callseqs;
+	v[5] = csd->allocs;
+	v[6] = csd->alloc_bytes;
 	for (int i = 0; i < DP_CSD_N_FIELDS; i++)
 		mask |= (uint64_t)(v[i] != 0) << i;
 	dp_rt_buf_num(b, caller);
@@ -381,19 +390,16 @@ DP_RT_NOINST static void dp_rt_emit(struct dp_rt_wctx *w, struct dp_rt_out *o)
 /* Write the encoded chunks to the output file atomically. Returns 0 or -1. */
 DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
 {
-	char name[4096], tmp[4200], pid[24];
+	char name[4096], tmp[4096];
 	struct dp_rt_out o = {.fd = -1};
 
-	if (dp_rt_output_name(name, sizeof(name)) != 0) {
+	if (dp_rt_output_names(name, tmp, sizeof(name)) != 0) {
 		dp_rt_stop("cannot write the profile: output name too long", NULL);
 		return -1;
 	}
-	snprintf(pid, sizeof(pid), "%lld", (long long)dp_rt_g.pid);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%s", name, pid) >= sizeof(tmp))
-		return -1;
 	o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o.fd < 0) {
-		snprintf(tmp, sizeof(tmp), "%s: %s", name, strerror(errno));
+		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(errno));
 		dp_rt_stop("cannot write the profile to", tmp);
 		return -1;
 	}
@@ -404,7 +410,7 @@ DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
 		o.err = errno;
 	if (o.err) {
 		unlink(tmp);
-		snprintf(tmp, sizeof(tmp), "%s: %s", name, strerror(o.err));
+		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(o.err));
 		dp_rt_stop("cannot write the profile to", tmp);
 		return -1;
 	}
@@ -418,6 +424,7 @@ DP_RT_NOINST static int dp_rt_write_locked(int at_exit)
 	int r = -1;
 
 	memset(&w, 0, sizeof(w));
+	dp_rt_sample_check();
 	if (dp_rt_snapshot(&w, &max_ps, &max_csd) != 0 || dp_rt_idmap_init(&w.ps, max_ps) != 0 ||
 	    dp_rt_idmap_init(&w.css, max_csd) != 0 || dp_rt_assign_ids(&w) != 0)
 		goto out;

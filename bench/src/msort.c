@@ -16,8 +16,7 @@
 #endif
 
 /* dp_bench_merge - merge the sorted runs a[lo, mid) and a[mid, hi) through tmp. */
-DP_BENCH_NOINLINE void dp_bench_merge(int *a, int *tmp, size_t lo, size_t mid,
-						       size_t hi);
+DP_BENCH_NOINLINE void dp_bench_merge(int *a, int *tmp, size_t lo, size_t mid, size_t hi);
 /* dp_bench_msort - sort a[lo, hi) using tmp (as long as a) as scratch. */
 DP_BENCH_NOINLINE void dp_bench_msort(int *a, int *tmp, size_t lo, size_t hi);
 

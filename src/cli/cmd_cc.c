@@ -4,7 +4,7 @@
  * the instrumentation flags, and, when it links an executable, the runtime (libdeepprof.a,
  * whole archive) with its hooks exported. execs the compiler, so its exit status is ours.
  */
-#define _GNU_SOURCE /* POSIX and GNU interfaces: readlink, pipe2, strsignal, ... */
+#define _GNU_SOURCE /* strdup, strtok_r */
 
 #include <errno.h>
 #include <stdio.h>
@@ -228,14 +228,32 @@ static int cc_usage(const char *name)
 	return 0;
 }
 
-/* Check the runtime archive exists before the linker gives a confusing error. */
-static int check_runtime(const char *lib)
+#ifndef DP_LIBDIR
+#define DP_LIBDIR "lib"
+#endif
+
+/*
+ * The runtime archive: PREFIX/DP_LIBDIR/libdeepprof.a when installed (DP_LIBDIR may be
+ * lib/x86_64-linux-gnu), else PREFIX/lib/libdeepprof.a (the build tree). NULL, with a
+ * message, when neither exists, rather than a confusing linker error.
+ */
+static char *find_runtime(const char *prefix)
 {
+	const char *sep = strcmp(prefix, "/") ? "/" : "";
+	char *dir = xstrcat3(prefix, sep, DP_LIBDIR);
+	char *lib = xstrcat3(dir, "/", "libdeepprof.a");
+
+	free(dir);
 	if (access(lib, R_OK) == 0)
-		return 0;
+		return lib;
+	free(lib);
+	lib = xstrcat3(prefix, sep, "lib/libdeepprof.a");
+	if (access(lib, R_OK) == 0)
+		return lib;
 	fprintf(stderr, "deepprof: runtime library %s: %s (is deepprof built/installed?)\n", lib,
 		strerror(errno));
-	return -1;
+	free(lib);
+	return NULL;
 }
 
 /*
@@ -277,8 +295,8 @@ int dp_cmd_cc(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	if (link) {
-		lib = xstrcat3(prefix, strcmp(prefix, "/") ? "/" : "", "lib/libdeepprof.a");
-		if (check_runtime(lib))
+		lib = find_runtime(prefix);
+		if (!lib)
 			return 1;
 		args[n++] = xstrdup("-Wl,--whole-archive");
 		args[n++] = lib;

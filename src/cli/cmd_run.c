@@ -4,7 +4,7 @@
  * symbolizes the data file (and those of forked children) and prints a short summary on
  * stderr (never on stdout, which belongs to the program).
  */
-#define _GNU_SOURCE /* POSIX and GNU interfaces: readlink, pipe2, strsignal, ... */
+#define _GNU_SOURCE /* pipe2, strsignal, setenv, st_mtim */
 
 #include <dirent.h>
 #include <errno.h>
@@ -101,6 +101,21 @@ static int valid_hz(const char *s)
 	return !*end && !errno && v <= 1000000;
 }
 
+/* The program writes its profile next to @path (a temporary file, then renamed): the
+ * directory must exist and be writable, or the run would be for nothing. */
+static int check_output_dir(const char *path)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	if (access(dir[0] ? dir : "/", W_OK) == 0)
+		return 0;
+	fprintf(stderr, "deepprof run: cannot write the profile in %s: %s\n", dir[0] ? dir : "/",
+		strerror(errno));
+	return -1;
+}
+
 /* Parse the options; returns -1 to go on, or the exit status to return now. */
 static int parse_run_args(int argc, char **argv, struct dp_run_opts *o)
 {
@@ -147,18 +162,21 @@ static int parse_run_args(int argc, char **argv, struct dp_run_opts *o)
 		fprintf(stderr, "deepprof run: output path too long or no working directory\n");
 		return 2;
 	}
+	if (check_output_dir(o->output))
+		return 2;
 	o->prog_argv = argv + i;
 	return -1;
 }
 
-/* The child: environment, default signals, exec; an exec failure is reported through
- * @errfd (close-on-exec, so a successful exec closes it silently). */
-static void run_child(const struct dp_run_opts *o, int errfd)
+/* The child: environment, the signal dispositions deepprof was started with, exec; an
+ * exec failure is reported through @errfd (close-on-exec: a successful exec closes it). */
+static void run_child(const struct dp_run_opts *o, int errfd, const struct sigaction *old_int,
+		      const struct sigaction *old_quit)
 {
 	int err;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
+	sigaction(SIGINT, old_int, NULL);
+	sigaction(SIGQUIT, old_quit, NULL);
 	if (setenv("DEEPPROF_OUTPUT", o->output, 1) || (o->hz && setenv("DEEPPROF_HZ", o->hz, 1))) {
 		err = errno;
 	} else {
@@ -191,7 +209,7 @@ static int run_program(const struct dp_run_opts *o, int *started)
 	sigaction(SIGQUIT, &ign, &old_quit);
 	pid = fork();
 	if (pid == 0)
-		run_child(o, fds[1]);
+		run_child(o, fds[1], &old_int, &old_quit);
 	close(fds[1]);
 	if (pid < 0) {
 		fprintf(stderr, "deepprof run: fork: %s\n", strerror(errno));

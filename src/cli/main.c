@@ -4,7 +4,7 @@
  * and headers live, found from the executable's own location).
  * Only this directory prints or exits; commands return their exit status here.
  */
-#define _GNU_SOURCE /* POSIX and GNU interfaces: readlink, pipe2, strsignal, ... */
+#define _GNU_SOURCE /* readlink, realpath */
 
 #include <limits.h>
 #include <stdio.h>

@@ -2,12 +2,13 @@
  * core/buf.c - growable byte buffer: capacity doubles, capped by the ceiling; failures
  * are sticky so that callers can check once after a run of appends.
  */
+#include "buf.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "err.h"
 
 void dp_buf_init(struct dp_buf *b, size_t max)

@@ -3,12 +3,13 @@
  * with UTF-8 validation (overlong forms, surrogates and code points past U+10FFFF are
  * invalid), numbers printed exactly.
  */
+#include "json.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-#include "json.h"
 
 void dp_json_init(struct dp_json *j, struct dp_buf *out, unsigned pretty)
 {
@@ -137,7 +138,12 @@ int dp_json_double(struct dp_json *j, double v)
 
 	if (isnan(v) || isinf(v))
 		return json_raw(j, "null");
-	snprintf(tmp, sizeof(tmp), "%.17g", v);
+	/* the shortest of 15..17 significant digits that reads back as the same double */
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
 	return json_raw(j, tmp);
 }
 
@@ -175,6 +181,18 @@ int dp_json_kv_hex(struct dp_json *j, const char *key, uint64_t v)
 {
 	dp_json_key(j, key);
 	return dp_json_hex(j, v);
+}
+
+int dp_json_kv_bool(struct dp_json *j, const char *key, bool v)
+{
+	dp_json_key(j, key);
+	return dp_json_bool(j, v);
+}
+
+int dp_json_kv_double(struct dp_json *j, const char *key, double v)
+{
+	dp_json_key(j, key);
+	return dp_json_double(j, v);
 }
 
 /*

@@ -15,9 +15,9 @@
 
 struct dp_json {
 	struct dp_buf *out; /* borrowed */
-	unsigned depth;     /* open objects and arrays */
+	unsigned depth;	    /* open objects and arrays */
 	unsigned pretty;    /* levels laid out one item per line (2-space indent); 0 = compact */
-	char last;          /* last structural token: 0 (start), '{', '[', ':' or 'v' (value) */
+	char last;	    /* last structural token: 0 (start), '{', '[', ':' or 'v' (value) */
 };
 
 /*
@@ -38,7 +38,7 @@ int dp_json_end_array(struct dp_json *j);
 int dp_json_key(struct dp_json *j, const char *key);
 
 /* Values (array elements, or member values after dp_json_key). */
-int dp_json_str(struct dp_json *j, const char *s);             /* NULL emits null */
+int dp_json_str(struct dp_json *j, const char *s);		/* NULL emits null */
 int dp_json_strn(struct dp_json *j, const char *s, size_t len); /* may hold NULs */
 int dp_json_u64(struct dp_json *j, uint64_t v);
 int dp_json_i64(struct dp_json *j, int64_t v);
@@ -51,6 +51,8 @@ int dp_json_hex(struct dp_json *j, uint64_t v); /* the string "0x<lowercase hex>
 int dp_json_kv_str(struct dp_json *j, const char *key, const char *s);
 int dp_json_kv_u64(struct dp_json *j, const char *key, uint64_t v);
 int dp_json_kv_hex(struct dp_json *j, const char *key, uint64_t v);
+int dp_json_kv_bool(struct dp_json *j, const char *key, bool v);
+int dp_json_kv_double(struct dp_json *j, const char *key, double v);
 
 /*
  * dp_json_escape - append @len bytes of @s to @out as a quoted JSON string: '"' and '\\'

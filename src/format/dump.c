@@ -3,12 +3,13 @@
  * one object, one line per record of each node array. Names and order of the members
  * are a documented interface (docs/FORMAT.md); change both together.
  */
+#include "dump.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "core/json.h"
 #include "deepprof/format.h"
-#include "dump.h"
 
 const char *dp_dump_ps_kind(uint32_t kind)
 {
@@ -20,7 +21,7 @@ const char *dp_dump_ps_kind(uint32_t kind)
 const char *dp_dump_css_kind(uint32_t kind)
 {
 	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
-					    "thread",  "entry",  "inlined"};
+					    "thread",  "entry",	 "inlined"};
 
 	return kind <= DP_CSS_KIND_MAX ? names[kind] : "?";
 }
@@ -63,8 +64,7 @@ static void jd_run(struct jd *d)
 	dp_json_kv_u64(j, "version", p->version);
 	dp_json_kv_u64(j, "elf_machine", p->elf_machine);
 	dp_json_kv_u64(j, "features", p->features);
-	dp_json_key(j, "symbolized");
-	dp_json_bool(j, p->features & DP_FEAT_SYMBOLIZED);
+	dp_json_kv_bool(j, "symbolized", p->features & DP_FEAT_SYMBOLIZED);
 	jd_str(d, "program", p->program);
 	dp_json_key(j, "argv");
 	dp_json_begin_array(j);
@@ -245,8 +245,7 @@ static void jd_csd_one(struct jd *d, uint32_t id)
 }
 
 /* One node array: "key": [ record per line ]. */
-static int jd_nodes(struct jd *d, const char *key, uint32_t n,
-		    void (*one)(struct jd *, uint32_t))
+static int jd_nodes(struct jd *d, const char *key, uint32_t n, void (*one)(struct jd *, uint32_t))
 {
 	int rc = 0;
 
@@ -260,8 +259,7 @@ static int jd_nodes(struct jd *d, const char *key, uint32_t n,
 	return rc;
 }
 
-int dp_dump_json(const struct dp_profile *p, struct dp_buf *out, dp_dump_flush_fn flush,
-		 void *arg)
+int dp_dump_json(const struct dp_profile *p, struct dp_buf *out, dp_dump_flush_fn flush, void *arg)
 {
 	struct jd d = {.p = p, .out = out, .flush = flush, .arg = arg};
 	int rc;

@@ -21,8 +21,7 @@ typedef int (*dp_dump_flush_fn)(struct dp_buf *out, void *arg);
  * calling @flush (may be NULL: everything accumulates) between records.
  * Return: 0, the flush function's error, or -DP_ENOMEM.
  */
-int dp_dump_json(const struct dp_profile *p, struct dp_buf *out, dp_dump_flush_fn flush,
-		 void *arg);
+int dp_dump_json(const struct dp_profile *p, struct dp_buf *out, dp_dump_flush_fn flush, void *arg);
 
 /* dp_dump_text - the same information as aligned, readable sections; @name is the file
  * name shown in the title. Return: as dp_dump_json(). */

@@ -54,8 +54,9 @@ static void td_run(struct td *d, const char *name)
 	const struct dp_profile *p = d->p;
 	struct dp_buf *o = d->out;
 
-	dp_buf_addf(o, "deepprof data file %s (format version %" PRIu32 ", ELF machine %" PRIu32
-		    ")\n", name, p->version, p->elf_machine);
+	dp_buf_addf(o,
+		    "deepprof data file %s (format version %" PRIu32 ", ELF machine %" PRIu32 ")\n",
+		    name, p->version, p->elf_machine);
 	dp_buf_addf(o, "  features          0x%" PRIx64 "%s%s%s\n", p->features,
 		    p->features & DP_FEAT_SYMBOLIZED ? " symbolized" : "",
 		    p->features & DP_FEAT_STOPPED ? " stopped" : "",
@@ -79,8 +80,10 @@ static void td_run(struct td *d, const char *name)
 	dp_buf_addf(o, "  samples           %" PRIu64 " in CSDs, %" PRIu64 " inside the runtime\n",
 		    p->samples_outside, p->samples_inside);
 	dp_buf_addf(o, "  total callseqs    %" PRIu64 "\n", p->total_callseqs);
-	dp_buf_addf(o, "  lost              calls %" PRIu64 ", samples %" PRIu64 ", allocs %"
-		    PRIu64 "\n", p->lost_calls, p->lost_samples, p->lost_allocs);
+	dp_buf_addf(o,
+		    "  lost              calls %" PRIu64 ", samples %" PRIu64 ", allocs %" PRIu64
+		    "\n",
+		    p->lost_calls, p->lost_samples, p->lost_allocs);
 	dp_buf_adds(o, "  stop reason       ");
 	td_text(d, p->stop_reason ? dp_profile_str(p, p->stop_reason) : "-");
 	dp_buf_addf(o, "\n  root PD           %" PRIu32 "\n", p->root_pd);
@@ -107,10 +110,11 @@ static int td_threads(struct td *d)
 	for (uint32_t i = 1; rc == 0 && i <= p->n_threads; i++) {
 		const struct dp_thread *t = &p->threads[i];
 
-		dp_buf_addf(d->out, "  %*" PRIu32 " %*" PRIu64 " %*" PRIu32 " 0x%03" PRIx32
-			    " %*" PRIu64 " %*" PRIu64 " %*" PRIu64 " ", wi, i, wt, t->tid, wr,
-			    t->root_pd, t->flags, ws, t->start_ns, we, t->end_ns, wn,
-			    t->samples_inside);
+		dp_buf_addf(d->out,
+			    "  %*" PRIu32 " %*" PRIu64 " %*" PRIu32 " 0x%03" PRIx32 " %*" PRIu64
+			    " %*" PRIu64 " %*" PRIu64 " ",
+			    wi, i, wt, t->tid, wr, t->root_pd, t->flags, ws, t->start_ns, we,
+			    t->end_ns, wn, t->samples_inside);
 		td_text(d, dp_profile_str(p, t->name));
 		dp_buf_addc(d->out, '\n');
 		rc = td_flush(d);
@@ -138,8 +142,10 @@ static int td_objects(struct td *d)
 		for (uint32_t s = 0; s < o->n_segs; s++) {
 			const struct dp_segment *sg = &p->segs[o->first_seg + s];
 
-			dp_buf_addf(d->out, "      segment 0x%" PRIx64 " size %" PRIu64
-				    " flags 0x%" PRIx32 "\n", sg->start, sg->size, sg->flags);
+			dp_buf_addf(d->out,
+				    "      segment 0x%" PRIx64 " size %" PRIu64 " flags 0x%" PRIx32
+				    "\n",
+				    sg->start, sg->size, sg->flags);
 		}
 		rc = td_flush(d);
 	}
@@ -233,7 +239,7 @@ static int td_pd(struct td *d)
 
 static void csd_fields(const struct dp_csd *c, uint64_t f[10])
 {
-	const uint64_t v[10] = {c->caller,  c->css,     c->callee,   c->calls,  c->exits,
+	const uint64_t v[10] = {c->caller,  c->css,	c->callee,   c->calls,	c->exits,
 				c->unwinds, c->samples, c->callseqs, c->allocs, c->alloc_bytes};
 
 	memcpy(f, v, sizeof(v));
@@ -241,8 +247,9 @@ static void csd_fields(const struct dp_csd *c, uint64_t f[10])
 
 static int td_csd(struct td *d)
 {
-	static const char *const hdr[10] = {"caller", "css",     "callee",   "calls",  "exits",
-					    "unwinds", "samples", "callseqs", "allocs", "alloc_bytes"};
+	static const char *const hdr[10] = {"caller", "css",	    "callee",  "calls",
+					    "exits",  "unwinds",    "samples", "callseqs",
+					    "allocs", "alloc_bytes"};
 	const struct dp_profile *p = d->p;
 	int w[11], rc = 0;
 	uint64_t f[10];
@@ -282,7 +289,7 @@ int dp_dump_text(const struct dp_profile *p, const char *name, struct dp_buf *ou
 {
 	struct td d = {.p = p, .out = out, .flush = flush, .arg = arg};
 	int (*const sections[])(struct td *) = {td_threads, td_objects, td_ps,
-						td_css,     td_pd,      td_csd};
+						td_css,	    td_pd,	td_csd};
 	int rc = 0;
 
 	td_run(&d, name);

@@ -1,12 +1,13 @@
 /*
  * format/profile.c - lifecycle and small accessors of struct dp_profile.
  */
+#include "profile.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "deepprof/format.h"
-#include "profile.h"
 
 int dp_profile_init(struct dp_profile *p)
 {
@@ -27,8 +28,7 @@ const char *dp_profile_str(const struct dp_profile *p, uint32_t id)
 	return dp_strtab_get(&p->strs, id);
 }
 
-const char *dp_profile_ps_label(const struct dp_profile *p, uint32_t id, char *buf,
-				size_t len)
+const char *dp_profile_ps_label(const struct dp_profile *p, uint32_t id, char *buf, size_t len)
 {
 	const struct dp_ps *ps;
 

@@ -50,9 +50,9 @@ struct dp_ps {
 	uint32_t kind; /* enum dp_ps_kind */
 	uint64_t addr;
 	/* from SYMS (0 = unknown until symbolized) */
-	uint32_t name;         /* string id: demangled name */
+	uint32_t name;	       /* string id: demangled name */
 	uint32_t linkage_name; /* string id: mangled name, 0 if the same as name */
-	uint32_t file;         /* string id: source file of the definition */
+	uint32_t file;	       /* string id: source file of the definition */
 	uint32_t line;
 	uint32_t linkage; /* enum dp_linkage */
 	uint32_t object;  /* 1-based index into objects, 0 unknown */
@@ -74,8 +74,8 @@ struct dp_css {
 struct dp_pd {
 	uint32_t ps;
 	uint32_t thread; /* 1-based thread index; 0 for the program root */
-	uint32_t n_cp;  /* equal to its PS's n_cp */
-	uint64_t *cp; /* n_cp coverage counts, NULL when n_cp == 0 */
+	uint32_t n_cp;	 /* equal to its PS's n_cp */
+	uint64_t *cp;	 /* n_cp coverage counts, NULL when n_cp == 0 */
 };
 
 struct dp_csd {
@@ -135,7 +135,6 @@ const char *dp_profile_str(const struct dp_profile *p, uint32_t id);
  * "<program>", "<thread>" or "0x<addr>" written into @buf (@len bytes). Returns a string
  * owned by the profile or @buf.
  */
-const char *dp_profile_ps_label(const struct dp_profile *p, uint32_t id, char *buf,
-				size_t len);
+const char *dp_profile_ps_label(const struct dp_profile *p, uint32_t id, char *buf, size_t len);
 
 #endif /* DP_FORMAT_PROFILE_H */

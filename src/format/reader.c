@@ -6,6 +6,8 @@
  */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fsync, strdup */
 
+#include "reader.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,7 +21,6 @@
 
 #include "core/err.h"
 #include "deepprof/format.h"
-#include "reader.h"
 #include "reader_int.h"
 
 static const uint32_t chunk_ids[DP_RD_N_CHUNKS] = {
@@ -49,8 +50,10 @@ int dp_rd_num(struct dp_cur *c, uint64_t *v, const char *what)
 	if (n == 0)
 		return dp_rd_fail(c->rd, c->pos, "%s chunk ends inside its %s", c->chunk, what);
 	if (n == (size_t)-1 && *p == 0x80)
-		return dp_rd_fail(c->rd, c->pos, "non-canonical number (leading zero group) in %s "
-				  "of %s chunk", what, c->chunk);
+		return dp_rd_fail(c->rd, c->pos,
+				  "non-canonical number (leading zero group) in %s "
+				  "of %s chunk",
+				  what, c->chunk);
 	if (n == (size_t)-1)
 		return dp_rd_fail(c->rd, c->pos, "number over 64 bits in %s of %s chunk", what,
 				  c->chunk);
@@ -82,9 +85,10 @@ int dp_rd_count(struct dp_cur *c, uint32_t *n, size_t min_bytes, const char *wha
 		return rc;
 	left = c->end - c->pos;
 	if (min_bytes && *n > left / min_bytes)
-		return dp_rd_fail(c->rd, at, "%s %" PRIu32 " in %s chunk needs at least %zu bytes "
-				  "per record but only %zu bytes are left", what, *n, c->chunk,
-				  min_bytes, left);
+		return dp_rd_fail(c->rd, at,
+				  "%s %" PRIu32 " in %s chunk needs at least %zu bytes "
+				  "per record but only %zu bytes are left",
+				  what, *n, c->chunk, min_bytes, left);
 	return 0;
 }
 
@@ -97,8 +101,10 @@ int dp_rd_bytes(struct dp_cur *c, const uint8_t **s, size_t *len, const char *wh
 	if (rc < 0)
 		return rc;
 	if (n > c->end - c->pos)
-		return dp_rd_fail(c->rd, at, "%s of %" PRIu64 " bytes runs past the end of the %s "
-				  "chunk", what, n, c->chunk);
+		return dp_rd_fail(c->rd, at,
+				  "%s of %" PRIu64 " bytes runs past the end of the %s "
+				  "chunk",
+				  what, n, c->chunk);
 	*s = c->rd->data + c->pos;
 	*len = (size_t)n;
 	c->pos += (size_t)n;
@@ -107,8 +113,8 @@ int dp_rd_bytes(struct dp_cur *c, const uint8_t **s, size_t *len, const char *wh
 
 int dp_rd_str(struct dp_cur *c, uint32_t *id, const char *what)
 {
-	const uint8_t *s;
-	size_t len;
+	const uint8_t *s = NULL;
+	size_t len = 0;
 	int64_t r;
 	int rc = dp_rd_bytes(c, &s, &len, what);
 
@@ -134,8 +140,9 @@ int dp_rd_id(struct dp_cur *c, uint32_t *id, uint32_t lo, uint32_t n, const char
 		return dp_rd_fail(c->rd, at, "%s has %s %" PRIu64 " but there are %" PRIu32 " %s",
 				  who, field, v, n, plural);
 	if (v < lo || v > n)
-		return dp_rd_fail(c->rd, at, "%s %" PRIu32 " has %s %" PRIu64 " but there are %"
-				  PRIu32 " %s", who, who_id, field, v, n, plural);
+		return dp_rd_fail(c->rd, at,
+				  "%s %" PRIu32 " has %s %" PRIu64 " but there are %" PRIu32 " %s",
+				  who, who_id, field, v, n, plural);
 	*id = (uint32_t)v;
 	return 0;
 }
@@ -189,8 +196,10 @@ static int check_header(struct dp_rd *rd, size_t *header_size)
 	if (min_reader < 1 || min_reader > version)
 		return dp_rd_fail(rd, 10, "bad minimum reader version %u", min_reader);
 	if (min_reader > DP_FMT_VERSION)
-		return dp_rd_fail(rd, 10, "file needs reader version %u or newer (this reader is "
-				  "version %u)", min_reader, DP_FMT_VERSION);
+		return dp_rd_fail(rd, 10,
+				  "file needs reader version %u or newer (this reader is "
+				  "version %u)",
+				  min_reader, DP_FMT_VERSION);
 	if (hsize < DP_FMT_HEADER_SIZE)
 		return dp_rd_fail(rd, 12, "bad header size %u", hsize);
 	if (dp_fmt_get_u32(d + 16) != DP_FMT_ENDIAN_MARK)
@@ -224,8 +233,10 @@ static int check_end(struct dp_rd *rd, size_t hsize, size_t *toc, uint32_t *n_to
 		return dp_rd_fail(rd, rd->size, "file truncated (no end record)");
 	total = dp_fmt_get_u64(d + e + 16);
 	if (total != rd->size)
-		return dp_rd_fail(rd, e + 16, "end record says the file has %" PRIu64 " bytes but "
-				  "it has %zu", total, rd->size);
+		return dp_rd_fail(rd, e + 16,
+				  "end record says the file has %" PRIu64 " bytes but "
+				  "it has %zu",
+				  total, rd->size);
 	stored = dp_fmt_get_u32(d + e + 28);
 	crc = (uint32_t)crc32(0L, Z_NULL, 0);
 	for (size_t done = 0; done < e + 28;) {
@@ -235,14 +246,18 @@ static int check_end(struct dp_rd *rd, size_t hsize, size_t *toc, uint32_t *n_to
 		done += n;
 	}
 	if (crc != stored)
-		return dp_rd_fail(rd, e + 28, "checksum mismatch (stored 0x%08" PRIx32 ", computed "
-				  "0x%08" PRIx32 ")", stored, crc);
+		return dp_rd_fail(rd, e + 28,
+				  "checksum mismatch (stored 0x%08" PRIx32 ", computed "
+				  "0x%08" PRIx32 ")",
+				  stored, crc);
 	toc_off = dp_fmt_get_u64(d + e + 8);
 	*n_toc = dp_fmt_get_u32(d + e + 24);
 	if (toc_off < hsize || toc_off > e ||
 	    (uint64_t)*n_toc * DP_FMT_TOC_ENTRY_SIZE != e - toc_off)
-		return dp_rd_fail(rd, e + 8, "table of contents at %" PRIu64 " with %" PRIu32
-				  " entries does not end at the end record", toc_off, *n_toc);
+		return dp_rd_fail(rd, e + 8,
+				  "table of contents at %" PRIu64 " with %" PRIu32
+				  " entries does not end at the end record",
+				  toc_off, *n_toc);
 	*toc = (size_t)toc_off;
 	return 0;
 }
@@ -261,19 +276,26 @@ static int check_toc_entry(struct dp_rd *rd, size_t t, uint32_t i, size_t toc, s
 		return dp_rd_fail(rd, t + 4, "reserved field of TOC entry %" PRIu32 " is not zero",
 				  i);
 	if (h > toc || toc - h < DP_FMT_CHUNK_HEADER_SIZE || off != h + DP_FMT_CHUNK_HEADER_SIZE)
-		return dp_rd_fail(rd, t + 8, "TOC entry %" PRIu32 " (%s) has payload offset %"
-				  PRIu64 " but its chunk header would be at %zu", i, nm, off, h);
+		return dp_rd_fail(rd, t + 8,
+				  "TOC entry %" PRIu32 " (%s) has payload offset %" PRIu64
+				  " but its chunk header would be at %zu",
+				  i, nm, off, h);
 	if (len > toc - off)
-		return dp_rd_fail(rd, t + 16, "chunk %s (TOC entry %" PRIu32 ") of %" PRIu64
-				  " bytes overlaps the table of contents", nm, i, len);
+		return dp_rd_fail(rd, t + 16,
+				  "chunk %s (TOC entry %" PRIu32 ") of %" PRIu64
+				  " bytes overlaps the table of contents",
+				  nm, i, len);
 	if (dp_fmt_get_u32(d + h) != id)
-		return dp_rd_fail(rd, h, "chunk header says '%s' but TOC entry %" PRIu32
-				  " says '%s'", chunk_name(dp_fmt_get_u32(d + h), (char[5]){0}), i, nm);
+		return dp_rd_fail(rd, h,
+				  "chunk header says '%s' but TOC entry %" PRIu32 " says '%s'",
+				  chunk_name(dp_fmt_get_u32(d + h), (char[5]){0}), i, nm);
 	if (dp_fmt_get_u32(d + h + 4) != 0)
 		return dp_rd_fail(rd, h + 4, "reserved field of chunk %s is not zero", nm);
 	if (dp_fmt_get_u64(d + h + 8) != len)
-		return dp_rd_fail(rd, h + 8, "chunk %s header length %" PRIu64 " differs from its "
-				  "TOC entry's %" PRIu64, nm, dp_fmt_get_u64(d + h + 8), len);
+		return dp_rd_fail(rd, h + 8,
+				  "chunk %s header length %" PRIu64 " differs from its "
+				  "TOC entry's %" PRIu64,
+				  nm, dp_fmt_get_u64(d + h + 8), len);
 	for (int k = 0; k < DP_RD_N_CHUNKS; k++) {
 		if (chunk_ids[k] != id)
 			continue;
@@ -300,8 +322,10 @@ static int check_toc(struct dp_rd *rd, size_t hsize, size_t toc, uint32_t n_toc)
 			return rc;
 	}
 	if (pos != toc)
-		return dp_rd_fail(rd, pos, "%zu stray bytes between the last chunk and the table "
-				  "of contents", toc - pos);
+		return dp_rd_fail(rd, pos,
+				  "%zu stray bytes between the last chunk and the table "
+				  "of contents",
+				  toc - pos);
 	for (int k = 0; k < DP_RD_SYMS; k++) {
 		if (!rd->have[k])
 			return dp_rd_fail(rd, toc, "required chunk %s is missing",
@@ -320,7 +344,7 @@ static int read_all(struct dp_rd *rd)
 	size_t hsize = 0, toc = 0;
 	uint32_t n_toc = 0;
 	int (*const parse[])(struct dp_rd *) = {
-		dp_rd_info, dp_rd_objs, dp_rd_psta, dp_rd_csst, dp_rd_thrd,
+		dp_rd_info, dp_rd_objs, dp_rd_psta, dp_rd_csst,	 dp_rd_thrd,
 		dp_rd_pdyn, dp_rd_csdy, dp_rd_syms, dp_rd_roots,
 	};
 	int rc = check_header(rd, &hsize);

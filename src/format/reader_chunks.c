@@ -53,12 +53,12 @@ int dp_rd_info(struct dp_rd *rd)
 {
 	struct dp_profile *p = rd->p;
 	struct dp_cur c;
-	uint64_t *u64s[] = {&p->sample_period_ns, &p->hz, &p->samples_inside,
-			    &p->samples_outside, &p->total_callseqs, &p->lost_calls,
-			    &p->lost_samples, &p->lost_allocs};
-	const char *u64_names[] = {"sample_period_ns", "hz", "samples_inside",
-				   "samples_outside", "total_callseqs", "lost_calls",
-				   "lost_samples", "lost_allocs"};
+	uint64_t *u64s[] = {
+		&p->sample_period_ns, &p->hz,	      &p->samples_inside, &p->samples_outside,
+		&p->total_callseqs,   &p->lost_calls, &p->lost_samples,	  &p->lost_allocs};
+	const char *u64_names[] = {
+		"sample_period_ns", "hz",	  "samples_inside", "samples_outside",
+		"total_callseqs",   "lost_calls", "lost_samples",   "lost_allocs"};
 	int rc;
 
 	cur_init(&c, rd, DP_RD_INFO, "INFO");
@@ -111,8 +111,10 @@ static int objs_one(struct dp_cur *c, uint32_t i, uint32_t *seg_next)
 	if (rc < 0)
 		return rc;
 	if (len > DP_BUILD_ID_MAX)
-		return dp_rd_fail(c->rd, at, "object %" PRIu32 " has a build-id of %zu bytes (at "
-				  "most %d)", i, len, DP_BUILD_ID_MAX);
+		return dp_rd_fail(c->rd, at,
+				  "object %" PRIu32 " has a build-id of %zu bytes (at "
+				  "most %d)",
+				  i, len, DP_BUILD_ID_MAX);
 	memcpy(o->build_id, bid, len);
 	o->build_id_len = (uint32_t)len;
 	rc = dp_rd_count(c, &o->n_segs, 3, "n_segs");
@@ -189,8 +191,10 @@ static int psta_one(struct dp_cur *c, uint32_t id)
 	if (ps->n_cp == 0)
 		return 0;
 	if (!(p->features & DP_FEAT_COVERAGE))
-		return dp_rd_fail(c->rd, at, "PS %" PRIu32 " has %" PRIu32 " coverage points but "
-				  "the coverage flag is not set", id, ps->n_cp);
+		return dp_rd_fail(c->rd, at,
+				  "PS %" PRIu32 " has %" PRIu32 " coverage points but "
+				  "the coverage flag is not set",
+				  id, ps->n_cp);
 	if (!(ps->cp = dp_rd_alloc(c->rd, ps->n_cp, sizeof(*ps->cp))))
 		return -DP_ENOMEM;
 	for (uint32_t i = 0; rc == 0 && i < ps->n_cp; i++) {
@@ -239,7 +243,8 @@ int dp_rd_csst(struct dp_rd *rd)
 		if (rc == 0)
 			rc = dp_rd_u32(&c, &s->kind, "kind");
 		if (rc == 0 && s->kind > DP_CSS_KIND_MAX)
-			rc = dp_rd_fail(rd, at, "CSS %" PRIu32 " has bad kind %" PRIu32, id, s->kind);
+			rc = dp_rd_fail(rd, at, "CSS %" PRIu32 " has bad kind %" PRIu32, id,
+					s->kind);
 	}
 	return rc < 0 ? rc : dp_rd_end(&c);
 }
@@ -265,8 +270,8 @@ static int thrd_one(struct dp_cur *c, uint32_t i)
 	at = c->pos;
 	if (rc == 0)
 		rc = dp_rd_u32(c, &t->flags, "flags");
-	if (rc == 0 && (t->flags & ~(uint32_t)(DP_THREAD_ENDED | DP_THREAD_MAIN |
-					       DP_THREAD_STOPPED)))
+	if (rc == 0 &&
+	    (t->flags & ~(uint32_t)(DP_THREAD_ENDED | DP_THREAD_MAIN | DP_THREAD_STOPPED)))
 		rc = dp_rd_fail(c->rd, at, "thread %" PRIu32 " has unknown flags 0x%" PRIx32, i,
 				t->flags);
 	return rc;
@@ -306,15 +311,17 @@ static int pdyn_one(struct dp_cur *c, uint32_t id)
 		return dp_rd_fail(c->rd, at, "PD %" PRIu32 " has no thread but is not the root PD",
 				  id);
 	if (pd->thread != 0 && id == p->root_pd)
-		return dp_rd_fail(c->rd, at, "the root PD %" PRIu32 " has thread %" PRIu32
-				  " (must be 0)", id, pd->thread);
+		return dp_rd_fail(c->rd, at,
+				  "the root PD %" PRIu32 " has thread %" PRIu32 " (must be 0)", id,
+				  pd->thread);
 	at = c->pos;
 	if ((rc = dp_rd_count(c, &pd->n_cp, 1, "n_cp")) < 0)
 		return rc;
 	if (pd->n_cp != p->ps[pd->ps].n_cp)
-		return dp_rd_fail(c->rd, at, "PD %" PRIu32 " has %" PRIu32 " coverage counts but its"
-				  " PS %" PRIu32 " has %" PRIu32 " points", id, pd->n_cp, pd->ps,
-				  p->ps[pd->ps].n_cp);
+		return dp_rd_fail(c->rd, at,
+				  "PD %" PRIu32 " has %" PRIu32 " coverage counts but its"
+				  " PS %" PRIu32 " has %" PRIu32 " points",
+				  id, pd->n_cp, pd->ps, p->ps[pd->ps].n_cp);
 	if (pd->n_cp && !(pd->cp = dp_rd_alloc(c->rd, pd->n_cp, sizeof(*pd->cp))))
 		return -DP_ENOMEM;
 	for (uint32_t i = 0; rc == 0 && i < pd->n_cp; i++)
@@ -340,7 +347,7 @@ int dp_rd_pdyn(struct dp_rd *rd)
 
 static int csdy_counters(struct dp_cur *c, struct dp_csd *d, uint32_t id)
 {
-	uint64_t *f[DP_CSD_N_FIELDS] = {&d->calls,    &d->exits,  &d->unwinds,    &d->samples,
+	uint64_t *f[DP_CSD_N_FIELDS] = {&d->calls,    &d->exits,  &d->unwinds,	  &d->samples,
 					&d->callseqs, &d->allocs, &d->alloc_bytes};
 	static const char *const names[DP_CSD_N_FIELDS] = {
 		"calls", "exits", "unwinds", "samples", "callseqs", "allocs", "alloc_bytes"};
@@ -360,8 +367,10 @@ static int csdy_counters(struct dp_cur *c, struct dp_csd *d, uint32_t id)
 		if ((rc = dp_rd_num(c, f[b], names[b])) < 0)
 			return rc;
 		if (*f[b] == 0)
-			return dp_rd_fail(c->rd, at, "CSD %" PRIu32 " stores a zero %s (zero counters"
-					  " must be omitted)", id, names[b]);
+			return dp_rd_fail(c->rd, at,
+					  "CSD %" PRIu32 " stores a zero %s (zero counters"
+					  " must be omitted)",
+					  id, names[b]);
 	}
 	return 0;
 }
@@ -379,9 +388,10 @@ static int csdy_one(struct dp_cur *c, uint32_t id)
 	if (rc < 0)
 		return rc;
 	if (p->css[d->css].ps != p->pd[d->caller].ps)
-		return dp_rd_fail(c->rd, at, "CSD %" PRIu32 " has CSS %" PRIu32 " of PS %" PRIu32
-				  " but its caller PD %" PRIu32 " has PS %" PRIu32, id, d->css,
-				  p->css[d->css].ps, d->caller, p->pd[d->caller].ps);
+		return dp_rd_fail(c->rd, at,
+				  "CSD %" PRIu32 " has CSS %" PRIu32 " of PS %" PRIu32
+				  " but its caller PD %" PRIu32 " has PS %" PRIu32,
+				  id, d->css, p->css[d->css].ps, d->caller, p->pd[d->caller].ps);
 	rc = dp_rd_id(c, &d->callee, 1, p->n_pd, "CSD", id, "callee PD", "PDs");
 	return rc < 0 ? rc : csdy_counters(c, d, id);
 }
@@ -408,19 +418,24 @@ int dp_rd_roots(struct dp_rd *rd)
 	uint32_t kind = p->ps[p->pd[p->root_pd].ps].kind;
 
 	if (kind != DP_PS_ROOT)
-		return dp_rd_fail(rd, rd->root_pd_at, "root PD %" PRIu32 " has a PS of kind %" PRIu32
-				  " (must be %d, root)", p->root_pd, kind, DP_PS_ROOT);
+		return dp_rd_fail(rd, rd->root_pd_at,
+				  "root PD %" PRIu32 " has a PS of kind %" PRIu32
+				  " (must be %d, root)",
+				  p->root_pd, kind, DP_PS_ROOT);
 	for (uint32_t i = 1; i <= p->n_threads; i++) {
 		const struct dp_pd *pd = &p->pd[p->threads[i].root_pd];
 
 		if (p->ps[pd->ps].kind != DP_PS_THREAD)
-			return dp_rd_fail(rd, rd->thread_root_at[i], "thread %" PRIu32 " has root PD %"
-					  PRIu32 " whose PS has kind %" PRIu32 " (must be %d, thread)",
-					  i, p->threads[i].root_pd, p->ps[pd->ps].kind, DP_PS_THREAD);
+			return dp_rd_fail(rd, rd->thread_root_at[i],
+					  "thread %" PRIu32 " has root PD %" PRIu32
+					  " whose PS has kind %" PRIu32 " (must be %d, thread)",
+					  i, p->threads[i].root_pd, p->ps[pd->ps].kind,
+					  DP_PS_THREAD);
 		if (pd->thread != i)
-			return dp_rd_fail(rd, rd->thread_root_at[i], "thread %" PRIu32 " has root PD %"
-					  PRIu32 " which belongs to thread %" PRIu32, i,
-					  p->threads[i].root_pd, pd->thread);
+			return dp_rd_fail(rd, rd->thread_root_at[i],
+					  "thread %" PRIu32 " has root PD %" PRIu32
+					  " which belongs to thread %" PRIu32,
+					  i, p->threads[i].root_pd, pd->thread);
 	}
 	return 0;
 }

@@ -32,8 +32,8 @@ struct dp_rd {
 	bool have[DP_RD_N_CHUNKS];
 	size_t off[DP_RD_N_CHUNKS]; /* payload offset */
 	size_t len[DP_RD_N_CHUNKS]; /* payload length */
-	size_t root_pd_at;          /* offset of INFO root_pd, checked once PDs are known */
-	size_t *thread_root_at;     /* [1..n_threads] offsets of THRD root_pd fields */
+	size_t root_pd_at;	    /* offset of INFO root_pd, checked once PDs are known */
+	size_t *thread_root_at;	    /* [1..n_threads] offsets of THRD root_pd fields */
 };
 
 /* A bounded view of one chunk payload: [pos, end) with pos and end absolute offsets. */

@@ -5,6 +5,8 @@
  */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fsync, strdup */
 
+#include "writer.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -18,7 +20,6 @@
 #include "core/err.h"
 #include "deepprof/format.h"
 #include "reader.h"
-#include "writer.h"
 
 #define MAX_CHUNKS 8
 
@@ -32,11 +33,15 @@ struct wr {
 	uint64_t toc_off[MAX_CHUNKS], toc_len[MAX_CHUNKS];
 };
 
+/* Encodes straight into the buffer (the hot path of writing big profiles). */
 static void put_num(struct wr *w, uint64_t v)
 {
-	uint8_t tmp[DP_VARINT_MAX];
+	struct dp_buf *b = w->b;
 
-	dp_buf_add(w->b, tmp, dp_fmt_put_varint(tmp, v));
+	if (dp_buf_grow(b, DP_VARINT_MAX) < 0)
+		return;
+	b->len += dp_fmt_put_varint(b->data + b->len, v);
+	b->data[b->len] = 0;
 }
 
 /* A profile string as a str (strings may hold NULs: use the table's length). */
@@ -77,10 +82,18 @@ static void chunk_end(struct wr *w, uint32_t id)
 static void write_info(struct wr *w)
 {
 	const struct dp_profile *p = w->p;
-	const uint64_t nums[] = {p->n_ps,         p->n_css,           p->n_pd,
-				 p->n_csd,        p->root_pd,         p->sample_period_ns,
-				 p->hz,           p->samples_inside,  p->samples_outside,
-				 p->total_callseqs, p->lost_calls,    p->lost_samples,
+	const uint64_t nums[] = {p->n_ps,
+				 p->n_css,
+				 p->n_pd,
+				 p->n_csd,
+				 p->root_pd,
+				 p->sample_period_ns,
+				 p->hz,
+				 p->samples_inside,
+				 p->samples_outside,
+				 p->total_callseqs,
+				 p->lost_calls,
+				 p->lost_samples,
 				 p->lost_allocs};
 
 	chunk_begin(w);
@@ -194,8 +207,8 @@ static void write_csdy(struct wr *w)
 	put_num(w, w->p->n_csd);
 	for (uint32_t id = 1; id <= w->p->n_csd; id++) {
 		const struct dp_csd *d = &w->p->csd[id];
-		const uint64_t f[DP_CSD_N_FIELDS] = {d->calls,    d->exits,  d->unwinds,
-						     d->samples,  d->callseqs, d->allocs,
+		const uint64_t f[DP_CSD_N_FIELDS] = {d->calls,	    d->exits,	 d->unwinds,
+						     d->samples,    d->callseqs, d->allocs,
 						     d->alloc_bytes};
 		uint32_t mask = 0;
 
@@ -290,7 +303,7 @@ static void write_header(struct wr *w)
 static void write_toc_end(struct wr *w)
 {
 	uint8_t e[DP_FMT_TOC_ENTRY_SIZE > DP_FMT_END_SIZE ? DP_FMT_TOC_ENTRY_SIZE
-							   : DP_FMT_END_SIZE];
+							  : DP_FMT_END_SIZE];
 	uint64_t toc = w->b->len - w->base;
 	uint32_t crc;
 

@@ -155,8 +155,8 @@ static int add_site(struct walk *w, Dwarf_Die *die, uint32_t fn)
 	r = dp_sym_grow((void **)&m->sites, &m->cap_sites, m->n_sites, sizeof(*m->sites));
 	if (r < 0)
 		return r;
-	m->sites[m->n_sites++] = (struct dp_sym_site){
-		.ret = ret + m->bias, .off = dwarf_dieoffset(die), .fn = fn};
+	m->sites[m->n_sites++] =
+		(struct dp_sym_site){.ret = ret + m->bias, .off = dwarf_dieoffset(die), .fn = fn};
 	return 0;
 }
 
@@ -169,8 +169,8 @@ static int add_inl(struct walk *w, Dwarf_Die *die, uint32_t fn)
 	uint32_t sid = 0;
 	int r;
 
-	if (dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &fidx) == 0 &&
-	    w->files && fidx < w->n_files)
+	if (dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &fidx) == 0 && w->files &&
+	    fidx < w->n_files)
 		file = dwarf_filesrc(w->files, fidx, NULL, NULL);
 	if (dwarf_attr(die, DW_AT_call_line, &a))
 		dwarf_formudata(&a, &line);
@@ -371,8 +371,7 @@ const struct dp_sym_site *dp_sym_site_at(const struct dp_sym_mod *m, uint64_t re
 }
 
 /* dp_sym_inls_of - the inlined instances inside function @fn (*@n of them, by line). */
-const struct dp_sym_inl *dp_sym_inls_of(const struct dp_sym_mod *m, uint32_t fn,
-					uint32_t *n)
+const struct dp_sym_inl *dp_sym_inls_of(const struct dp_sym_mod *m, uint32_t fn, uint32_t *n)
 {
 	uint32_t lo = 0, hi = m->n_inls, end;
 

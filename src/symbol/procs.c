@@ -28,8 +28,7 @@ static const char *die_linkage_name(Dwarf_Die *die)
 
 /* Name, linkage name and linkage of PS @i from its ELF symbol and DWARF DIE (@die may be
  * NULL). */
-static int name_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m,
-		    Dwarf_Die *die)
+static int name_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m, Dwarf_Die *die)
 {
 	const struct dp_sym_elfsym *es = dp_sym_elfsym_at(m, ps->addr);
 	const char *sname = es ? es->name : NULL, *dlink = NULL, *dname = NULL, *mangled;
@@ -42,6 +41,8 @@ static int name_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m
 	mangled = sname ? sname : dlink;
 	if (dlink)
 		r = dp_sym_demangle(c, dlink, &ps->name);
+	else if (sname && strncmp(sname, "_Z", 2) == 0)
+		r = dp_sym_demangle(c, sname, &ps->name); /* C++ without a DWARF linkage name */
 	else if (dname)
 		r = dp_sym_intern(c, dname, &ps->name);
 	else if (sname)
@@ -59,7 +60,7 @@ static int name_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m
 	if (es) {
 		int bind = es->bind;
 
-		ps->linkage = bind == STB_LOCAL  ? DP_LINK_STATIC
+		ps->linkage = bind == STB_LOCAL	 ? DP_LINK_STATIC
 			      : bind == STB_WEAK ? DP_LINK_WEAK
 						 : DP_LINK_GLOBAL;
 	} else if (die) {
@@ -103,8 +104,7 @@ static const char *decl_file(Dwarf_Die *die)
 
 /* Definition file:line of PS @ps: the subprogram's decl_file/decl_line, else the line
  * table at the entry address. */
-static int place_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m,
-		     Dwarf_Die *die)
+static int place_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m, Dwarf_Die *die)
 {
 	const char *file = die ? decl_file(die) : NULL;
 	int line = 0;

@@ -85,8 +85,16 @@ int dp_sym_demangle(struct dp_sym_ctx *c, const char *mangled, uint32_t *id)
 int dp_sym_is_runtime_name(const char *name)
 {
 	static const char *const rt[] = {
-		"__cyg_profile_func_enter", "__cyg_profile_func_exit", "malloc", "calloc",
-		"realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
+		"__cyg_profile_func_enter",
+		"__cyg_profile_func_exit",
+		"malloc",
+		"calloc",
+		"realloc",
+		"posix_memalign",
+		"aligned_alloc",
+		"memalign",
+		"valloc",
+		"pvalloc",
 		"deepprof_write",
 	};
 
@@ -166,6 +174,15 @@ static void hex(char *out, size_t len, const uint8_t *b, size_t n)
 	out[2 * i] = 0;
 }
 
+/* dp_sym_obj_path - the file of object @o: its recorded path, or the program's path
+ * for the object without one (the dynamic linker names the executable ""). */
+const char *dp_sym_obj_path(const struct dp_profile *p, uint32_t o)
+{
+	const char *path = dp_profile_str(p, p->objects[o].path);
+
+	return path[0] ? path : dp_profile_str(p, p->program);
+}
+
 static int check_build_id(struct dp_sym_ctx *c, uint32_t o, const char *path)
 {
 	const struct dp_object *ob = &c->p->objects[o];
@@ -192,7 +209,7 @@ static int check_build_id(struct dp_sym_ctx *c, uint32_t o, const char *path)
 static int open_object(struct dp_sym_ctx *c, uint32_t o, uint32_t *n_fn)
 {
 	struct dp_profile *p = c->p;
-	const char *path = dp_profile_str(p, p->objects[o].path);
+	const char *path = dp_sym_obj_path(p, o);
 	int program = strcmp(path, dp_profile_str(p, p->program)) == 0;
 	int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	Dwfl_Module *mod;
@@ -209,8 +226,7 @@ static int open_object(struct dp_sym_ctx *c, uint32_t o, uint32_t *n_fn)
 	mod = dwfl_report_elf(c->dwfl, path, path, fd, p->objects[o].bias, true);
 	if (!mod) {
 		close(fd);
-		return dp_error(DP_ESYMBOL, "cannot read object %s: %s", path,
-				dwfl_errmsg(-1));
+		return dp_error(DP_ESYMBOL, "cannot read object %s: %s", path, dwfl_errmsg(-1));
 	}
 	c->mods[o].mod = mod;
 	c->mods[o].state = DP_SYM_MOD_OPEN;
@@ -250,7 +266,7 @@ int dp_sym_open(struct dp_sym_ctx *c)
 	if (dwfl_report_end(c->dwfl, NULL, NULL) != 0 && r == 0)
 		r = dp_error(DP_ESYMBOL, "cannot load objects: %s", dwfl_errmsg(-1));
 	for (uint32_t o = 1; o <= p->n_objects && r == 0; o++) {
-		const char *path = dp_profile_str(p, p->objects[o].path);
+		const char *path = dp_sym_obj_path(p, o);
 
 		if (c->mods[o].state != DP_SYM_MOD_OPEN)
 			continue;

@@ -13,10 +13,10 @@
 #include "symbol_int.h"
 
 struct callee {
-	int known;     /* the site names its callee */
-	int defined;   /* ... and that callee is defined in an open object */
-	int runtime;   /* ... and it is one of libdeepprof's own functions */
-	uint32_t ps;   /* the callee's PS, 0 if not in the profile */
+	int known;   /* the site names its callee */
+	int defined; /* ... and that callee is defined in an open object */
+	int runtime; /* ... and it is one of libdeepprof's own functions */
+	uint32_t ps; /* the callee's PS, 0 if not in the profile */
 };
 
 static const char *die_name(Dwarf_Die *die)
@@ -33,8 +33,8 @@ static const char *die_name(Dwarf_Die *die)
 }
 
 /* What the call-site entry @s of object @obj says about its callee. */
-static struct callee resolve_callee(const struct dp_sym_ctx *c, uint32_t obj,
-				    struct dp_sym_mod *m, const struct dp_sym_site *s)
+static struct callee resolve_callee(const struct dp_sym_ctx *c, uint32_t obj, struct dp_sym_mod *m,
+				    const struct dp_sym_site *s)
 {
 	struct callee ce = {0};
 	Dwarf_Die site, fn;
@@ -58,8 +58,10 @@ static struct callee resolve_callee(const struct dp_sym_ctx *c, uint32_t obj,
 		ce.ps = dp_sym_ps_by_key(c, obj, dwarf_dieoffset(&fn));
 	if (!ce.ps && name)
 		ce.ps = dp_sym_ps_by_name(c, name);
-	ce.defined = ce.ps || !dwarf_hasattr(&fn, DW_AT_declaration) ||
-		     (name && dp_sym_is_defined(m, name));
+	/* code in this module: a concrete DIE, or a symbol defined under the linkage name
+	 * (declarations and abstract instances, e.g. an inline constructor's, have none) */
+	ce.defined = ce.ps || dwarf_hasattr(&fn, DW_AT_low_pc) ||
+		     dwarf_hasattr(&fn, DW_AT_ranges) || (name && dp_sym_is_defined(m, name));
 	return ce;
 }
 

@@ -43,7 +43,6 @@ int dp_symbolize(struct dp_profile *p, struct dp_symbolize_opts *opts);
  * @summary (@len bytes, may be 0). @opts as for dp_symbolize (may be NULL).
  * Return: 0 or a negative enum dp_err from reading, symbolizing or writing.
  */
-int dp_symbolize_file(const char *path, struct dp_symbolize_opts *opts, char *summary,
-		      size_t len);
+int dp_symbolize_file(const char *path, struct dp_symbolize_opts *opts, char *summary, size_t len);
 
 #endif /* DP_SYMBOL_SYMBOL_H */

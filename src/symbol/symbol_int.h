@@ -16,12 +16,12 @@
 
 /* A concrete subprogram DIE that has code. Indices into sym_mod.fns stay stable. */
 struct dp_sym_fn {
-	Dwarf_Off off;    /* the DIE */
-	Dwarf_Off origin; /* its DW_AT_abstract_origin target, or off */
-	Dwarf_Off spec;   /* DW_AT_specification of the origin, or 0 */
-	uint64_t entry;   /* runtime entry address */
+	Dwarf_Off off;			/* the DIE */
+	Dwarf_Off origin;		/* its DW_AT_abstract_origin target, or off */
+	Dwarf_Off spec;			/* DW_AT_specification of the origin, or 0 */
+	uint64_t entry;			/* runtime entry address */
 	uint32_t first_range, n_ranges; /* into sym_mod.franges */
-	uint32_t ps;                    /* PS id whose entry this is, 0 none */
+	uint32_t ps;			/* PS id whose entry this is, 0 none */
 };
 
 struct dp_sym_range {
@@ -39,9 +39,9 @@ struct dp_sym_site {
 /* A DW_TAG_inlined_subroutine inside a concrete function. */
 struct dp_sym_inl {
 	Dwarf_Off origin; /* the abstract subprogram inlined */
-	uint32_t fn;      /* where it was inlined */
-	uint32_t file;    /* profile string id of DW_AT_call_file */
-	uint32_t line;    /* DW_AT_call_line */
+	uint32_t fn;	  /* where it was inlined */
+	uint32_t file;	  /* profile string id of DW_AT_call_file */
+	uint32_t line;	  /* DW_AT_call_line */
 };
 
 enum dp_sym_mod_state { DP_SYM_MOD_UNUSED, DP_SYM_MOD_OPEN, DP_SYM_MOD_MISSING };
@@ -60,7 +60,7 @@ struct dp_sym_mod {
 	uint32_t n_fns, cap_fns;
 	struct dp_sym_range *franges; /* per function, contiguous, in fns order */
 	uint32_t n_franges, cap_franges;
-	uint32_t *by_entry; /* fn indices sorted by entry */
+	uint32_t *by_entry;	   /* fn indices sorted by entry */
 	struct dp_sym_site *sites; /* sorted by ret after dp_sym_mod_finish */
 	uint32_t n_sites, cap_sites;
 	struct dp_sym_inl *inls; /* sorted by (fn, line) after dp_sym_mod_finish */
@@ -78,14 +78,14 @@ struct dp_sym_mod {
 
 /* A defined function symbol of a module's ELF symbol table. */
 struct dp_sym_elfsym {
-	uint64_t addr; /* runtime address */
+	uint64_t addr;	  /* runtime address */
 	const char *name; /* owned by libelf, valid for the session */
-	int bind;         /* STB_* */
+	int bind;	  /* STB_* */
 };
 
 struct dp_sym_curange {
 	uint64_t lo, hi; /* runtime addresses, [lo, hi) */
-	Dwarf_Off cu;    /* CU DIE offset */
+	Dwarf_Off cu;	 /* CU DIE offset */
 };
 
 struct dp_sym_seg {
@@ -116,8 +116,8 @@ struct dp_sym_ctx {
 	struct dp_sym_mod *mods; /* [1..p->n_objects] */
 	struct dp_sym_seg *segs; /* sorted by start */
 	uint32_t n_segs;
-	uint32_t *ps_obj;        /* [1..n_ps] object of each PS, 0 unknown */
-	uint32_t *ps_fn;         /* [1..n_ps] fn index + 1 in its module, 0 none */
+	uint32_t *ps_obj;	     /* [1..n_ps] object of each PS, 0 unknown */
+	uint32_t *ps_fn;	     /* [1..n_ps] fn index + 1 in its module, 0 none */
 	struct dp_sym_addr *by_addr; /* function PS by entry address */
 	uint32_t n_by_addr;
 	struct dp_sym_key *keys; /* DIE offsets of PS functions, sorted */
@@ -130,6 +130,7 @@ struct dp_sym_ctx {
 int dp_sym_open(struct dp_sym_ctx *c);
 void dp_sym_close(struct dp_sym_ctx *c);
 uint32_t dp_sym_obj_of(const struct dp_sym_ctx *c, uint64_t addr);
+const char *dp_sym_obj_path(const struct dp_profile *p, uint32_t o);
 struct dp_sym_mod *dp_sym_mod_of(const struct dp_sym_ctx *c, uint32_t obj);
 int dp_sym_intern(struct dp_sym_ctx *c, const char *s, uint32_t *id);
 int dp_sym_demangle(struct dp_sym_ctx *c, const char *mangled, uint32_t *id);
@@ -144,8 +145,7 @@ void dp_sym_mod_release(struct dp_sym_mod *m);
 int64_t dp_sym_fn_at_entry(const struct dp_sym_mod *m, uint64_t addr);
 int dp_sym_fn_contains(const struct dp_sym_mod *m, uint32_t fn, uint64_t addr);
 const struct dp_sym_site *dp_sym_site_at(const struct dp_sym_mod *m, uint64_t ret);
-const struct dp_sym_inl *dp_sym_inls_of(const struct dp_sym_mod *m, uint32_t fn,
-					uint32_t *n);
+const struct dp_sym_inl *dp_sym_inls_of(const struct dp_sym_mod *m, uint32_t fn, uint32_t *n);
 
 /* symtab.c */
 const struct dp_sym_elfsym *dp_sym_elfsym_at(struct dp_sym_mod *m, uint64_t addr);

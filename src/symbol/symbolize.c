@@ -84,8 +84,7 @@ int dp_symbolize(struct dp_profile *p, struct dp_symbolize_opts *opts)
 }
 
 /* dp_symbolize_file - see symbol.h. */
-int dp_symbolize_file(const char *path, struct dp_symbolize_opts *opts, char *summary,
-		      size_t len)
+int dp_symbolize_file(const char *path, struct dp_symbolize_opts *opts, char *summary, size_t len)
 {
 	struct dp_symbolize_opts local = {0};
 	struct dp_profile p;

@@ -3,11 +3,12 @@
  * root, two threads (main, worker), main calling fib (recursion folded into one PD), a
  * qsort callback, and one indirect call site reaching two callees.
  */
+#include "sample_profile.h"
+
 #include <string.h>
 
 #include "core/err.h"
 #include "deepprof/format.h"
-#include "sample_profile.h"
 
 static uint32_t str(struct dp_profile *p, const char *s)
 {
@@ -42,8 +43,8 @@ static int alloc_nodes(struct dp_profile *p)
 
 static void fill_run(struct dp_profile *p)
 {
-	static const uint8_t bid[20] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6,
-					7,    8,    9,    10,   11, 12, 13, 14, 15, 0xff};
+	static const uint8_t bid[20] = {0xde, 0xad, 0xbe, 0xef, 1,  2,	3,  4,	5,  6,
+					7,    8,    9,	  10,	11, 12, 13, 14, 15, 0xff};
 
 	p->version = DP_FMT_VERSION;
 	p->elf_machine = 62;
@@ -56,16 +57,18 @@ static void fill_run(struct dp_profile *p)
 	p->program = str(p, "/usr/bin/prog");
 	p->argv[0] = str(p, "prog");
 	p->argv[1] = str(p, "--n=30");
-	p->argv[2] = str(p, "\xc3\xbcn\xc3\xaf" "code \"q\"\n\x01");
+	p->argv[2] = str(p, "\xc3\xbcn\xc3\xaf"
+			    "code \"q\"\n\x01");
 	p->pid = 4242;
 	p->ppid = 1;
 	p->start_ns = 1763769600000000000u;
 	p->end_ns = 1763769601500000000u;
 	p->exit_status = 1;
-	p->threads[1] = (struct dp_thread){100, str(p, "main"), 2, p->start_ns, 0, 2,
-					   DP_THREAD_MAIN};
-	p->threads[2] = (struct dp_thread){101, str(p, "worker-1"), 3, p->start_ns + 1000,
-					   p->start_ns + 5000, 0, DP_THREAD_ENDED};
+	p->threads[1] =
+		(struct dp_thread){100, str(p, "main"), 2, p->start_ns, 0, 2, DP_THREAD_MAIN};
+	p->threads[2] = (struct dp_thread){
+		101, str(p, "worker-1"), 3, p->start_ns + 1000, p->start_ns + 5000,
+		0,   DP_THREAD_ENDED};
 	p->objects[1].path = str(p, "/usr/bin/prog");
 	p->objects[1].bias = 0x555500000000u;
 	memcpy(p->objects[1].build_id, bid, sizeof(bid));
@@ -83,14 +86,26 @@ static void fill_run(struct dp_profile *p)
 
 static void fill_static(struct dp_profile *p)
 {
-	static const uint64_t addr[] = {0, 0, 0, 0x555500001100, 0x555500001200, 0x555500001300,
-					0x555500001400, 0x555500001500, 0x555500001600};
+	static const uint64_t addr[] = {0,
+					0,
+					0,
+					0x555500001100,
+					0x555500001200,
+					0x555500001300,
+					0x555500001400,
+					0x555500001500,
+					0x555500001600};
 	/* css: {ps, addr, kind} */
 	static const uint64_t css[][3] = {
-		{0, 0, 0}, {1, 0, DP_CSS_THREAD}, {2, 0x7f000002a1ca, DP_CSS_ENTRY},
-		{3, 0x5555000011a0, DP_CSS_DIRECT}, {4, 0x555500001250, DP_CSS_DIRECT},
-		{3, 0x7f0000041b2c, DP_CSS_CALLBACK}, {3, 0x5555000011c0, DP_CSS_INDIRECT},
-		{5, 0x555500001330, DP_CSS_DIRECT}, {4, 0x555500001270, DP_CSS_DIRECT},
+		{0, 0, 0},
+		{1, 0, DP_CSS_THREAD},
+		{2, 0x7f000002a1ca, DP_CSS_ENTRY},
+		{3, 0x5555000011a0, DP_CSS_DIRECT},
+		{4, 0x555500001250, DP_CSS_DIRECT},
+		{3, 0x7f0000041b2c, DP_CSS_CALLBACK},
+		{3, 0x5555000011c0, DP_CSS_INDIRECT},
+		{5, 0x555500001330, DP_CSS_DIRECT},
+		{4, 0x555500001270, DP_CSS_DIRECT},
 	};
 
 	p->ps[1].kind = DP_PS_ROOT;
@@ -107,8 +122,8 @@ static void fill_static(struct dp_profile *p)
 static void fill_dynamic(struct dp_profile *p)
 {
 	/* pd: {ps, thread} */
-	static const uint32_t pd[][2] = {{0, 0}, {1, 0}, {2, 1}, {2, 2}, {3, 1}, {4, 1},
-					 {5, 2}, {6, 1}, {7, 1}, {4, 2}};
+	static const uint32_t pd[][2] = {{0, 0}, {1, 0}, {2, 1}, {2, 2}, {3, 1},
+					 {4, 1}, {5, 2}, {6, 1}, {7, 1}, {4, 2}};
 	/* csd: caller, css, callee, calls, exits, unwinds, samples, callseqs, allocs, bytes */
 	static const uint64_t csd[][10] = {
 		{0},
@@ -146,8 +161,10 @@ static void fill_dynamic(struct dp_profile *p)
 
 static void fill_syms(struct dp_profile *p)
 {
-	static const char *const names[] = {NULL,   NULL, NULL, "main", "fib", "worker",
-					    "cmp",  "ns::Widget::area() const", "never_called"};
+	static const char *const names[] = {
+		NULL,	       NULL,	 NULL,	"main",
+		"fib",	       "worker", "cmp", "ns::Widget::area() const",
+		"never_called"};
 	static const uint32_t lines[] = {0, 0, 0, 40, 10, 30, 20, 7, 50};
 
 	for (uint32_t id = 3; id <= DP_SAMPLE_N_PS; id++) {

@@ -12,10 +12,10 @@
 #include "format/profile.h"
 
 /* Node counts of the sample, for tests that check exact numbers. */
-#define DP_SAMPLE_N_PS      8
-#define DP_SAMPLE_N_CSS     8
-#define DP_SAMPLE_N_PD      9
-#define DP_SAMPLE_N_CSD     10
+#define DP_SAMPLE_N_PS	    8
+#define DP_SAMPLE_N_CSS	    8
+#define DP_SAMPLE_N_PD	    9
+#define DP_SAMPLE_N_CSD	    10
 #define DP_SAMPLE_N_THREADS 2
 #define DP_SAMPLE_N_OBJECTS 2
 

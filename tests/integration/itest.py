@@ -51,10 +51,13 @@ class Ctx:
                   + list(extra))
         return os.path.join(self.work, out)
 
-    def run(self, exe, *args, output="Deep.data"):
-        """deepprof run EXE ARGS; returns (stdout of the program, profile)."""
-        r = self.sh([self.deepprof, "run", "-o", output, "--", exe] + [str(a) for a in args])
+    def run(self, exe, *args, output="Deep.data", opts=()):
+        """deepprof run EXE ARGS; returns (stdout of the program, profile). The summary
+        deepprof printed on stderr is kept in self.summary."""
+        r = self.sh([self.deepprof, "run", "-o", output] + list(opts) + ["--", exe]
+                    + [str(a) for a in args])
         sys.stdout.write(r.stderr)
+        self.summary = r.stderr
         if r.returncode != 0:
             raise CheckError("deepprof run %s exited %d" % (exe, r.returncode))
         return r.stdout, Profile.load(self.deepprof, os.path.join(self.work, output))
@@ -90,6 +93,49 @@ def t_recursion(ctx, ck):
     ck.eq("PDs of is_even", len(p.pds_of("is_even")), 1)
     ck.eq("PDs of is_odd", len(p.pds_of("is_odd")), 1)
     ck.eq("callseqs of fib's activations", p.into("fib")["callseqs"], fib_calls(n) - 1)
+    ck.balanced(p)
+    # deepprof run's summary: where the file is, and fib first by calls
+    ck.true("summary names the file", "profile written to %s/Deep.data" % ctx.work
+            in ctx.summary)
+    top = ctx.summary.split("top functions by calls:\n", 1)[-1].splitlines()[0].split()
+    ck.eq("summary: first function by calls", top[:1] + top[2:3], [str(fib_calls(n)), "fib"])
+
+
+def t_run_options(ctx, ck):
+    """deepprof run: -o relative to the current directory, --hz 0, --hz N, stale files."""
+    exe = ctx.build("recursion", ["recursion.c"])
+    os.makedirs(os.path.join(ctx.work, "rel"))
+    _, p = ctx.run(exe, 10, 10, output="rel/out.data", opts=["--hz", "0"])
+    ck.eq("--hz 0: sample period", p.doc["sample_period_ns"], 0)
+    ck.eq("--hz 0: samples", sum(c["samples"] for c in p.csd), 0)
+    ck.eq("--hz 0: requested rate", p.doc["hz"], 0)
+    _, p = ctx.run(exe, 32, 10, opts=["--hz=500"])
+    ck.eq("--hz=500: requested rate", p.doc["hz"], 500)
+    ck.true("--hz=500: period about 2 ms (%d ns)" % p.doc["sample_period_ns"],
+            1900000 <= p.doc["sample_period_ns"] <= 2100000)
+    # most of fib's time is in the hooks: those samples count as inside the runtime
+    ck.true("fib(32) was sampled", p.doc["samples_inside"] + p.doc["samples_outside"] > 0)
+    ck.eq("samples_outside is the sum of the CSDs' samples", p.doc["samples_outside"],
+          sum(c["samples"] for c in p.csd))
+    ck.eq("fib(32) calls", p.into("fib")["calls"], fib_calls(32))
+    stale = os.path.join(ctx.work, "stale.data")
+    with open(stale, "w") as f:
+        f.write("old")
+    r = ctx.sh([ctx.deepprof, "run", "-o", "stale.data", "true"])
+    ck.eq("uninstrumented program: status", r.returncode, 0)
+    ck.true("uninstrumented program: stale file removed", not os.path.exists(stale))
+    ck.true("uninstrumented program: says so", "wrote no profile" in r.stderr)
+
+
+def t_inlined(ctx, ck):
+    exe = ctx.build("inlined", ["inlined.c"])
+    n = 100
+    _, p = ctx.run(exe, n)
+    ck.edge(p, "<thread>", "main", calls=1, exits=1, unwinds=0)
+    ck.edge(p, "main", "sq", calls=1, exits=1, unwinds=0)
+    ck.edge(p, "main", "outer", calls=1, exits=1)
+    ck.edge(p, "outer", "sq", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "main", "after", calls=1, exits=1)
     ck.balanced(p)
 
 
@@ -175,6 +221,8 @@ def t_fork(ctx, ck):
     ck.edge(p, "main", "in_child", calls=0)
     child = os.path.join(ctx.work, "Deep.%d.data" % pid)
     ck.true("the child's file %s exists" % child, os.path.exists(child))
+    ck.true("deepprof run lists the child's file", "a forked child wrote %s" % child
+            in ctx.summary)
     q = Profile.load(ctx.deepprof, child)
     ck.edge(q, "main", "in_child", calls=c, exits=c)
     ck.edge(q, "main", "before", calls=0)

@@ -280,6 +280,10 @@ def t_cli_basics(ctx, ck):
     ck.true("run: reports the signal", "killed by signal 9" in r.stderr)
     r = ctx.sh([dp, "run", "-o", "%p.data", "true"])
     ck.eq("run -o with %: refused", r.returncode, 2)
+    r = ctx.sh([dp, "run", "-o", "/nonexistent/dir/x.data", "true"])
+    ck.eq("run -o in a missing directory: status", r.returncode, 2)
+    ck.true("run -o in a missing directory: message (%r)" % r.stderr,
+            r.stderr.startswith("deepprof run: cannot write the profile in /nonexistent/dir"))
 
 
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}

@@ -42,6 +42,7 @@ build_bzip2() {
 	flags="-O2 -g -D_FILE_OFFSET_BITS=64"
 	make -s -C "$1" CC="$2" CFLAGS="$flags" libbz2.a bzip2.o >"$1.log" 2>&1 ||
 		die "building bzip2 with '$2' failed (see $1.log)"
+	# shellcheck disable=SC2086 # CC is a command with arguments, flags are words
 	(cd "$1" && $2 $flags -o bzip2 bzip2.o libbz2.a) >>"$1.log" 2>&1 ||
 		die "linking bzip2 with '$2' failed (see $1.log)"
 }

@@ -10,6 +10,7 @@ if(NOT DP_SANITIZE)
 	find_package(Threads REQUIRED)
 	set(DP_RT_EXPORTS __cyg_profile_func_enter __cyg_profile_func_exit deepprof_write malloc
 		calloc realloc posix_memalign aligned_alloc memalign valloc pvalloc)
+	# dp_rt_test(NAME SOURCES...): the test runs in its own output directory.
 	function(dp_rt_test name)
 		add_executable(${name} ${ARGN})
 		target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
@@ -22,10 +23,15 @@ if(NOT DP_SANITIZE)
 		endforeach()
 		set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
 			${CMAKE_CURRENT_BINARY_DIR})
+		set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.out)
+		file(MAKE_DIRECTORY ${out})
 		add_test(NAME ${name} COMMAND ${name})
 		set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 120 SKIP_RETURN_CODE 77
-			ENVIRONMENT "DEEPPROF_OUTPUT=${CMAKE_CURRENT_BINARY_DIR}/${name}.data")
+			ENVIRONMENT "DEEPPROF_OUTPUT=${out}/${name}.data")
 	endfunction()
 
 	dp_rt_test(test_rt_graph test_rt_graph.c)
+	dp_rt_test(test_rt_thread test_rt_thread.c)
+	dp_rt_test(test_rt_fork test_rt_fork.c)
+	dp_rt_test(test_rt_proc test_rt_proc.c)
 endif()

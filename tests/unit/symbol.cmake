@@ -59,6 +59,15 @@ foreach(fam gcc clang)
 		list(APPEND DP_FIX_OUTPUTS ${lib} ${out})
 	endif()
 endforeach()
+if(DP_FIX_GCC)
+	# a position-dependent executable (ET_EXEC, load bias 0)
+	set(out ${DP_FIX_DIR}/fix_c_gcc_O2_nopie)
+	add_custom_command(OUTPUT ${out}
+		COMMAND ${DP_FIX_GCC} -O2 -no-pie ${DP_FIX_FLAGS} -o ${out} ${DP_FIX_SRC}/fix_c.c
+		DEPENDS ${DP_FIX_SRC}/fix_c.c ${DP_FIX_SRC}/minirt.h
+		VERBATIM)
+	list(APPEND DP_FIX_OUTPUTS ${out})
+endif()
 if(DP_FIX_GCC AND DP_FIX_OBJCOPY)
 	set(in ${DP_FIX_DIR}/fix_c_gcc_O2)
 	add_custom_command(OUTPUT ${in}.nodebug ${in}.split ${in}.split.debug

@@ -40,11 +40,11 @@ static void expect_msg(const uint8_t *d, size_t len, const char *msg, int line)
 	if (rc == 0)
 		dp_profile_release(&p);
 }
-#define EXPECT(d, len, ...)                                                              \
-	do {                                                                             \
-		char m_[512];                                                            \
-		snprintf(m_, sizeof(m_), __VA_ARGS__);                                   \
-		expect_msg((d), (len), m_, __LINE__);                                    \
+#define EXPECT(d, len, ...)                            \
+	do {                                           \
+		char m_[512];                          \
+		snprintf(m_, sizeof(m_), __VA_ARGS__); \
+		expect_msg((d), (len), m_, __LINE__);  \
 	} while (0)
 
 /* Any rejection whose message ends in "at byte N". */
@@ -139,8 +139,7 @@ static void fix_crc(struct dp_buf *f)
 }
 
 /* Builds a file from @n chunks; off[i] receives chunk i's payload offset. */
-static void build(struct dp_buf *f, uint64_t features, const struct chunk *c, size_t n,
-		  size_t *off)
+static void build(struct dp_buf *f, uint64_t features, const struct chunk *c, size_t n, size_t *off)
 {
 	uint8_t b[DP_FMT_END_SIZE] = {0};
 	size_t toc;
@@ -227,8 +226,10 @@ TEST(bad_varints_and_counts)
 	c[k].data[0] = 0x80; /* count "08" with a leading zero group */
 	replace_count(&c[k], noncanon, 2);
 	build(&g, ALL_FEAT, c, n, off);
-	EXPECT(g.data, g.len, "t: non-canonical number (leading zero group) in record count of "
-	       "PSTA chunk at byte %zu", off[k]);
+	EXPECT(g.data, g.len,
+	       "t: non-canonical number (leading zero group) in record count of "
+	       "PSTA chunk at byte %zu",
+	       off[k]);
 	dp_buf_release(&g);
 
 	n = split(&f, c);
@@ -241,8 +242,10 @@ TEST(bad_varints_and_counts)
 	n = split(&f, c);
 	replace_count(&c[k], huge, sizeof(huge));
 	build(&g, ALL_FEAT, c, n, off);
-	EXPECT(g.data, g.len, "t: record count 7000000 in PSTA chunk needs at least 3 bytes per "
-	       "record but only %zu bytes are left at byte %zu", c[k].len - 4, off[k]);
+	EXPECT(g.data, g.len,
+	       "t: record count 7000000 in PSTA chunk needs at least 3 bytes per "
+	       "record but only %zu bytes are left at byte %zu",
+	       c[k].len - 4, off[k]);
 	dp_buf_release(&g);
 
 	n = split(&f, c);
@@ -294,21 +297,27 @@ TEST(bad_toc)
 	toc = g.len - 32 - n * 24;
 	dp_fmt_put_u64(g.data + toc + 24 + 8, off[0] + 4);
 	fix_crc(&g);
-	EXPECT(g.data, g.len, "t: TOC entry 1 (THRD) has payload offset %zu but its chunk header "
-	       "would be at %zu at byte %zu", off[0] + 4, off[1] - 16, toc + 32);
+	EXPECT(g.data, g.len,
+	       "t: TOC entry 1 (THRD) has payload offset %zu but its chunk header "
+	       "would be at %zu at byte %zu",
+	       off[0] + 4, off[1] - 16, toc + 32);
 	/* an entry running over the TOC */
 	dp_fmt_put_u64(g.data + toc + 24 + 8, off[1]);
 	dp_fmt_put_u64(g.data + toc + 6 * 24 + 16, 100000);
 	fix_crc(&g);
-	EXPECT(g.data, g.len, "t: chunk CSDY (TOC entry 6) of 100000 bytes overlaps the table of "
-	       "contents at byte %zu", toc + 6 * 24 + 16);
+	EXPECT(g.data, g.len,
+	       "t: chunk CSDY (TOC entry 6) of 100000 bytes overlaps the table of "
+	       "contents at byte %zu",
+	       toc + 6 * 24 + 16);
 	dp_buf_release(&g);
 	/* the TOC count disagrees with the TOC offset */
 	build(&g, 0, c, n, off);
 	dp_fmt_put_u32(g.data + g.len - 8, 6);
 	fix_crc(&g);
-	EXPECT(g.data, g.len, "t: table of contents at %zu with 6 entries does not end at the "
-	       "end record at byte %zu", toc, g.len - 24);
+	EXPECT(g.data, g.len,
+	       "t: table of contents at %zu with 6 entries does not end at the "
+	       "end record at byte %zu",
+	       toc, g.len - 24);
 	dp_buf_release(&g);
 	/* SYMS without the flag, and the flag without SYMS */
 	build(&g, DP_FEAT_SYMBOLIZED, c, n, off);
@@ -347,15 +356,18 @@ TEST(bad_header_and_end)
 	/* a newer file this reader cannot read */
 	dp_fmt_put_u16(f.data + 8, 3);
 	dp_fmt_put_u16(f.data + 10, 2);
-	EXPECT(f.data, f.len, "t: file needs reader version 2 or newer (this reader is version "
+	EXPECT(f.data, f.len,
+	       "t: file needs reader version 2 or newer (this reader is version "
 	       "1) at byte 10");
 	dp_fmt_put_u16(f.data + 8, 1);
 	dp_fmt_put_u16(f.data + 10, 1);
 	fix_crc(&f);
 	CHECK(rejected(f.data, f.len) == 0);
 	dp_fmt_put_u64(f.data + f.len - 16, f.len + 1);
-	EXPECT(f.data, f.len, "t: end record says the file has %zu bytes but it has %zu at byte "
-	       "%zu", f.len + 1, f.len, f.len - 16);
+	EXPECT(f.data, f.len,
+	       "t: end record says the file has %zu bytes but it has %zu at byte "
+	       "%zu",
+	       f.len + 1, f.len, f.len - 16);
 	dp_fmt_put_u64(f.data + f.len - 16, f.len);
 	f.data[40] ^= 1;
 	EXPECT(f.data, f.len, "t: checksum mismatch (stored 0x%08x, computed 0x%08x) at byte %zu",

@@ -61,11 +61,11 @@ TEST(json_escape)
 	ESC("a\0b", "\"a\\u0000b\"");
 	ESC("\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80\"");
 	ESC("\xff", "\"\\ufffd\"");
-	ESC("\xc0\x80", "\"\\ufffd\\ufffd\"");             /* overlong NUL */
-	ESC("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"");  /* overlong '/' */
-	ESC("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");  /* surrogate D800 */
+	ESC("\xc0\x80", "\"\\ufffd\\ufffd\"");			     /* overlong NUL */
+	ESC("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"");	     /* overlong '/' */
+	ESC("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");	     /* surrogate D800 */
 	ESC("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* > U+10FFFF */
-	ESC("\xe2\x82", "\"\\ufffd\\ufffd\"");             /* truncated */
+	ESC("\xe2\x82", "\"\\ufffd\\ufffd\"");			     /* truncated */
 	ESC("x\xe2\x82y", "\"x\\ufffd\\ufffdy\"");
 	ESC("\xe2\x80\xa8|\xe2\x80\xa9", "\"\\u2028|\\u2029\"");
 }
@@ -94,9 +94,13 @@ TEST(json_structure)
 	dp_json_end_array(&j);
 	dp_json_kv_hex(&j, "h", 0xABCDEF);
 	dp_json_kv_str(&j, "s\n", "v");
+	dp_json_kv_bool(&j, "f", false);
+	dp_json_kv_double(&j, "d", -1.25e-7);
+	dp_json_kv_double(&j, "p", 0.1 + 1e-17);
 	CHECK_EQ(dp_json_end_object(&j), 0);
 	CHECK_STR(dp_buf_cstr(&b), "{\"a\":18446744073709551615,\"b\":[-9223372036854775808,0.5,"
-				   "null,true,null,null,{},[]],\"h\":\"0xabcdef\",\"s\\n\":\"v\"}");
+				   "null,true,null,null,{},[]],\"h\":\"0xabcdef\",\"s\\n\":\"v\","
+				   "\"f\":false,\"d\":-1.25e-07,\"p\":0.10000000000000002}");
 	dp_buf_reset(&b);
 	dp_json_init(&j, &b, 2);
 	dp_json_begin_object(&j);
@@ -149,21 +153,24 @@ TEST(dump_json_sample)
 	CHECK(strstr(s, "\"bias\":\"0x555500000000\",\"build_id\":\"deadbeef0102030405060708090a"
 			"0b0c0d0e0fff\",\"segments\":[{\"start\":\"0x555500001000\",\"size\":8192,"
 			"\"flags\":5},") != NULL);
-	CHECK(strstr(s, "\n    {\"id\":7,\"kind\":\"function\",\"addr\":\"0x555500001500\",\"name\":"
-			"\"ns::Widget::area() const\",\"linkage_name\":\"_ZNK2ns6Widget4areaEv\","
-			"\"file\":\"src/w\\ufffd\\ufffdidget.cc\",\"line\":7,\"linkage\":\"global\","
-			"\"object\":1,\"cp\":[]},\n") != NULL);
-	CHECK(strstr(s, "{\"id\":4,\"kind\":\"function\",\"addr\":\"0x555500001200\",\"name\":\"fib\""
-			",\"linkage_name\":\"\",\"file\":\"src/prog.c\",\"line\":10,\"linkage\":"
-			"\"global\",\"object\":1,\"cp\":[{\"kind\":1,\"line\":10},{\"kind\":2,\"line\""
-			":12},{\"kind\":1,\"line\":14}]}") != NULL);
+	CHECK(strstr(s,
+		     "\n    {\"id\":7,\"kind\":\"function\",\"addr\":\"0x555500001500\",\"name\":"
+		     "\"ns::Widget::area() const\",\"linkage_name\":\"_ZNK2ns6Widget4areaEv\","
+		     "\"file\":\"src/w\\ufffd\\ufffdidget.cc\",\"line\":7,\"linkage\":\"global\","
+		     "\"object\":1,\"cp\":[]},\n") != NULL);
+	CHECK(strstr(s,
+		     "{\"id\":4,\"kind\":\"function\",\"addr\":\"0x555500001200\",\"name\":\"fib\""
+		     ",\"linkage_name\":\"\",\"file\":\"src/prog.c\",\"line\":10,\"linkage\":"
+		     "\"global\",\"object\":1,\"cp\":[{\"kind\":1,\"line\":10},{\"kind\":2,\"line\""
+		     ":12},{\"kind\":1,\"line\":14}]}") != NULL);
 	CHECK(strstr(s, "{\"id\":1,\"kind\":\"root\",\"addr\":\"0x0\",\"name\":\"\",") != NULL);
 	CHECK(strstr(s, "{\"id\":5,\"ps\":3,\"addr\":\"0x7f0000041b2c\",\"file\":\"src/prog.c\","
 			"\"line\":105,\"kind\":\"callback\",\"callee_ps\":0}") != NULL);
 	CHECK(strstr(s, "{\"id\":5,\"ps\":4,\"thread\":1,\"cp\":[180,120,60]}") != NULL);
-	CHECK(strstr(s, "\n    {\"id\":8,\"caller\":4,\"css\":6,\"callee\":8,\"calls\":2,\"exits\":2,"
-			"\"unwinds\":0,\"samples\":0,\"callseqs\":0,\"allocs\":1,\"alloc_bytes\":"
-			"18446744073709551615},\n") != NULL);
+	CHECK(strstr(s,
+		     "\n    {\"id\":8,\"caller\":4,\"css\":6,\"callee\":8,\"calls\":2,\"exits\":2,"
+		     "\"unwinds\":0,\"samples\":0,\"callseqs\":0,\"allocs\":1,\"alloc_bytes\":"
+		     "18446744073709551615},\n") != NULL);
 	CHECK(strstr(s, "\"callseqs\":9,\"allocs\":0,\"alloc_bytes\":0}\n  ]\n}\n") != NULL);
 	f = fopen("sample_dump.json", "w");
 	CHECK(f != NULL);
@@ -190,13 +197,15 @@ TEST(dump_flush_and_text)
 	CHECK_EQ(dp_dump_json(&p, &b, count_flush, &all), 0);
 	count_flush(&b, &all);
 	CHECK(all.len == whole.len && memcmp(all.data, whole.data, all.len) == 0);
-	CHECK(strstr(dp_buf_cstr(&whole), "\"stop_reason\": \"out of memory (DEEPPROF_MAX_MB=1)\""));
+	CHECK(strstr(dp_buf_cstr(&whole),
+		     "\"stop_reason\": \"out of memory (DEEPPROF_MAX_MB=1)\""));
 	dp_buf_reset(&b);
 	CHECK_EQ(dp_dump_text(&p, "Deep.data", &b, NULL, NULL), 0);
 	s = dp_buf_cstr(&b);
 	CHECK(strncmp(s, "deepprof data file Deep.data (format version 1, ELF machine 62)\n", 64) ==
 	      0);
-	CHECK(strstr(s, "\n  argv              prog --n=30 \xc3\xbcn\xc3\xaf" "code \"q\"??\n") != NULL);
+	CHECK(strstr(s, "\n  argv              prog --n=30 \xc3\xbcn\xc3\xaf"
+			"code \"q\"??\n") != NULL);
 	CHECK(strstr(s, "\n  stop reason       out of memory (DEEPPROF_MAX_MB=1)\n") != NULL);
 	CHECK(strstr(s, "\nps (8)\n") != NULL);
 	CHECK(strstr(s, "\ncsd (10)\n") != NULL);

@@ -50,7 +50,7 @@ RT_NOINST static uint32_t rt_ps_(const struct dp_profile *p, uintptr_t fn)
 }
 
 /* The number of PDs of @fn. */
-RT_NOINST static uint32_t rt_n_pd_(const struct dp_profile *p, uintptr_t fn)
+RT_NOINST __attribute__((unused)) static uint32_t rt_n_pd_(const struct dp_profile *p, uintptr_t fn)
 {
 	uint32_t ps = rt_ps_(p, fn), n = 0;
 
@@ -85,8 +85,8 @@ RT_NOINST static struct rt_edge rt_edges_(const struct dp_profile *p, uintptr_t 
 }
 
 /* Functions (pointers or NULL) are passed as integers: ISO C has no function-to-void*. */
-#define rt_ps(p, fn)         rt_ps_((p), (uintptr_t)(fn))
-#define rt_n_pd(p, fn)       rt_n_pd_((p), (uintptr_t)(fn))
+#define rt_ps(p, fn)	      rt_ps_((p), (uintptr_t)(fn))
+#define rt_n_pd(p, fn)	      rt_n_pd_((p), (uintptr_t)(fn))
 #define rt_edges(p, from, to) rt_edges_((p), (uintptr_t)(from), (uintptr_t)(to))
 
 /* Invariants of every profile: calls >= exits + unwinds, each CSS's PS is its caller

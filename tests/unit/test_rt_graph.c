@@ -2,7 +2,8 @@
  * tests/unit/test_rt_graph.c - the runtime's graph on one thread, built with
  * -finstrument-functions against the static runtime: recursion folding (fib), 100,000-
  * deep mutual recursion, a function-pointer site with two callees, qsort callbacks,
- * longjmp (unwinds, context after setjmp), allocation counts, and CPU-time samples.
+ * longjmp (unwinds, context after setjmp), hooks of inlined functions, allocation
+ * counts, CPU-time samples and the file's metadata.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -83,6 +84,22 @@ NOINL static void lj_top(void)
 	if (setjmp(jb) == 0)
 		lj_mid();
 	lj_after(); /* must be charged to lj_top's PD, not lj_leaf's */
+}
+
+/* always inlined: its hooks run in inl_outer's frame with inl_outer's return address */
+static inline __attribute__((always_inline)) int inl_sq(int x)
+{
+	return x * x;
+}
+NOINL static void inl_leaf(void)
+{
+	sink++;
+}
+NOINL static void inl_outer(void)
+{
+	for (int i = 0; i < 10; i++)
+		sink += inl_sq(i);
+	inl_leaf();
 }
 
 NOINL static void allocs(void)
@@ -214,6 +231,22 @@ TEST(longjmp_unwinds)
 	dp_profile_release(&p);
 }
 
+TEST(inlined_hooks)
+{
+	struct dp_profile p;
+
+	inl_outer();
+	rt_snapshot(&p);
+	rt_check_invariants(&p);
+	CHECK_EQ(rt_edges(&p, inl_outer, inl_sq).calls, 10);
+	CHECK_EQ(rt_edges(&p, inl_outer, inl_sq).exits, 10);
+	CHECK_EQ(rt_edges(&p, NULL, inl_sq).calls, 10);
+	CHECK_EQ(rt_edges(&p, inl_outer, inl_leaf).calls, 1);
+	CHECK_EQ(rt_edges(&p, NULL, inl_outer).exits, 1);
+	CHECK_EQ(rt_edges(&p, NULL, inl_outer).unwinds, 0);
+	dp_profile_release(&p);
+}
+
 TEST(allocation_counts)
 {
 	struct dp_profile p;
@@ -269,5 +302,5 @@ TEST(file_metadata)
 }
 
 DP_TEST_MAIN(test_fib_folds, test_deep_mutual_recursion, test_function_pointer_site,
-	     test_qsort_callback, test_longjmp_unwinds, test_allocation_counts, test_samples,
-	     test_file_metadata)
+	     test_qsort_callback, test_longjmp_unwinds, test_inlined_hooks, test_allocation_counts,
+	     test_samples, test_file_metadata)

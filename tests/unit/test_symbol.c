@@ -6,6 +6,8 @@
  * callees, call sites never taken, idempotence, build-id checks and missing objects.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "test_symbol.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +19,16 @@
 #include "format/writer.h"
 #include "harness.h"
 #include "symbol/symbol.h"
-#include "test_symbol.h"
 
-#define SRC_C   DP_FIX_SRC "/fix_c.c"
+#define SRC_C	DP_FIX_SRC "/fix_c.c"
 #define SRC_CPP DP_FIX_SRC "/fix_cpp.cc"
 
 static const char *const variants[] = {"gcc_O0", "gcc_O2", "clang_O0", "clang_O2"};
+/* the C fixture also comes as a position-dependent executable */
+static const char *const c_variants[] = {"gcc_O0", "gcc_O2", "clang_O0", "clang_O2",
+					 "gcc_O2_nopie"};
 
-static int load(const char *lang, const char *variant, struct dp_profile *p, char *exe,
-		size_t len)
+static int load(const char *lang, const char *variant, struct dp_profile *p, char *exe, size_t len)
 {
 	snprintf(exe, len, "%s/fix_%s_%s", DP_FIX_DIR, lang, variant);
 	if (access(exe, X_OK) != 0) {
@@ -121,7 +124,8 @@ static int same_symbols(const struct dp_profile *a, const struct dp_profile *b)
 		const struct dp_ps *x = &a->ps[i], *y = &b->ps[i];
 
 		if (strcmp(dp_profile_str(a, x->name), dp_profile_str(b, y->name)) ||
-		    strcmp(dp_profile_str(a, x->linkage_name), dp_profile_str(b, y->linkage_name)) ||
+		    strcmp(dp_profile_str(a, x->linkage_name),
+			   dp_profile_str(b, y->linkage_name)) ||
 		    strcmp(dp_profile_str(a, x->file), dp_profile_str(b, y->file)) ||
 		    x->line != y->line || x->linkage != y->linkage || x->object != y->object)
 			return 0;
@@ -163,14 +167,14 @@ static void check_idempotent(struct dp_profile *p)
 
 TEST(c_fixtures)
 {
-	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+	for (size_t v = 0; v < sizeof(c_variants) / sizeof(c_variants[0]); v++) {
 		struct dp_symbolize_opts o = {0};
 		struct dp_profile p;
 		char exe[4096];
-		int opt = strstr(variants[v], "O2") != NULL;
+		int opt = strstr(c_variants[v], "O2") != NULL;
 		uint32_t n_css;
 
-		if (load("c", variants[v], &p, exe, sizeof(exe)) < 0)
+		if (load("c", c_variants[v], &p, exe, sizeof(exe)) < 0)
 			continue;
 		fprintf(stderr, "fixture %s\n", exe);
 		n_css = p.n_css;
@@ -277,6 +281,16 @@ TEST(missing_objects)
 	CHECK(dp_fix_ps(&p, "main") != 0);
 	dp_profile_release(&p);
 
+	/* the executable recorded without a path (as the dynamic linker names it): the
+	 * program's path is used */
+	if (load("c", "clang_O2", &p, exe, sizeof(exe)) < 0)
+		return;
+	p.objects[1].path = 0;
+	CHECK_EQ(dp_symbolize(&p, &o), 0);
+	CHECK_EQ(o.unresolved, 0);
+	check_ps(&p, "main", SRC_C, "def:main", DP_LINK_GLOBAL);
+	dp_profile_release(&p);
+
 	/* the program itself is gone */
 	if (load("c", "clang_O2", &p, exe, sizeof(exe)) < 0)
 		return;
@@ -284,6 +298,18 @@ TEST(missing_objects)
 	p.program = p.objects[1].path;
 	CHECK_EQ(dp_symbolize(&p, &o), -DP_ENOENT);
 	CHECK_STR(dp_errmsg(), "cannot open object /nonexistent/prog: No such file or directory");
+	dp_profile_release(&p);
+
+	/* gone after the profile was symbolized: the symbols already there are kept */
+	if (load("c", "clang_O2", &p, exe, sizeof(exe)) < 0)
+		return;
+	CHECK_EQ(dp_symbolize(&p, &o), 0);
+	p.objects[1].path = (uint32_t)dp_strtab_intern_cstr(&p.strs, "/nonexistent/prog");
+	p.program = p.objects[1].path;
+	CHECK_EQ(dp_symbolize(&p, &o), 0);
+	CHECK_EQ(o.unresolved, 6);
+	check_ps(&p, "main", SRC_C, "def:main", DP_LINK_GLOBAL);
+	check_ps(&p, "s_add", SRC_C, "def:s_add", DP_LINK_STATIC);
 	dp_profile_release(&p);
 }
 
@@ -303,9 +329,8 @@ TEST(symbolize_file)
 		return;
 	}
 	CHECK_EQ(dp_symbolize_file(path, &o, summary, sizeof(summary)), 0);
-	snprintf(want, sizeof(want),
-		 "%s: 6 functions, %u call sites (1 never taken) symbolized", path,
-		 p.n_css + 1);
+	snprintf(want, sizeof(want), "%s: 6 functions, %u call sites (1 never taken) symbolized",
+		 path, p.n_css + 1);
 	CHECK_STR(summary, want);
 	CHECK_EQ(dp_read_file(path, &q), 0);
 	CHECK(q.features & DP_FEAT_SYMBOLIZED);
@@ -355,8 +380,8 @@ TEST(shared_library)
 		CHECK_EQ(p.ps[twice].line, dp_fix_line(src_lib, "def:lib_twice"));
 		CHECK_EQ(p.ps[helper].line, dp_fix_line(src_lib, "def:lib_helper"));
 		/* a call into another object: the callee is a declaration, matched by name */
-		check_css(&p, main_ps, DP_FIX_SRC "/fix_so_main.c", "call:lib_twice",
-			  DP_CSS_DIRECT, twice, 1);
+		check_css(&p, main_ps, DP_FIX_SRC "/fix_so_main.c", "call:lib_twice", DP_CSS_DIRECT,
+			  twice, 1);
 		check_css(&p, twice, src_lib, "call:lib_helper", DP_CSS_DIRECT, helper, 1);
 		check_idempotent(&p);
 		dp_profile_release(&p);

@@ -110,7 +110,8 @@ static void build_nodes(struct dp_profile *p, const struct fix_out *f)
 	p->n_ps = 2;
 	for (uint32_t i = 0; i < f->n_rec; i++)
 		if (!ps_of_fn(p, f->rec[i][0]))
-			p->ps[++p->n_ps] = (struct dp_ps){.kind = DP_PS_FUNCTION, .addr = f->rec[i][0]};
+			p->ps[++p->n_ps] =
+				(struct dp_ps){.kind = DP_PS_FUNCTION, .addr = f->rec[i][0]};
 	p->n_pd = p->n_ps;
 	for (uint32_t i = 1; i <= p->n_pd; i++)
 		p->pd[i] = (struct dp_pd){.ps = i, .thread = i == 1 ? 0 : 1};
@@ -124,10 +125,10 @@ static void build_nodes(struct dp_profile *p, const struct fix_out *f)
 
 		if (!css) {
 			css = ++p->n_css;
-			p->css[css] = (struct dp_css){
-				.ps = caller,
-				.addr = f->rec[i][1],
-				.kind = caller == 2 ? DP_CSS_ENTRY : DP_CSS_UNKNOWN};
+			p->css[css] = (struct dp_css){.ps = caller,
+						      .addr = f->rec[i][1],
+						      .kind = caller == 2 ? DP_CSS_ENTRY
+									  : DP_CSS_UNKNOWN};
 		}
 		p->csd[++p->n_csd] = (struct dp_csd){
 			.caller = caller, .css = css, .callee = callee, .calls = 1, .exits = 1};

@@ -10,7 +10,7 @@
 namespace ns
 {
 struct Thrower {
-	long sum = 0;
+	long sum; // no initializer: a trivial constructor, no (inlined) hooks
 	NOINLINE void f3(long i);
 	NOINLINE void f2(long i);
 	NOINLINE void f1(long i);
@@ -44,7 +44,7 @@ NOINLINE static void after_catch(ns::Thrower &t, long i)
 int main(int argc, char **argv)
 {
 	long n = dpt_arg(argc, argv, 1, 99), throws = 0;
-	ns::Thrower t;
+	ns::Thrower t{};
 
 	for (long i = 0; i < n; i++) {
 		try {

@@ -45,10 +45,10 @@ int main(int argc, char **argv) /* @def:main */
 	int t = 0;
 
 	(void)argv;
-	t += g_mul(argc, 3); /* @call:direct */
-	t += op(argc, 2); /* @call:indirect */
-	t += w_fn(t); /* @call:weak */
-	t += inl_fn(argc); /* @call:inlined */
+	t += g_mul(argc, 3);		    /* @call:direct */
+	t += op(argc, 2);		    /* @call:indirect */
+	t += w_fn(t);			    /* @call:weak */
+	t += inl_fn(argc);		    /* @call:inlined */
 	qsort(v, 5, sizeof(v[0]), cmp_int); /* @call:qsort */
 	if (argc > 100)
 		t += rare_fn(argc); /* @call:rare */

@@ -38,7 +38,7 @@ int main(int argc, char **) /* @def:main */
 {
 	ns::Widget wd = {argc, 2};
 
-	wd.scale(3); /* @call:scale_i */
-	wd.scale(1.5); /* @call:scale_d */
+	wd.scale(3);				      /* @call:scale_i */
+	wd.scale(1.5);				      /* @call:scale_d */
 	return ns::twice(wd.area()) == 12345 ? 1 : 0; /* @call:area */
 }
