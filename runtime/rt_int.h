@@ -121,7 +121,8 @@ struct dp_rt_thread {
 
 /* The global state. */
 struct dp_rt_global {
-	int stopped; /* collection stopped: read plainly on the fast path */
+	int stopped;	      /* collection stopped: read plainly on the fast path */
+	char pad_stopped[60]; /* alone in its cache line: the rest is written at times */
 	int sampling;
 	uint64_t hz, period_ns;
 	uint64_t start_ns;
@@ -135,7 +136,7 @@ struct dp_rt_global {
 	struct dp_rt_thread *threads, *threads_tail;
 	pthread_key_t key;
 	pthread_mutex_t write_lock;
-};
+} __attribute__((aligned(64)));
 
 extern struct dp_rt_global dp_rt_g;
 

@@ -400,7 +400,7 @@ DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
 	o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o.fd < 0) {
 		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(errno));
-		dp_rt_stop("cannot write the profile to", tmp);
+		dp_rt_stop("cannot write the profile", tmp);
 		return -1;
 	}
 	dp_rt_emit(w, &o);
@@ -411,7 +411,7 @@ DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
 	if (o.err) {
 		unlink(tmp);
 		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(o.err));
-		dp_rt_stop("cannot write the profile to", tmp);
+		dp_rt_stop("cannot write the profile", tmp);
 		return -1;
 	}
 	return 0;
