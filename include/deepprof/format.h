@@ -14,11 +14,11 @@
 
 /* ---------------------------------------------------------------- file header --- */
 
-#define DP_FMT_MAGIC              "DEEPPROF" /* 8 bytes, no terminator on disk */
-#define DP_FMT_VERSION            1u
+#define DP_FMT_MAGIC		  "DEEPPROF" /* 8 bytes, no terminator on disk */
+#define DP_FMT_VERSION		  1u
 #define DP_FMT_MIN_READER_VERSION 1u
-#define DP_FMT_HEADER_SIZE        32u
-#define DP_FMT_ENDIAN_MARK        0x0A0B0C0Du /* stored little-endian: 0D 0C 0B 0A */
+#define DP_FMT_HEADER_SIZE	  32u
+#define DP_FMT_ENDIAN_MARK	  0x0A0B0C0Du /* stored little-endian: 0D 0C 0B 0A */
 
 /*
  * Header, DP_FMT_HEADER_SIZE bytes, little-endian:
@@ -33,9 +33,9 @@
  *   24     8    feature flags (DP_FEAT_*)
  */
 #define DP_FEAT_SYMBOLIZED (1u << 0) /* a SYMS chunk is present */
-#define DP_FEAT_STOPPED    (1u << 1) /* collection stopped early; see INFO stop_reason */
+#define DP_FEAT_STOPPED	   (1u << 1) /* collection stopped early; see INFO stop_reason */
 #define DP_FEAT_COVERAGE   (1u << 2) /* PS/PD records carry coverage points */
-#define DP_FEAT_KNOWN      (DP_FEAT_SYMBOLIZED | DP_FEAT_STOPPED | DP_FEAT_COVERAGE)
+#define DP_FEAT_KNOWN	   (DP_FEAT_SYMBOLIZED | DP_FEAT_STOPPED | DP_FEAT_COVERAGE)
 
 /*
  * Chunk: 16-byte chunk header, then the payload.
@@ -63,9 +63,9 @@
  *   28 4  CRC-32 (IEEE 802.3, as zlib's crc32) of every byte before this field
  */
 #define DP_FMT_END_MAGIC "DPEND\0\0\1"
-#define DP_FMT_END_SIZE  32u
+#define DP_FMT_END_SIZE	 32u
 
-#define DP_FMT_ID(a, b, c, d)                                                            \
+#define DP_FMT_ID(a, b, c, d)                                                                  \
 	((uint32_t)(uint8_t)(a) | (uint32_t)(uint8_t)(b) << 8 | (uint32_t)(uint8_t)(c) << 16 | \
 	 (uint32_t)(uint8_t)(d) << 24)
 
@@ -83,7 +83,7 @@
 /* PS kinds: what a ProcStatic stands for. */
 enum dp_ps_kind {
 	DP_PS_FUNCTION = 0, /* an instrumented function; addr = its entry address */
-	DP_PS_ROOT = 1,     /* the artificial program root ("<program>"), addr 0 */
+	DP_PS_ROOT = 1,	    /* the artificial program root ("<program>"), addr 0 */
 	DP_PS_THREAD = 2,   /* the artificial root of one thread ("<thread>"), addr 0 */
 	DP_PS_KIND_MAX = 2
 };
@@ -127,8 +127,8 @@ enum dp_csd_field {
 #define DP_CSD_FIELDS_KNOWN 0x7Fu
 
 /* Thread flags (THRD chunk). */
-#define DP_THREAD_ENDED   (1u << 0) /* the thread had exited when the file was written */
-#define DP_THREAD_MAIN    (1u << 1) /* the process's initial thread */
+#define DP_THREAD_ENDED	  (1u << 0) /* the thread had exited when the file was written */
+#define DP_THREAD_MAIN	  (1u << 1) /* the process's initial thread */
 #define DP_THREAD_STOPPED (1u << 2) /* collection stopped in this thread (see lost counts) */
 
 /* ------------------------------------------------------------ primitive codecs --- */

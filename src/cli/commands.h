@@ -8,7 +8,7 @@
 #ifndef DP_CLI_COMMANDS_H
 #define DP_CLI_COMMANDS_H
 
-int dp_cmd_cc(int argc, char **argv);  /* deepprof cc / c++ (argv[0] says which) */
+int dp_cmd_cc(int argc, char **argv); /* deepprof cc / c++ (argv[0] says which) */
 int dp_cmd_run(int argc, char **argv);
 int dp_cmd_dump(int argc, char **argv);
 int dp_cmd_symbolize(int argc, char **argv);

@@ -2,11 +2,11 @@
  * core/arena.c - block-chained bump allocator. Blocks double in size up to 64 MiB, and a
  * request larger than half a block gets a block of its own.
  */
+#include "arena.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "arena.h"
 
 struct dp_arena_block {
 	struct dp_arena_block *next;

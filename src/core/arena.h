@@ -13,12 +13,15 @@ struct dp_arena_block;
 
 struct dp_arena {
 	struct dp_arena_block *head; /* newest block first */
-	size_t used;                 /* bytes handed out from head */
-	size_t total;                /* bytes obtained from malloc, all blocks */
-	size_t limit;                /* ceiling on total; 0 = none */
+	size_t used;		     /* bytes handed out from head */
+	size_t total;		     /* bytes obtained from malloc, all blocks */
+	size_t limit;		     /* ceiling on total; 0 = none */
 };
 
-#define DP_ARENA_INIT {0}
+#define DP_ARENA_INIT \
+	{             \
+		0     \
+	}
 
 /* dp_arena_init - set up an empty arena that will never hold more than @limit bytes
  * (0 = no ceiling). Allocates nothing. */

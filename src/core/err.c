@@ -1,10 +1,10 @@
 /*
  * core/err.c - the thread-local last-error message behind dp_error().
  */
+#include "err.h"
+
 #include <stdarg.h>
 #include <stdio.h>
-
-#include "err.h"
 
 static _Thread_local char last_msg[1024];
 static _Thread_local enum dp_err last_code;

@@ -10,12 +10,12 @@
 
 enum dp_err {
 	DP_OK = 0,
-	DP_ENOMEM = 1,  /* out of memory or over a size ceiling */
-	DP_EIO = 2,     /* a system call failed (open, read, write, rename, ...) */
+	DP_ENOMEM = 1,	/* out of memory or over a size ceiling */
+	DP_EIO = 2,	/* a system call failed (open, read, write, rename, ...) */
 	DP_EFORMAT = 3, /* malformed or truncated data file */
-	DP_EUSAGE = 4,  /* bad command line, query or parameter */
+	DP_EUSAGE = 4,	/* bad command line, query or parameter */
 	DP_ESYMBOL = 5, /* symbolization failed (missing object, build-id mismatch, ...) */
-	DP_ENOENT = 6,  /* something named does not exist */
+	DP_ENOENT = 6,	/* something named does not exist */
 };
 
 /*

@@ -1,11 +1,12 @@
 /*
  * core/strtab.c - string interning: FNV-1a hash, linear probing, table at most half full.
  */
+#include "strtab.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
-#include "strtab.h"
 
 static uint32_t str_hash(const char *s, size_t len)
 {

@@ -15,11 +15,11 @@
 
 struct dp_strtab {
 	struct dp_arena arena;
-	const char **str;   /* str[id], n entries */
-	uint32_t *len;      /* len[id] */
+	const char **str; /* str[id], n entries */
+	uint32_t *len;	  /* len[id] */
 	uint32_t n, cap;
-	uint32_t *slots;    /* open-addressing hash: 0 = empty, else id */
-	uint32_t n_slots;   /* power of two */
+	uint32_t *slots;  /* open-addressing hash: 0 = empty, else id */
+	uint32_t n_slots; /* power of two */
 };
 
 /* dp_strtab_init - an empty table holding only id 0 (""); returns 0 or -DP_ENOMEM. */

@@ -77,5 +77,5 @@ TEST(crc32_known_value)
 	CHECK_EQ(dp_fmt_crc32(c, (const uint8_t *)"56789", 5), 0xCBF43926u);
 }
 
-DP_TEST_MAIN(test_arena_zeroed_aligned, test_arena_limit, test_strtab_interning,
-	     test_err_message, test_crc32_known_value)
+DP_TEST_MAIN(test_arena_zeroed_aligned, test_arena_limit, test_strtab_interning, test_err_message,
+	     test_crc32_known_value)
