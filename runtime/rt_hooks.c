@@ -128,7 +128,7 @@ dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site)
 }
 
 /*
- * The enter hook's general case: the CFA from a search, dead activations popped, the
+ * The enter hook's general case: the CFA checked anew, dead activations popped, the
  * CSD created if new, the shadow stack grown if full. @fa: the hook's frame address.
  */
 DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(struct dp_rt_tls *t, uintptr_t fn,
@@ -177,16 +177,22 @@ DP_RT_API DP_RT_HOT void __cyg_profile_func_enter(void *fn, void *site)
 	struct dp_rt_tls *t = &dp_rt_tls;
 	uintptr_t fa = (uintptr_t)__builtin_frame_address(0);
 	uintptr_t xr = *(const uintptr_t *)fa; /* fn's frame pointer */
+	const struct dp_rt_frame *top;
 	struct dp_rt_csd *csd;
 
 	if (dp_unlikely(!t->cur || dp_rt_g.stopped)) {
 		dp_rt_enter_slow(t, (uintptr_t)fn, (uintptr_t)site, fa);
 		return;
 	}
-	/* fn's CFA is xr + 16 if its frame holds @site there; the top must be alive */
+	/* fn's CFA is xr + 16 if its frame holds @site there */
 	if (dp_unlikely(xr - fa - 1 >= DP_RT_FAST_FRAME ||
-			((const uintptr_t *)xr)[1] != (uintptr_t)site ||
-			t->top->cfa <= xr + 2 * sizeof(void *) || t->top + 1 >= t->limit))
+			((const uintptr_t *)xr)[1] != (uintptr_t)site || t->top + 1 >= t->limit))
+		goto miss;
+	/* the top must be alive: below us, or the container fn was inlined into */
+	top = t->top;
+	if (dp_unlikely(top->cfa <= xr + 2 * sizeof(void *)) &&
+	    (top->cfa != xr + 2 * sizeof(void *) || top->csd->site != (uintptr_t)site ||
+	     top->csd->fn == (uintptr_t)fn))
 		goto miss;
 	csd = dp_rt_lookup(t, (uintptr_t)fn, (uintptr_t)site);
 	if (dp_unlikely(!csd))

@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <time.h>
 
+/* Everything declared here is internal to the library: direct access, no GOT or PLT. */
+#pragma GCC visibility push(hidden)
+
 /* Every runtime function: never instrumented, even if someone adds the flag. */
 #define DP_RT_NOINST __attribute__((no_instrument_function))
 /* The exported API (the library is built with -fvisibility=hidden). */
@@ -140,15 +143,20 @@ struct dp_rt_global {
 
 extern struct dp_rt_global dp_rt_g;
 
-/* dp_rt_hash - the CSD table slot of (@pd, @site). The site is mixed before the XOR:
- * PD addresses and return addresses both vary in their low bits, and a plain XOR of the
- * two collides for whole families of pairs. */
+/*
+ * dp_rt_hash - the CSD table slot of (@pd, @site). The site (known at the hook's entry)
+ * is multiplied out of the critical path; the PD, which the previous hook determined,
+ * only costs a shift and an XOR: successive calls are latency-bound on this chain.
+ * PD addresses are 16-byte nodes in sequence, so pd >> 4 spreads over the slots and the
+ * site's multiplicative hash decorrelates sites (a plain pd ^ site would collide for
+ * whole families of pairs).
+ */
 DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
 						uintptr_t mask)
 {
-	uint64_t k = (uint64_t)(uintptr_t)pd ^ ((uint64_t)site * 0xFF51AFD7ED558CCDull);
+	uint64_t s = ((uint64_t)site * 0x9E3779B97F4A7C15ull) >> 32;
 
-	return (uintptr_t)((k * 0x9E3779B97F4A7C15ull) >> 32) & mask; /* tables < 2^32 */
+	return (uintptr_t)(s ^ ((uint64_t)(uintptr_t)pd >> 4)) & mask; /* tables < 2^32 */
 }
 extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model("initial-exec")));
 
@@ -205,5 +213,7 @@ const char *dp_rt_program(void);
 uint32_t dp_rt_objects(struct dp_rt_buf *b);
 uint32_t dp_rt_cmdline(struct dp_rt_buf *b);
 void dp_rt_thread_name(const struct dp_rt_thread *th, char *out, size_t len);
+
+#pragma GCC visibility pop
 
 #endif /* DP_RT_INT_H */

@@ -28,6 +28,7 @@ struct dp_rt_snap {
 	struct dp_rt_thread *th;
 	uint32_t n_csd, n_pd, n_ps;
 	uint32_t pd_base, csd_base; /* global id of local index 0 */
+	uint64_t samples_inside;    /* read once: THRD and INFO agree */
 };
 
 /* Open addressing map of (a, b) -> id; capacity fixed from upper bounds. */
@@ -115,6 +116,7 @@ DP_RT_NOINST static int dp_rt_snapshot(struct dp_rt_wctx *w, size_t *max_ps, siz
 		s->n_csd = DP_RT_LOAD_ACQ(&th->csd.count);
 		s->n_pd = DP_RT_LOAD_ACQ(&th->pd.count);
 		s->n_ps = DP_RT_LOAD_ACQ(&th->ps.count);
+		s->samples_inside = __atomic_load_n(&th->samples_inside, __ATOMIC_RELAXED);
 		*max_ps += s->n_ps;
 		*max_csd += s->n_csd;
 		w->n_threads++;
@@ -175,10 +177,11 @@ DP_RT_NOINST static void dp_rt_put_csd(struct dp_rt_wctx *w, uint64_t caller, ui
 	v[1] = DP_RT_LOAD_ACQ(&csd->exits);
 	v[2] = DP_RT_LOAD_ACQ(&csd->unwinds);
 	v[0] = DP_RT_LOAD_ACQ(&csd->calls);
-	v[3] = csd->samples;
-	v[4] = csd->callseqs;
-	v[5] = csd->allocs;
-	v[6] = csd->alloc_bytes;
+	/* one read each (atomic), or the compiler may read a moving counter twice */
+	v[3] = __atomic_load_n(&csd->samples, __ATOMIC_RELAXED);
+	v[4] = __atomic_load_n(&csd->callseqs, __ATOMIC_RELAXED);
+	v[5] = __atomic_load_n(&csd->allocs, __ATOMIC_RELAXED);
+	v[6] = __atomic_load_n(&csd->alloc_bytes, __ATOMIC_RELAXED);
 	for (int i = 0; i < DP_CSD_N_FIELDS; i++)
 		mask |= (uint64_t)(v[i] != 0) << i;
 	dp_rt_buf_num(b, caller);
@@ -224,7 +227,7 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 			dp_rt_buf_num(pdb, t + 1);
 			dp_rt_buf_num(pdb, 0);
 		}
-		w->samples_in += s->th->samples_inside;
+		w->samples_in += s->samples_inside;
 		w->lost_calls += s->th->lost_calls;
 		w->lost_samples += s->th->lost_samples;
 		w->lost_allocs += s->th->lost_allocs;
@@ -266,7 +269,7 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 		dp_rt_buf_num(b, snaps[t].pd_base);
 		dp_rt_buf_num(b, th->start_ns);
 		dp_rt_buf_num(b, (flags & DP_THREAD_ENDED) ? th->end_ns : 0);
-		dp_rt_buf_num(b, th->samples_inside);
+		dp_rt_buf_num(b, snaps[t].samples_inside);
 		dp_rt_buf_num(b, flags & (DP_THREAD_ENDED | DP_THREAD_MAIN | DP_THREAD_STOPPED));
 	}
 	w->count[DP_W_THRD] = w->n_threads;
