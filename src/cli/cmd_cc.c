@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "deepprof/exports.h"
 
 /* What the user's arguments ask the compiler to do. */
 struct dp_cc_scan {
@@ -23,19 +24,7 @@ struct dp_cc_scan {
 
 /* Symbols the executable must export so that instrumented shared libraries (and the C++
  * runtime's allocation calls) bind to the copy linked into the executable. */
-static const char *const dp_exported[] = {
-	"__cyg_profile_func_enter",
-	"__cyg_profile_func_exit",
-	"deepprof_write",
-	"malloc",
-	"calloc",
-	"realloc",
-	"posix_memalign",
-	"aligned_alloc",
-	"memalign",
-	"valloc",
-	"pvalloc",
-};
+static const char *const dp_exported[] = {DP_RT_EXPORTS(DP_RT_EXPORT_NAME)};
 
 #define DP_N_EXPORTED (sizeof(dp_exported) / sizeof(dp_exported[0]))
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../core/err.h"
+#include "deepprof/exports.h"
 #include "deepprof/format.h"
 #include "symbol_int.h"
 
@@ -84,19 +85,7 @@ int dp_sym_demangle(struct dp_sym_ctx *c, const char *mangled, uint32_t *id)
  * the allocation wrappers, the API): calls to these are never profiled call sites. */
 int dp_sym_is_runtime_name(const char *name)
 {
-	static const char *const rt[] = {
-		"__cyg_profile_func_enter",
-		"__cyg_profile_func_exit",
-		"malloc",
-		"calloc",
-		"realloc",
-		"posix_memalign",
-		"aligned_alloc",
-		"memalign",
-		"valloc",
-		"pvalloc",
-		"deepprof_write",
-	};
+	static const char *const rt[] = {DP_RT_EXPORTS(DP_RT_EXPORT_NAME)};
 
 	for (size_t i = 0; i < sizeof(rt) / sizeof(rt[0]); i++)
 		if (strcmp(name, rt[i]) == 0)

@@ -112,6 +112,13 @@ class Checker:
         self.failures = []
         self.passed = 0
 
+    def finish(self):
+        """Print every failure and the summary line; return the exit status (0 or 1)."""
+        for f in self.failures:
+            print("FAIL: " + f)
+        print("%s: %d checks passed, %d failed" % (self.label, self.passed, len(self.failures)))
+        return 1 if self.failures else 0
+
     def eq(self, what, got, want):
         if got == want:
             self.passed += 1

@@ -323,10 +323,7 @@ def main():
         TESTS[args.test](ctx, ck)
     except CheckError as e:
         ck.failures.append(str(e))
-    for f in ck.failures:
-        print("FAIL: " + f)
-    print("%s: %d checks passed, %d failed" % (ck.label, ck.passed, len(ck.failures)))
-    return 1 if ck.failures else 0
+    return ck.finish()
 
 
 if __name__ == "__main__":

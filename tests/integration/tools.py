@@ -286,6 +286,41 @@ def t_cli_basics(ctx, ck):
             r.stderr.startswith("deepprof run: cannot write the profile in /nonexistent/dir"))
 
 
+def t_install(ctx, ck):
+    """`make install PREFIX=DIR` layout: the installed deepprof finds its own runtime,
+    header and man page, and profiles a program that calls deepprof_write()."""
+    build = os.path.dirname(os.path.dirname(ctx.deepprof))
+    prefix = os.path.join(ctx.work, "prefix")
+    ctx.must(["cmake", "--install", build, "--prefix", prefix])
+    bin_ = os.path.join(prefix, "bin", "deepprof")
+    for rel in ("bin/deepprof", "include/deepprof/deepprof.h", "include/deepprof/format.h",
+                "share/man/man1/deepprof.1"):
+        ck.true("installed " + rel, os.path.exists(os.path.join(prefix, rel)))
+    libs = [os.path.join(d, f) for d, _, fs in os.walk(prefix) for f in fs
+            if f in ("libdeepprof.a", "libdeepprof.so")]
+    ck.eq("installed runtime libraries", sorted(os.path.basename(x) for x in libs),
+          ["libdeepprof.a", "libdeepprof.so"])
+    src = ctx.write("inst/w.c", """\
+        #include <deepprof/deepprof.h>
+        __attribute__((noinline)) static int twice(int x) { return 2 * x; }
+        int main(void) {
+            int s = 0;
+            for (int i = 0; i < 5; i++) s += twice(i);
+            if (deepprof_write() != 0) return 3;
+            return s == 20 ? 0 : 1;
+        }
+        """)
+    out = os.path.join(ctx.work, "inst", "w")
+    r = ctx.must([bin_, "cc", "-O2", "-o", out, src], env={"DEEPPROF_VERBOSE": "1"})
+    ck.true("installed cc links the installed runtime (%r)" % r.stderr[-400:],
+            prefix in r.stderr and build + "/lib" not in r.stderr)
+    data = os.path.join(ctx.work, "inst", "Deep.data")
+    ctx.must([out], env={"DEEPPROF_OUTPUT": data})
+    ctx.must([bin_, "symbolize", data])
+    p = Profile.load(bin_, data)
+    ck.edge(p, "main", "twice", calls=5, exits=5)
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 
@@ -306,10 +341,7 @@ def main():
         return 77
     except CheckError as e:
         ck.failures.append(str(e))
-    for f in ck.failures:
-        print("FAIL: " + f)
-    print("%s: %d checks passed, %d failed" % (ck.label, ck.passed, len(ck.failures)))
-    return 1 if ck.failures else 0
+    return ck.finish()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,19 @@
+/*
+ * deepprof/exports.h - the symbols libdeepprof exports, as an X-macro, for the tools that
+ * must know them: `deepprof cc` exports them from executables that link the static
+ * runtime, and the symbolizer leaves calls to them out of the never-taken call sites.
+ * runtime/libdeepprof.map (the shared library's version script) lists the same names.
+ * Not installed: an internal contract between the runtime and the tools.
+ */
+#ifndef DEEPPROF_EXPORTS_H
+#define DEEPPROF_EXPORTS_H
+
+/* DP_RT_EXPORTS(X) - calls X("name") for each exported symbol, comma-separated. */
+#define DP_RT_EXPORTS(X)                                                                         \
+	X("__cyg_profile_func_enter"), X("__cyg_profile_func_exit"), X("deepprof_write"),        \
+		X("malloc"), X("calloc"), X("realloc"), X("posix_memalign"), X("aligned_alloc"), \
+		X("memalign"), X("valloc"), X("pvalloc")
+
+#define DP_RT_EXPORT_NAME(s) s
+
+#endif /* DEEPPROF_EXPORTS_H */
