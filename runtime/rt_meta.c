@@ -348,11 +348,12 @@ DP_RT_NOINST static int dp_rt_object_cb(struct dl_phdr_info *info, size_t size, 
 }
 
 /* dp_rt_objects - append the OBJS records (without the count) to @b; returns the count.
- * dp_rt_program() must have been called (the executable's path). */
+ * The executable, which the dynamic linker leaves unnamed, gets its absolute path. */
 DP_RT_NOINST uint32_t dp_rt_objects(struct dp_rt_buf *b)
 {
 	struct dp_rt_objs o = {b, 0};
 
+	dp_rt_program();
 	dl_iterate_phdr(dp_rt_object_cb, &o);
 	return o.n;
 }

@@ -60,7 +60,13 @@ class Ctx:
         self.summary = r.stderr
         if r.returncode != 0:
             raise CheckError("deepprof run %s exited %d" % (exe, r.returncode))
-        return r.stdout, Profile.load(self.deepprof, os.path.join(self.work, output))
+        prof = Profile.load(self.deepprof, os.path.join(self.work, output))
+        exe_path = os.path.realpath(os.path.join(self.work, exe))
+        first = prof.objects.get(1, {}).get("path")
+        if prof.doc.get("program") != exe_path or first != exe_path:
+            raise CheckError("program %r and first object %r should both be %r"
+                             % (prof.doc.get("program"), first, exe_path))
+        return r.stdout, prof
 
 
 def kv(text, key):
