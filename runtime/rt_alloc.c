@@ -30,14 +30,15 @@ void *pvalloc(size_t n);
 DP_RT_NOINST static inline void dp_rt_count_alloc(size_t n)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
-	struct dp_rt_csd *cur = t->cur;
+	struct dp_rt_csd *cur;
 
-	if (dp_unlikely(!cur || t->inside))
+	if (dp_unlikely(!t->limit || t->inside))
 		return;
 	if (dp_unlikely(dp_rt_g.stopped)) {
 		t->th->lost_allocs++;
 		return;
 	}
+	cur = t->top->csd;
 	cur->allocs++;
 	cur->alloc_bytes += n;
 }

@@ -174,28 +174,46 @@ DP_RT_NOINST static void dp_rt_csd_insert(struct dp_rt_tls *t, struct dp_rt_csd 
 {
 	uintptr_t h = dp_rt_hash(csd->caller, csd->site, t->mask);
 
-	while (t->tab[h])
-		h = (h + 1) & t->mask;
-	t->tab[h] = csd;
+	while (*dp_rt_slot(t->tab, h))
+		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
+	*dp_rt_slot(t->tab, h) = csd;
 }
 
 DP_RT_NOINST static int dp_rt_csd_tab_grow(struct dp_rt_tls *t)
 {
 	struct dp_rt_thread *th = t->th;
-	struct dp_rt_csd **old = t->tab;
+	struct dp_rt_slot *old = t->tab;
 	uint32_t cap = th->csd_cap * 2, i;
-	struct dp_rt_csd **tab = dp_rt_map(cap * sizeof(*tab), 1);
+	struct dp_rt_slot *tab = dp_rt_map(cap * sizeof(*tab), 1);
 
 	if (!tab)
 		return -1;
 	t->tab = tab;
-	t->mask = cap - 1;
+	t->mask = (cap - 1) * sizeof(*tab);
 	for (i = 0; i < th->csd_cap; i++)
-		if (old[i])
-			dp_rt_csd_insert(t, old[i]);
+		if (old[i].csd)
+			dp_rt_csd_insert(t, old[i].csd);
 	dp_rt_unmap(old, th->csd_cap * sizeof(*tab), 1);
 	th->csd_cap = cap;
 	return 0;
+}
+
+/*
+ * The PD of the innermost active activation of @ps's function, or NULL. Recursion folds,
+ * so it is also the outermost one's unless the function is reached through a CSD created
+ * before it was active. The hooks keep no per-PS state: a search down the shadow stack on
+ * CSD creation (rare) instead of a save and a restore on every call; it stops at once
+ * for direct recursion.
+ */
+DP_RT_NOINST static struct dp_rt_pd *dp_rt_active_pd(const struct dp_rt_tls *t,
+						     const struct dp_rt_ps *ps)
+{
+	const struct dp_rt_frame *e;
+
+	for (e = t->top; e > t->th->stack; e--)
+		if (e->csd->ps == ps)
+			return e->pd;
+	return NULL;
 }
 
 /* PD and CSD creation proper; the caller keeps errno and the inside flag. */
@@ -212,9 +230,9 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 	ps = dp_rt_ps_get(th, fn);
 	if (!ps)
 		return NULL;
-	/* Mercury's call port: reuse the outermost active PD of fn (recursion), else a
-	 * new PD. The callee never changes after this. */
-	callee = ps->outermost;
+	/* Mercury's call port: reuse the PD of fn's active activation (recursion), else
+	 * a new PD. The callee never changes after this. */
+	callee = dp_rt_active_pd(t, ps);
 	if (!callee) {
 		callee = dp_rt_node_alloc(&th->pd);
 		if (!callee)
@@ -293,8 +311,8 @@ fail:
 
 /*
  * dp_rt_graph_init - set up @th's empty graph (thread root PS and PD, the root CSD,
- * lookup tables, shadow stack with its sentinel) and the hot fields of @t, except
- * t->cur. Returns 0 or -1 (collection stopped).
+ * lookup tables, shadow stack with its sentinel) and the hot fields of @t (t->limit, set,
+ * gives the thread state). Returns 0 or -1 (collection stopped).
  */
 DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 {
@@ -320,9 +338,10 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->root_csd.callee = pd;
 	th->root_csd.ps = ps;
 	th->root_csd.calls = 1;
-	t->mask = th->csd_cap - 1;
+	t->mask = (th->csd_cap - 1) * sizeof(*t->tab);
 	th->stack[0].csd = &th->root_csd;
-	th->stack[0].cfa = UINTPTR_MAX;
+	th->stack[0].pd = pd;
+	th->stack[0].fp = UINTPTR_MAX;
 	t->top = th->stack;
 	t->limit = th->stack + th->stack_cap;
 	t->th = th;

@@ -10,20 +10,24 @@
 
 #include "rt_int.h"
 
-_Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model("initial-exec")));
-
 /* Not exported from any header: the hooks' prototypes, to satisfy -Wmissing-prototypes. */
 void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);
 
-/* A frame pointer farther than this above the hook's frame is checked on the slow path. */
+/* An enter hook finding fn's frame pointer farther than this above its own frame takes the
+ * slow path, which accepts up to DP_RT_SLOW_FRAME (bounded by the top of the stack). */
 #define DP_RT_FAST_FRAME ((uintptr_t)4096)
 #define DP_RT_SLOW_FRAME ((uintptr_t)1 << 20)
 
+/* The state of a thread without state: its CSD's fn (0) matches no function. */
+static struct dp_rt_csd dp_rt_idle_csd;
+struct dp_rt_frame dp_rt_idle_frame = {.csd = &dp_rt_idle_csd};
+_Thread_local struct dp_rt_tls dp_rt_tls
+	__attribute__((tls_model("initial-exec"))) = {.top = &dp_rt_idle_frame};
+
 /*
  * dp_rt_pop_entry - leave the top activation of the shadow stack: through the exit hook
- * (@how 0: exits++) or without it (@how 1: unwinds++). Restores the callee's outermost
- * activation and the current CSD exactly as the exit port does. Never pops the sentinel.
+ * (@how 0: exits++) or without it (@how 1: unwinds++). Never pops the sentinel.
  */
 DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 {
@@ -34,186 +38,186 @@ DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 		csd->unwinds++;
 	else
 		csd->exits++;
-	csd->ps->outermost = e->saved;
-	t->cur = e->prev;
 	t->top = e - 1;
 }
 
 /*
  * dp_rt_unwind_to - pop, as unwinds, every activation whose frame is gone: those whose
- * CFA is < @cfa, the stack growing down (the exit hook of the activation at @cfa). The
- * sentinel (cfa = UINTPTR_MAX) is never popped.
+ * frame address is < @fp, the stack growing down (the exit hook of the activation at
+ * @fp). The sentinel (fp = UINTPTR_MAX) is never popped.
  */
-DP_RT_HOT static void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t cfa)
+DP_RT_HOT static void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp)
 {
-	while (t->top->cfa < cfa)
+	while (t->top->fp < fp)
 		dp_rt_pop_entry(t, 1);
 }
 
 /*
- * Before entering @fn from @site at @cfa: pop, as unwinds, the activations whose frames
- * are gone: CFA below @cfa, or equal to it (a sibling called after a longjmp or catch),
- * except the activations of a function into which @fn was inlined: its hooks run in the
- * container's frame, with the container's return address as @site.
+ * Before entering @fn from @site with frame address @fp: pop, as unwinds, the activations
+ * whose frames are gone: frame address below @fp, or equal to it (a sibling called after
+ * a longjmp or catch), except the activations of a function into which @fn was inlined:
+ * its hooks run in the container's frame, with the container's return address as @site.
  */
 DP_RT_HOT static void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
-					 uintptr_t cfa)
+					 uintptr_t fp)
 {
 	const struct dp_rt_frame *e;
 
-	while ((e = t->top)->cfa <= cfa) {
-		if (e->cfa == cfa && e->csd->site == site && e->csd->fn != fn)
+	while ((e = t->top)->fp <= fp) {
+		if (e->fp == fp && e->csd->site == site && e->csd->fn != fn)
 			break;
 		dp_rt_pop_entry(t, 1);
 	}
 }
 
 /*
- * The CFA of the instrumented function that called the hook whose frame address is @fa
- * (its caller's stack pointer before the call: just above its return address @site).
- * Either the hook was tail-called from the function's epilogue, and the hook's own
- * return slot holds @site; or the function's frame pointer (-fno-omit-frame-pointer),
- * saved by the hook's prologue at @fa, points at the function's saved frame pointer with
- * @site above it. Both are checked against @site. Returns 0 if neither holds (a function
- * built without frame pointers).
+ * The frame address of the instrumented function that called the hook whose frame address
+ * is @fa (its CFA - 16: its caller's stack pointer before the call is just above its
+ * return address @site). Either the hook was tail-called from the function's epilogue,
+ * and the hook's own return slot holds @site; or the function's frame pointer
+ * (-fno-omit-frame-pointer), saved by the hook's prologue at @fa, points at the function's
+ * saved frame pointer with @site above it. Both are checked against @site. Returns 0 if
+ * neither holds (a function built without frame pointers).
  */
-DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_find_cfa(const struct dp_rt_tls *t,
-								    uintptr_t fa, uintptr_t site)
+DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_find_fp(const struct dp_rt_tls *t,
+								   uintptr_t fa, uintptr_t site)
 {
 	const uintptr_t *hook = (const uintptr_t *)fa;
 	uintptr_t xr = hook[0], end = fa + DP_RT_SLOW_FRAME;
 
 	if (hook[1] == site)
-		return fa + 2 * sizeof(void *);
+		return fa;
 	if (t->th->stack_hi > fa && t->th->stack_hi < end)
 		end = t->th->stack_hi;
 	if (xr > fa && xr + 2 * sizeof(void *) <= end && !(xr & (sizeof(void *) - 1)) &&
 	    ((const uintptr_t *)xr)[1] == site)
-		return xr + 2 * sizeof(void *);
+		return xr;
 	return 0;
 }
 
-/* Push the activation of @csd (the caller's CSD was t->cur) and make it current. */
+/* Push the activation of @csd at frame address @fp, called from the current CSD @cur. */
 DP_RT_HOT __attribute__((always_inline)) static inline void
-dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *csd, uintptr_t cfa)
+dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, uintptr_t fp)
 {
 	struct dp_rt_frame *top = t->top + 1;
-	struct dp_rt_ps *ps = csd->ps;
 
-	t->cur->callseqs++;
+	cur->callseqs++;
 	csd->calls++;
 	top->csd = csd;
-	top->prev = t->cur;
-	top->saved = ps->outermost;
-	top->cfa = cfa;
+	top->pd = csd->callee;
+	top->fp = fp;
 	t->top = top;
-	ps->outermost = csd->callee;
-	t->cur = csd;
 }
 
-/* The CSD of (current PD, @site, @fn), or NULL if it does not exist yet. */
-DP_RT_HOT __attribute__((always_inline)) static inline struct dp_rt_csd *
-dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site)
+/* The CSD of (current PD, @site, @fn), or NULL if it does not exist yet (any slot). */
+DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn,
+						uintptr_t site)
 {
-	const struct dp_rt_pd *pd = t->cur->callee;
+	const struct dp_rt_pd *pd = t->top->pd;
 	uintptr_t h = dp_rt_hash(pd, site, t->mask);
 	struct dp_rt_csd *csd;
 
-	while ((csd = t->tab[h])) {
-		if (dp_likely(csd->site == site && csd->fn == fn && csd->caller == pd))
+	while ((csd = *dp_rt_slot(t->tab, h))) {
+		if (csd->site == site && csd->fn == fn && csd->caller == pd)
 			break;
-		h = (h + 1) & t->mask;
+		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
 	}
 	return csd;
 }
 
-/*
- * The enter hook's general case: the CFA checked anew, dead activations popped, the
- * CSD created if new, the shadow stack grown if full. @fa: the hook's frame address.
- */
-DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(struct dp_rt_tls *t, uintptr_t fn,
-								 uintptr_t site, uintptr_t fa)
+/* The first hook of a thread: give it state. Returns 0 if it collects. */
+DP_RT_COLD static int dp_rt_enter_first(struct dp_rt_tls *t)
 {
-	uintptr_t cfa = dp_rt_find_cfa(t, fa, site);
-	struct dp_rt_csd *csd;
+	if (t->disabled || t->th)
+		return -1; /* never collects, or ended */
+	dp_rt_thread_start(t);
+	return t->limit && !dp_rt_g.stopped ? 0 : -1;
+}
 
-	if (cfa)
-		dp_rt_unwind_enter(t, fn, site, cfa);
+/*
+ * The enter hook's general case: state set up, the frame checked anew, dead activations
+ * popped, the CSD looked up in every slot or created, the shadow stack grown if full.
+ * @fa: the hook's frame address.
+ */
+DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, uintptr_t site,
+								 uintptr_t fa)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+	struct dp_rt_csd *csd;
+	uintptr_t fp;
+
+	if (dp_unlikely(!t->limit) && dp_rt_enter_first(t) != 0)
+		return;
+	if (dp_unlikely(dp_rt_g.stopped)) {
+		t->th->lost_calls++;
+		return;
+	}
+	fp = dp_rt_find_fp(t, fa, site);
+	if (fp)
+		dp_rt_unwind_enter(t, fn, site, fp);
 	else
-		cfa = (t->top->cfa - 2) | 1; /* unknown (odd): nested in the top activation */
+		fp = (t->top->fp - 2) | 1; /* unknown (odd): nested in the top activation */
 	csd = dp_rt_lookup(t, fn, site);
 	if (!csd) {
-		csd = dp_rt_csd_create(t, t->cur->callee, site, fn);
+		csd = dp_rt_csd_create(t, t->top->pd, site, fn);
 		if (!csd)
 			return;
 	}
 	if (t->top + 1 >= t->limit && dp_rt_stack_grow(t) != 0)
 		return;
-	dp_rt_push(t, csd, cfa);
-}
-
-/* The enter hook without usable state: first hook of the thread, or collection stopped. */
-DP_RT_COLD static void dp_rt_enter_slow(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
-					uintptr_t fa)
-{
-	if (t->cur) {
-		t->th->lost_calls++;
-		return;
-	}
-	if (t->disabled || t->th)
-		return;
-	dp_rt_thread_start(t);
-	if (t->cur && !dp_rt_g.stopped)
-		dp_rt_enter_miss(t, fn, site, fa);
+	dp_rt_push(t, t->top->csd, csd, fp);
 }
 
 /*
  * __cyg_profile_func_enter - called by instrumented code on entry to @fn; @site is the
  * return address into the caller. Finds or creates the CSD of (current PD, site, fn),
- * counts the call, pushes the activation and makes its CSD current.
+ * counts the call, pushes the activation and makes its CSD current. The fast path: state,
+ * room, fn's frame pointer (saved by the hook's prologue) sane, the top activation alive,
+ * the CSD in its first table slot.
  */
 DP_RT_API DP_RT_HOT void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	uintptr_t fa = (uintptr_t)__builtin_frame_address(0);
 	uintptr_t xr = *(const uintptr_t *)fa; /* fn's frame pointer */
-	const struct dp_rt_frame *top;
-	struct dp_rt_csd *csd;
+	struct dp_rt_frame *top = t->top;
+	struct dp_rt_csd *cur, *csd;
+	struct dp_rt_pd *pd;
 
-	if (dp_unlikely(!t->cur || dp_rt_g.stopped)) {
-		dp_rt_enter_slow(t, (uintptr_t)fn, (uintptr_t)site, fa);
-		return;
-	}
-	/* fn's CFA is xr + 16 if its frame holds @site there */
-	if (dp_unlikely(xr - fa - 1 >= DP_RT_FAST_FRAME ||
-			((const uintptr_t *)xr)[1] != (uintptr_t)site || t->top + 1 >= t->limit))
+	if (dp_unlikely(top + 1 >= t->limit || dp_rt_g.stopped || xr - fa > DP_RT_FAST_FRAME ||
+			((const uintptr_t *)xr)[1] != (uintptr_t)site))
 		goto miss;
-	/* the top must be alive: below us, or the container fn was inlined into */
-	top = t->top;
-	if (dp_unlikely(top->cfa <= xr + 2 * sizeof(void *)) &&
-	    (top->cfa != xr + 2 * sizeof(void *) || top->csd->site != (uintptr_t)site ||
-	     top->csd->fn == (uintptr_t)fn))
+	/* the top must be alive: above us, or the container fn was inlined into */
+	cur = top->csd;
+	if (dp_unlikely(top->fp <= xr) &&
+	    (top->fp != xr || cur->site != (uintptr_t)site || cur->fn == (uintptr_t)fn))
 		goto miss;
-	csd = dp_rt_lookup(t, (uintptr_t)fn, (uintptr_t)site);
-	if (dp_unlikely(!csd))
+	pd = top->pd;
+	csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, (uintptr_t)site, t->mask));
+	if (dp_unlikely(!csd || csd->site != (uintptr_t)site || csd->fn != (uintptr_t)fn ||
+			csd->caller != pd))
 		goto miss;
-	dp_rt_push(t, csd, xr + 2 * sizeof(void *));
+	dp_rt_push(t, cur, csd, xr);
 	return;
 miss:
-	dp_rt_enter_miss(t, (uintptr_t)fn, (uintptr_t)site, fa);
+	dp_rt_enter_miss((uintptr_t)fn, (uintptr_t)site, fa);
 }
 
-/* The exit hook's general case: pop what is dead, then @fn's activation at this CFA. */
-DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(struct dp_rt_tls *t, uintptr_t fn,
-								uintptr_t site, uintptr_t fa)
+/* The exit hook's general case: pop what is dead, then @fn's activation at this frame. */
+DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, uintptr_t site,
+								uintptr_t fa)
 {
-	uintptr_t cfa = dp_rt_find_cfa(t, fa, site);
+	struct dp_rt_tls *t = &dp_rt_tls;
+	uintptr_t fp;
 	struct dp_rt_frame *e;
 
-	if (cfa)
-		dp_rt_unwind_to(t, cfa);
+	if (!t->limit || dp_rt_g.stopped)
+		return;
+	fp = dp_rt_find_fp(t, fa, site);
+	if (fp)
+		dp_rt_unwind_to(t, fp);
 	for (e = t->top; e > t->th->stack; e--)
-		if (e->csd->fn == fn && (!cfa || e->cfa == cfa || (e->cfa & 1)))
+		if (e->csd->fn == fn && (!fp || e->fp == fp || (e->fp & 1)))
 			break;
 	if (e == t->th->stack)
 		return; /* not on the stack: entered before we could see it */
@@ -225,7 +229,10 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(struct dp_rt_tls
 /*
  * __cyg_profile_func_exit - called by instrumented code when @fn returns (@site: its
  * return address). Counts the exit and restores the caller's context; activations left
- * without their exit hook are popped as unwinds first.
+ * without their exit hook are popped as unwinds first. The fast path: the top activation
+ * is fn's at the frame the hook finds (tail-called: the hook's return slot holds @site;
+ * else fn's frame pointer is saved at the hook's frame). The top's frame address was
+ * checked at its entry, so it is safe to read and equality is enough.
  */
 DP_RT_API DP_RT_HOT void __cyg_profile_func_exit(void *fn, void *site)
 {
@@ -233,25 +240,16 @@ DP_RT_API DP_RT_HOT void __cyg_profile_func_exit(void *fn, void *site)
 	uintptr_t fa = (uintptr_t)__builtin_frame_address(0);
 	const uintptr_t *hook = (const uintptr_t *)fa;
 	struct dp_rt_frame *top = t->top;
-	struct dp_rt_csd *csd;
+	struct dp_rt_csd *csd = top->csd;
 	uintptr_t xr;
 
-	if (dp_unlikely(!t->cur || dp_rt_g.stopped))
-		return;
-	csd = top->csd;
 	if (dp_likely(csd->fn == (uintptr_t)fn)) {
-		/* fn's CFA: the hook was tail-called (its return slot holds @site), or
-		 * fn's frame pointer is saved at fa */
 		xr = hook[1] == (uintptr_t)site ? fa : hook[0];
-		if (dp_likely(xr - fa < DP_RT_FAST_FRAME &&
-			      ((const uintptr_t *)xr)[1] == (uintptr_t)site &&
-			      top->cfa == xr + 2 * sizeof(void *))) {
+		if (dp_likely(top->fp == xr && ((const uintptr_t *)xr)[1] == (uintptr_t)site)) {
 			csd->exits++;
-			csd->ps->outermost = top->saved;
-			t->cur = top->prev;
 			t->top = top - 1;
 			return;
 		}
 	}
-	dp_rt_exit_miss(t, (uintptr_t)fn, (uintptr_t)site, fa);
+	dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
 }

@@ -36,10 +36,8 @@ struct dp_rt_pd;
 /* ProcStatic, per thread: one per function entry address (fn 0 = the thread root). */
 struct dp_rt_ps {
 	uintptr_t fn;
-	struct dp_rt_pd *outermost; /* PD of the outermost active activation, or NULL */
-	uint32_t index;		    /* sequential per thread, 0 = the thread root PS */
+	uint32_t index; /* sequential per thread, 0 = the thread root PS */
 	uint32_t pad;
-	uint64_t pad2;
 };
 
 /* ProcDynamic: one per (function, ancestor context). */
@@ -65,13 +63,16 @@ struct dp_rt_csd {
 	uint64_t pad2[3];
 } __attribute__((aligned(64)));
 
-/* One shadow-stack entry per active instrumented activation. */
+/*
+ * One shadow-stack entry per active instrumented activation. The current CSD is
+ * t->top->csd (the sentinel, entry 0, holds the thread's root CSD).
+ */
 struct dp_rt_frame {
 	struct dp_rt_csd *csd;
-	struct dp_rt_csd *prev; /* the CSD current before the call */
-	struct dp_rt_pd *saved; /* ps->outermost before the call */
-	uintptr_t cfa;		/* the activation's canonical frame address: just above
-				   its return address; the stack grows down */
+	struct dp_rt_pd *pd; /* csd->callee: the lookup key of the calls it makes */
+	/* the activation's frame address: its canonical frame address (just above its return
+	 * address) - 16, i.e. its frame pointer; odd = unknown */
+	uintptr_t fp;
 };
 
 /* A chunk of nodes of one kind, mmap'd; filled completely before the next one. */
@@ -89,13 +90,17 @@ struct dp_rt_nodes {
 	uint32_t size;	/* node size */
 };
 
-/* The thread-local hot state: read by every hook, no pointer chase. */
+/*
+ * The thread-local hot state: read by every hook, no pointer chase. Without state (before
+ * the thread's first hook, after its end, or if it never collects) limit is NULL, so the
+ * enter hook's stack check fails, and top points at a constant idle entry whose CSD
+ * matches no function, so the exit hook's check fails: both take their slow path.
+ */
 struct dp_rt_tls {
-	struct dp_rt_csd *cur;	   /* CSD of the current activation; NULL = no state */
-	struct dp_rt_frame *top;   /* shadow stack top entry */
-	struct dp_rt_frame *limit; /* one past the last usable entry */
-	struct dp_rt_csd **tab;	   /* CSD lookup table */
-	uintptr_t mask;		   /* table size - 1 */
+	struct dp_rt_frame *top;   /* shadow stack top entry; top->csd is the current CSD */
+	struct dp_rt_frame *limit; /* one past the last usable entry; NULL = no state */
+	struct dp_rt_slot *tab;	   /* CSD lookup table */
+	uintptr_t mask;		   /* (table size - 1) * sizeof(struct dp_rt_slot) */
 	int inside;		   /* the thread is executing runtime code (slow paths) */
 	int disabled;		   /* this thread never collects (failed, exited, no state) */
 	struct dp_rt_thread *th;
@@ -143,22 +148,37 @@ struct dp_rt_global {
 
 extern struct dp_rt_global dp_rt_g;
 
+/* A CSD lookup table slot: 16 bytes, so that a PD address (16-byte nodes) is a slot
+ * offset as it is. */
+struct dp_rt_slot {
+	struct dp_rt_csd *csd;
+	uintptr_t unused;
+};
+
 /*
- * dp_rt_hash - the CSD table slot of (@pd, @site). The site (known at the hook's entry)
- * is multiplied out of the critical path; the PD, which the previous hook determined,
- * only costs a shift and an XOR: successive calls are latency-bound on this chain.
- * PD addresses are 16-byte nodes in sequence, so pd >> 4 spreads over the slots and the
- * site's multiplicative hash decorrelates sites (a plain pd ^ site would collide for
- * whole families of pairs).
+ * dp_rt_hash - the byte offset in the CSD table of the slot of (@pd, @site); @mask is
+ * t->mask. The site (known at the hook's entry) is multiplied out of the critical path;
+ * the PD, which the previous hook determined, only costs an XOR and an AND: successive
+ * calls are latency-bound on this chain. PD addresses are 16-byte nodes in sequence, so
+ * the PD's own bits spread over the slots, and the site's multiplicative hash
+ * decorrelates sites (a plain pd ^ site would collide for whole families of pairs).
  */
 DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
 						uintptr_t mask)
 {
 	uint64_t s = ((uint64_t)site * 0x9E3779B97F4A7C15ull) >> 32;
 
-	return (uintptr_t)(s ^ ((uint64_t)(uintptr_t)pd >> 4)) & mask; /* tables < 2^32 */
+	return (uintptr_t)(s ^ (uint64_t)(uintptr_t)pd) & mask; /* tables < 2^28 slots */
+}
+
+/* The CSD pointer in the slot at byte offset @h of @tab. */
+DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab, uintptr_t h)
+{
+	return &((struct dp_rt_slot *)(void *)((char *)tab + h))->csd;
 }
 extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model("initial-exec")));
+/* The shadow-stack entry of a thread without state (rt_hooks.c). */
+extern struct dp_rt_frame dp_rt_idle_frame;
 
 /* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
 struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,

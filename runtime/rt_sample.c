@@ -37,13 +37,12 @@ DP_RT_NOINST static uintptr_t dp_rt_pc(void *ucv)
 DP_RT_NOINST static void dp_rt_on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
-	struct dp_rt_csd *cur = t->cur;
 	uintptr_t pc;
 	uint64_t n;
 	int saved = errno;
 
 	(void)sig;
-	if (!cur)
+	if (!t->limit)
 		return;
 	/* CPU timers expire on scheduler ticks: the periods merged into this signal */
 	n = 1 + (uint64_t)(si->si_code == SI_TIMER && si->si_overrun > 0 ? si->si_overrun : 0);
@@ -53,7 +52,7 @@ DP_RT_NOINST static void dp_rt_on_sigprof(int sig, siginfo_t *si, void *ucv)
 	else if (dp_rt_g.stopped)
 		t->th->lost_samples += n;
 	else
-		cur->samples += n;
+		t->top->csd->samples += n; /* not inside a hook: top is complete */
 	errno = saved;
 }
 

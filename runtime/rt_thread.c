@@ -45,7 +45,8 @@ DP_RT_NOINST static void dp_rt_thread_end(void *arg)
 	th->end_ns = dp_rt_now_ns(CLOCK_REALTIME);
 	__atomic_or_fetch(&th->flags, DP_THREAD_ENDED, __ATOMIC_RELEASE);
 	/* Later hooks (other key destructors) are ignored; the lookup structures go. */
-	t->cur = NULL;
+	t->limit = NULL;
+	t->top = &dp_rt_idle_frame;
 	t->disabled = 1;
 	dp_rt_unmap(t->tab, th->csd_cap * sizeof(*t->tab), 1);
 	dp_rt_unmap(th->ps_tab, th->ps_cap * sizeof(*th->ps_tab), 1);
@@ -53,7 +54,6 @@ DP_RT_NOINST static void dp_rt_thread_end(void *arg)
 	t->tab = NULL;
 	th->ps_tab = NULL;
 	th->stack = NULL;
-	t->top = t->limit = NULL;
 	t->inside = 0;
 	errno = saved;
 }
@@ -126,7 +126,7 @@ DP_RT_NOINST void dp_rt_threads_init(void)
 
 /*
  * dp_rt_thread_start - give the calling thread its state on its first hook: the graph,
- * registration, exit key, sampling timer; t->cur is set last, only on success. On
+ * registration, exit key, sampling timer (t->limit set: the thread has state). On
  * failure the thread is marked disabled and never collects.
  */
 DP_RT_NOINST void dp_rt_thread_start(struct dp_rt_tls *t)
@@ -158,11 +158,12 @@ DP_RT_NOINST void dp_rt_thread_start(struct dp_rt_tls *t)
 	dp_rt_g.threads_tail = th;
 	pthread_mutex_unlock(&dp_rt_g.threads_lock);
 	dp_rt_sample_thread_start(th);
-	t->cur = &th->root_csd;
 	t->inside = 0;
 	errno = saved;
 	return;
 fail:
+	t->limit = NULL;
+	t->top = &dp_rt_idle_frame;
 	t->disabled = 1;
 	t->th = NULL;
 	t->inside = 0;
