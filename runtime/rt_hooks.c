@@ -109,18 +109,27 @@ dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, ui
 	t->top = top;
 }
 
-/* The CSD of (current PD, @site, @fn), or NULL if it does not exist yet (any slot). */
+/*
+ * The CSD of (current PD, @site, @fn), or NULL if it does not exist yet (any slot). A CSD
+ * found past its first slot is swapped into it, so that the fast path, which looks only
+ * there, finds it next time. Swapping two entries of one probe run keeps every entry
+ * reachable: the slots between stay occupied.
+ */
 DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn,
 						uintptr_t site)
 {
 	const struct dp_rt_pd *pd = t->top->pd;
-	uintptr_t h = dp_rt_hash(pd, site, t->mask);
+	uintptr_t home = dp_rt_hash(pd, site, t->mask), h = home;
 	struct dp_rt_csd *csd;
 
 	while ((csd = *dp_rt_slot(t->tab, h))) {
 		if (csd->site == site && csd->fn == fn && csd->caller == pd)
 			break;
 		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
+	}
+	if (csd && h != home) {
+		*dp_rt_slot(t->tab, h) = *dp_rt_slot(t->tab, home);
+		*dp_rt_slot(t->tab, home) = csd;
 	}
 	return csd;
 }
