@@ -1,7 +1,7 @@
 # Makefile - the developer's entry points, wrapping CMake and CTest:
 #   make                      build into ./build (tool, runtime, tests)
 #   make install PREFIX=DIR   install bin/deepprof, lib/libdeepprof.{a,so}, headers, man page
-#   make check                deps; tools/checksrc; -Werror build + all CTests; ASan/UBSan
+#   make check                deps; tools/checksrc and check-format; -Werror build + all CTests; ASan/UBSan
 #                             unit tests; a clang libFuzzer run of the reader
 #                             (DP_FUZZ_SECONDS, default 60)
 #   make demo                 deps, build, profile examples/wordfreq with deepprof run
@@ -41,6 +41,7 @@ check: deps
 
 check-main:
 	tools/checksrc
+	tools/check-format
 	$(CMAKE) -S . -B $(BUILD) -DDP_WERROR=ON
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS)
