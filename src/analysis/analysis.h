@@ -1,0 +1,138 @@
+/*
+ * analysis/analysis.h - the load-time analysis of one profile: node indexes (CSR),
+ * cliques (strongly connected components of the PD graph, numbered bottom-up), own and
+ * inherited costs propagated through the cliques, and summaries per PS, CSS, module
+ * (source file) and object. Built once by dp_analysis_new(); afterwards every question
+ * is an array lookup. See docs/internals/analysis.md. Depends on format/ and core/.
+ */
+#ifndef DP_ANALYSIS_ANALYSIS_H
+#define DP_ANALYSIS_ANALYSIS_H
+
+#include <stdint.h>
+
+#include "../core/arena.h"
+#include "../format/profile.h"
+
+/* Every counter of a CSD; "own" costs of any node are sums of these. */
+struct dp_costs {
+	uint64_t calls, exits, unwinds, samples, callseqs, allocs, alloc_bytes;
+};
+
+/* The inheritable counters ("desc" costs): summing port counts across procedures is
+ * meaningless, so only these four are propagated up the call graph. */
+struct dp_inherit {
+	uint64_t samples, callseqs, allocs, alloc_bytes;
+};
+
+/*
+ * A compressed sparse row index: the items of key k (1 <= k <= n) are
+ * ids[start[k]] .. ids[start[k + 1] - 1], in increasing item id unless said otherwise.
+ * start has n + 2 entries (start[0] = start[1] = 0).
+ */
+struct dp_csr {
+	uint32_t n;
+	uint32_t *start;
+	uint32_t *ids;
+};
+
+/* dp_csr_count - how many items key @k has. */
+static inline uint32_t dp_csr_count(const struct dp_csr *c, uint32_t k)
+{
+	return c->start[k + 1] - c->start[k];
+}
+
+/* dp_csr_items - the first of key @k's items (dp_csr_count() of them). */
+static inline const uint32_t *dp_csr_items(const struct dp_csr *c, uint32_t k)
+{
+	return c->ids + c->start[k];
+}
+
+/*
+ * The analysis. Every array is indexed by the profile's ids (index 0 unused) unless
+ * said otherwise, allocated from @arena, and read-only for users. Sums of counters are
+ * modulo 2^64 (so identities between them hold exactly even if a hostile file overflows).
+ */
+struct dp_analysis {
+	const struct dp_profile *p; /* borrowed; must outlive the analysis */
+	struct dp_arena arena;
+
+	/* 1. indexes */
+	struct dp_csr pd_csds;	  /* PD -> CSDs it makes (caller == PD) */
+	uint32_t *pd_succ;	  /* parallel to pd_csds.ids: the callee PD of each CSD */
+	struct dp_csr pd_callers; /* PD -> CSDs calling it (callee == PD) */
+	struct dp_csr ps_pds;	  /* PS -> its PDs */
+	struct dp_csr ps_callers; /* PS -> CSDs calling any of its PDs */
+	struct dp_csr css_csds;	  /* CSS -> its CSDs */
+	struct dp_csr ps_csss;	  /* PS -> the CSSs it contains */
+
+	/* 2. cliques, ids 1..n_cliques in bottom-up order: a CSD crossing cliques always
+	 * goes from a higher clique id to a lower one */
+	uint32_t n_cliques;
+	uint32_t root_clique;	    /* the clique of the program root PD */
+	uint32_t *pd_clique;	    /* [1..n_pd] */
+	struct dp_csr clique_pds;   /* members: the entry PD first, then by increasing id */
+	uint32_t *clique_entry;	    /* [1..n_cliques] entry CSD; 0 for the root clique and
+				       cliques nothing enters. Cliques 1..root_clique are
+				       those reachable from the root PD */
+	uint32_t *csd_child_clique; /* [1..n_csd] the callee's clique if the CSD crosses
+				       cliques, else 0 */
+	uint32_t n_extra_entries;   /* crossing CSDs that are not their clique's entry (never
+				       in files the runtime writes; see the docs) */
+
+	/* 3. costs */
+	struct dp_costs *pd_own;	 /* [1..n_pd] sum of the CSDs calling it */
+	struct dp_inherit *pd_desc;	 /* [1..n_pd] */
+	struct dp_inherit *csd_desc;	 /* [1..n_csd] 0 unless the CSD is a clique's entry:
+					    then the clique's total minus the own of every
+					    CSD entering the clique (just the entry's own in
+					    files the runtime writes) */
+	struct dp_inherit *clique_total; /* [1..n_cliques] own + desc of all members */
+	struct dp_inherit root_total;	 /* the 100% denominator: clique_total[root_clique]
+					    (minus the own of CSDs entering the root clique
+					    from PDs unreachable from the root, if any) */
+
+	/* 4. summaries */
+	struct dp_costs *ps_own;	/* [1..n_ps] sum over its PDs */
+	struct dp_inherit *ps_desc;	/* [1..n_ps] */
+	struct dp_costs *css_own;	/* [1..n_css] sum over its CSDs */
+	struct dp_inherit *css_desc;	/* [1..n_css] */
+	uint32_t n_modules;		/* one per distinct PS file string, see below */
+	uint32_t *module_file;		/* [1..n_modules] string id; 0 = "<unknown>" bucket */
+	uint32_t *ps_module;		/* [1..n_ps] */
+	struct dp_csr module_pss;	/* module -> its PSs */
+	struct dp_costs *module_own;	/* [1..n_modules] */
+	struct dp_inherit *module_desc; /* [1..n_modules] */
+	struct dp_costs *object_own;	/* [0..n_objects]; 0 = unknown object */
+	struct dp_inherit *object_desc; /* [0..n_objects] */
+};
+
+/*
+ * dp_analysis_new - analyse @p (borrowed: it must stay alive and unchanged while the
+ * analysis is used). Checks every id it follows; a profile with an id out of range gives
+ * -DP_EFORMAT.
+ * Return: the analysis (owned by the caller, free it with dp_analysis_free()), or NULL
+ * with *@err set to a negative enum dp_err (the message made by dp_error()).
+ */
+struct dp_analysis *dp_analysis_new(const struct dp_profile *p, int *err);
+
+/* dp_analysis_free - free @a and everything it owns (NULL is fine); @a->p is untouched. */
+void dp_analysis_free(struct dp_analysis *a);
+
+/* dp_analysis_module_name - the name of module @m: its file, or "<unknown>". */
+const char *dp_analysis_module_name(const struct dp_analysis *a, uint32_t m);
+
+/* dp_analysis_is_entry - whether CSD @csd is the entry CSD of its callee's clique. */
+static inline int dp_analysis_is_entry(const struct dp_analysis *a, uint32_t csd)
+{
+	uint32_t c = a->csd_child_clique[csd];
+
+	return c != 0 && a->clique_entry[c] == csd;
+}
+
+/* dp_costs_add - @dst += @src, every counter (modulo 2^64). */
+void dp_costs_add(struct dp_costs *dst, const struct dp_costs *src);
+
+/* dp_inherit_add - @dst += @src, every counter (modulo 2^64). */
+void dp_inherit_add(struct dp_inherit *dst, const struct dp_inherit *src);
+
+#endif /* DP_ANALYSIS_ANALYSIS_H */

@@ -1,0 +1,90 @@
+/*
+ * tests/unit/test_analysis_scale.c - measures dp_analysis_new() on a large simulated
+ * profile (not a test: timings belong in benchmarks). Usage:
+ * test_analysis_scale [STEPS_PER_THREAD [N_FN [PCT_CALL [MAX_DEPTH]]]] (defaults: about
+ * 1.4 million PDs and CSDs, 4 threads; the simulation takes about 10 s); prints the node counts and
+ * the best of three load times.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "analysis/analysis.h"
+#include "analysis/analysis_int.h"
+#include "core/err.h"
+#include "test_analysis_gen.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The build steps of dp_analysis_new() one by one, timed (same order, same code). */
+static void phases(const struct dp_profile *p)
+{
+	static int (*const step[])(struct dp_analysis *) = {
+		dp_analysis_index, dp_analysis_cliques, dp_analysis_costs, dp_analysis_summaries};
+	static const char *const name[] = {"index", "cliques", "costs", "summaries"};
+	struct dp_analysis *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return;
+	a->p = p;
+	dp_arena_init(&a->arena, 0);
+	for (int i = 0; i < 4; i++) {
+		double t0 = now();
+
+		if (step[i](a) < 0)
+			break;
+		printf("  %-10s %6.1f ms\n", name[i], (now() - t0) * 1e3);
+	}
+	dp_analysis_free(a);
+}
+
+int main(int argc, char **argv)
+{
+	struct dp_gen_sim g = {42, 420000, 4, 10500000, 60, 80};
+	struct dp_profile p;
+	double best = 1e9;
+	int err;
+
+	if (argc > 1)
+		g.n_steps = (uint32_t)strtoul(argv[1], NULL, 10);
+	if (argc > 2)
+		g.n_fn = (uint32_t)strtoul(argv[2], NULL, 10);
+	if (argc > 3)
+		g.pct_call = (uint32_t)strtoul(argv[3], NULL, 10);
+	if (argc > 4)
+		g.max_depth = (uint32_t)strtoul(argv[4], NULL, 10);
+	if (dp_gen_simulate(&p, &g) < 0) {
+		fprintf(stderr, "test_analysis_scale: %s\n", dp_errmsg());
+		return 1;
+	}
+	printf("profile: %" PRIu32 " PS, %" PRIu32 " CSS, %" PRIu32 " PD, %" PRIu32 " CSD\n",
+	       p.n_ps, p.n_css, p.n_pd, p.n_csd);
+	for (int run = 0; run < 3; run++) {
+		double t0 = now(), t;
+		struct dp_analysis *a = dp_analysis_new(&p, &err);
+
+		t = now() - t0;
+		if (!a) {
+			fprintf(stderr, "test_analysis_scale: %s\n", dp_errmsg());
+			dp_profile_release(&p);
+			return 1;
+		}
+		if (run == 0)
+			printf("%" PRIu32 " cliques, %" PRIu32 " modules, arena %zu bytes\n",
+			       a->n_cliques, a->n_modules, a->arena.total);
+		best = t < best ? t : best;
+		dp_analysis_free(a);
+	}
+	printf("dp_analysis_new: %.1f ms (best of 3); by step:\n", best * 1e3);
+	phases(&p);
+	dp_profile_release(&p);
+	return 0;
+}
