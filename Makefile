@@ -40,7 +40,7 @@ check: deps
 	@echo "make check: all passed"
 
 check-main:
-	tools/checksrc
+	tools/checksrc --strict
 	tools/check-format
 	$(CMAKE) -S . -B $(BUILD) -DDP_WERROR=ON
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
