@@ -1,0 +1,73 @@
+/*
+ * front/session.h - what every front end (command line, built-in web server, CGI server)
+ * shares: a set of loaded profiles, each read, symbol-checked and analysed once, and one
+ * call that answers a query string about one of them in text, JSON or HTML.
+ *
+ * The pipeline behind dp_session_answer(): query (src/query) -> report (src/report) ->
+ * display (src/display) -> text | HTML; JSON is the report itself. Depends on every
+ * module below it; nothing in src/ but the front ends (cli/, web/, cgi/) includes it.
+ */
+#ifndef DP_FRONT_SESSION_H
+#define DP_FRONT_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/buf.h"
+#include "../display/render_opts.h"
+
+struct dp_session; /* opaque */
+
+/* The answer to one query. body is NUL-terminated; content_type is a static string. */
+struct dp_answer {
+	int status;		  /* 200; 400 bad query; 404 unknown id/name; 500 internal */
+	const char *content_type; /* "text/plain; charset=utf-8", "application/json", ... */
+	struct dp_buf body;	  /* owned by the caller: dp_buf_release() it */
+};
+
+/*
+ * dp_session_new - an empty session.
+ * @flags: DP_SESSION_* bits.
+ * Return: the session (free it with dp_session_free()), or NULL on out of memory.
+ */
+#define DP_SESSION_QUIET 1u /* no progress display on stderr even on a terminal */
+struct dp_session *dp_session_new(unsigned flags);
+
+/* dp_session_free - free @s and every profile it holds (NULL is fine). */
+void dp_session_free(struct dp_session *s);
+
+/*
+ * dp_session_open - read the data file @path, analyse it (both thread views), and read
+ * its contour file: @contour if not NULL, else PATH-without-.data + ".contour" if it
+ * exists. A load over a second shows progress on stderr when it is a terminal (unless
+ * DP_SESSION_QUIET).
+ * Return: the file's index (0, 1, ... in opening order), or a negative dp_err with the
+ * message naming the file, position and problem (dp_errmsg()). Contour warnings (unknown
+ * modules) do not fail the open: see dp_session_warnings().
+ */
+int dp_session_open(struct dp_session *s, const char *path, const char *contour);
+
+/* dp_session_n_files - how many files are open. */
+uint32_t dp_session_n_files(const struct dp_session *s);
+
+/* dp_session_path - the path file @i was opened with. */
+const char *dp_session_path(const struct dp_session *s, uint32_t i);
+
+/* dp_session_warnings - the warnings of file @i's load, one per line ("" if none). */
+const char *dp_session_warnings(const struct dp_session *s, uint32_t i);
+
+/*
+ * dp_session_answer - answer query string @query ("page=clique&id=3&...", no leading
+ * '?', may be "" = the menu) about file @i in format @fmt, into @out (initialised by this
+ * call; release out->body afterwards). A query that names format=... overrides @fmt.
+ * Bad queries are answers, not failures: status 400/404 and a readable body in the
+ * format asked for, that says what was wrong and lists the valid choices.
+ * Server-control pages (page=quit, page=timeout) are refused with 400 here: the servers
+ * handle them before calling this.
+ * Return: 0 (whatever the status), or a negative dp_err for out of memory.
+ * Thread-compatible: one answer at a time per session.
+ */
+int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum dp_format fmt,
+		      const struct dp_render_opts *opts, struct dp_answer *out);
+
+#endif /* DP_FRONT_SESSION_H */

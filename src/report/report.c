@@ -1,0 +1,107 @@
+/*
+ * report/report.c - dp_report_build(): checks the query against the profile, resolves
+ * names, and calls the page's builder (rep_*.c); dp_report_free() and dp_ent_name().
+ */
+#include "report_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+
+/* A report is at most a page: 1 GiB would mean a bug, not a big profile. */
+#define DP_REPORT_ARENA_MAX ((size_t)1 << 30)
+
+typedef int (*dp_rep_builder)(struct dp_report *r, const struct dp_report_ctx *c);
+
+static dp_rep_builder dp_rep_builder_of(enum dp_page page)
+{
+	switch (page) {
+	case DP_PAGE_MENU:
+		return dp_rep_menu;
+	case DP_PAGE_ROOT:
+		return dp_rep_root;
+	case DP_PAGE_ACTION:
+		return dp_rep_action;
+	case DP_PAGE_CLIQUE:
+		return dp_rep_clique;
+	case DP_PAGE_PROC:
+		return dp_rep_proc;
+	case DP_PAGE_CALLERS:
+		return dp_rep_callers;
+	case DP_PAGE_MODULES:
+		return dp_rep_modules;
+	case DP_PAGE_MODULE:
+		return dp_rep_module;
+	case DP_PAGE_TOP:
+		return dp_rep_top;
+	case DP_PAGE_SITE:
+		return dp_rep_site;
+	case DP_PAGE_THREADS:
+		return dp_rep_threads;
+	case DP_PAGE_FLAME:
+		return dp_rep_flame;
+	case DP_PAGE_FLAME_CALLERS:
+		return dp_rep_flame_callers;
+	case DP_PAGE_DUMP_PS:
+	case DP_PAGE_DUMP_PD:
+	case DP_PAGE_DUMP_CSS:
+	case DP_PAGE_DUMP_CSD:
+	case DP_PAGE_DUMP_CLIQUE:
+		return dp_rep_dump;
+	case DP_PAGE_QUIT:
+	case DP_PAGE_TIMEOUT:
+	case DP_PAGE_COUNT:
+		break;
+	}
+	return NULL;
+}
+
+int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
+		    struct dp_report **out)
+{
+	dp_rep_builder build = dp_rep_builder_of(q->page);
+	struct dp_report *r;
+	int rc;
+
+	*out = NULL;
+	if (!build)
+		return dp_error(DP_EUSAGE, "page=%s controls a server; it is not a report",
+				dp_query_page_name(q->page));
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return dp_error(DP_ENOMEM, "out of memory building a report");
+	dp_arena_init(&r->arena, DP_REPORT_ARENA_MAX);
+	r->q = *q;
+	r->root_total = ctx->a->root_total;
+	r->sample_period_ns = ctx->p->sample_period_ns;
+	r->title = "";
+	rc = build(r, ctx);
+	if (rc < 0) {
+		dp_report_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void dp_report_free(struct dp_report *r)
+{
+	if (!r)
+		return;
+	dp_arena_release(&r->arena);
+	free(r);
+}
+
+const char *dp_ent_name(enum dp_ent k)
+{
+	static const char *const names[DP_ENT_COUNT] = {
+		[DP_ENT_NONE] = "none",	      [DP_ENT_PS] = "ps",
+		[DP_ENT_CSS] = "css",	      [DP_ENT_PD] = "pd",
+		[DP_ENT_CSD] = "csd",	      [DP_ENT_CLIQUE] = "clique",
+		[DP_ENT_MODULE] = "module",   [DP_ENT_OBJECT] = "object",
+		[DP_ENT_THREAD] = "thread",   [DP_ENT_PROGRAM] = "program",
+	};
+
+	return (unsigned)k < DP_ENT_COUNT ? names[k] : "none";
+}

@@ -1,0 +1,150 @@
+/*
+ * report/report.h - reports: for one query, a plain structure holding everything the
+ * page may show, built from an analysis with array lookups (no formatting, no units).
+ * The display step (src/display) turns it into tables; its JSON form (report_json.c) is
+ * the stable, documented interface for other tools (docs/REPORTS.md).
+ *
+ * Every page is made of the same pieces: a subject row (the node the page is about, with
+ * its totals), sections of rows (each row one node or a sum of nodes, with own and
+ * inherited costs and the ids to link to), facts (named values) and links. Adding a page:
+ * docs/internals/reports.md. Depends on analysis/, query/, format/ and core/.
+ */
+#ifndef DP_REPORT_REPORT_H
+#define DP_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../analysis/analysis.h"
+#include "../analysis/contour.h"
+#include "../core/arena.h"
+#include "../query/query.h"
+
+/* What a row (or fact) is about. */
+enum dp_ent {
+	DP_ENT_NONE = 0,
+	DP_ENT_PS,	/* a procedure (all its contexts, or those of one clique) */
+	DP_ENT_CSS,	/* a static call site (all its contexts) */
+	DP_ENT_PD,	/* a procedure in one context */
+	DP_ENT_CSD,	/* a call site in one context, to one callee */
+	DP_ENT_CLIQUE,	/* a clique (recursion folded) */
+	DP_ENT_MODULE,	/* a source file */
+	DP_ENT_OBJECT,	/* an executable or shared library */
+	DP_ENT_THREAD,	/* a thread */
+	DP_ENT_PROGRAM, /* the whole program (totals) */
+	DP_ENT_COUNT
+};
+
+/* Row flags. */
+#define DP_ROW_RECURSIVE 0x01u /* a call that stays inside its clique: no inherited cost */
+#define DP_ROW_INACTIVE 0x02u  /* never called / zero cost: the display hides it unless the
+				  matching DP_SHOW_INACTIVE_* preference is on */
+#define DP_ROW_MULTI 0x04u     /* a call site with several callees: a summary row, its
+				  callees follow at depth + 1 (unless summarise is on) */
+#define DP_ROW_SUM 0x08u       /* a sum over several nodes (n says how many) */
+#define DP_ROW_CONTOUR 0x10u   /* regrouped by contour exclusion */
+#define DP_ROW_SELF 0x20u      /* the subject itself (a recursive caller, a clique member) */
+
+/*
+ * One row. The costs are the row's node's (or the sum over the nodes it stands for):
+ * own = the counters of the calls it stands for, desc = cost inherited from below;
+ * total = own (inheritable counters) + desc. Ids are the analysis's; 0 = none/unknown.
+ */
+struct dp_rep_row {
+	enum dp_ent kind;
+	uint32_t id;	  /* of the node of that kind (PS, CSS, PD, CSD, clique, module, ...) */
+	uint32_t depth;	  /* 0 = top level of its section; k + 1 = under the last row of k */
+	unsigned flags;	  /* DP_ROW_* */
+	const char *name; /* the label: procedure name (qualified as prefs.mq says), module
+			     path, thread name, ... never NULL */
+	const char *callee; /* call-site rows: the callee's name (NULL if several/none) */
+	const char *file;   /* source position of the row's node (a call site's position, a
+			       procedure's definition); NULL = unknown */
+	uint32_t line;
+	/* what to link to */
+	uint32_t ps;	 /* procedure (a call site's: the callee) */
+	uint32_t css;	 /* static call site */
+	uint32_t clique; /* clique to open (a call site's: the callee's clique) */
+	uint32_t module; /* module of ps */
+	uint32_t thread; /* 1-based thread, 0 = several/none */
+	uint64_t n;	 /* DP_ROW_SUM: how many nodes were summed */
+	struct dp_costs own;
+	struct dp_inherit desc;
+};
+
+struct dp_rep_section {
+	const char *title; /* NULL: the page's main table */
+	const char *id;	   /* a stable key for JSON and HTML anchors ("ancestors", "sites"...) */
+	uint32_t n_rows;
+	struct dp_rep_row *rows;
+};
+
+enum dp_fact_type { DP_FACT_U64 = 0, DP_FACT_STR, DP_FACT_F64 };
+
+/* A named value (menu statistics, raw dump fields). */
+struct dp_rep_fact {
+	const char *key; /* stable identifier ("n_cliques"), also the JSON key */
+	const char *label; /* for people ("cliques") */
+	enum dp_fact_type type;
+	uint64_t u;
+	double f;
+	const char *s;
+};
+
+/* A link to another page (menu's starting links, the action page's path, pager). */
+struct dp_rep_link {
+	const char *label;
+	struct dp_query *q; /* the target (prefs and file as the report's query) */
+};
+
+/* Everything a report may need besides the query; all borrowed. */
+struct dp_report_ctx {
+	const struct dp_profile *p;	  /* the profile of the view asked for */
+	const struct dp_analysis *a;	  /* its analysis */
+	const struct dp_contour *contour; /* NULL: no contour file */
+	const char *contour_error;	  /* why the contour file is unusable, or NULL */
+};
+
+struct dp_report {
+	struct dp_arena arena;	/* owns every pointer below */
+	struct dp_query q;	/* the query answered, names resolved to ids */
+	const char *title;	/* e.g. "Clique 12: fib" */
+	bool has_subject;
+	struct dp_rep_row subject; /* the page's node with its totals */
+	uint32_t n_sections;
+	struct dp_rep_section *sections;
+	uint32_t n_facts;
+	struct dp_rep_fact *facts;
+	uint32_t n_links;
+	struct dp_rep_link *links;
+	const char *note; /* remarks for the reader (e.g. contour warnings), or NULL */
+	/* for the display: the denominator of every percentage, and the time unit */
+	struct dp_inherit root_total;
+	uint64_t sample_period_ns;
+	/* pages of long lists (callers, top): items in all, this page, pages in all */
+	uint64_t n_items;
+	uint32_t bunch, n_bunches;
+};
+
+/*
+ * dp_report_build - the report answering @q about @ctx.
+ * Return: 0 and *@out (free it with dp_report_free()), or -DP_EUSAGE (bad parameter for
+ * this page), -DP_ENOENT (unknown id or name; the message gives the valid range or the
+ * candidates) or -DP_ENOMEM, with the message set (dp_errmsg()).
+ */
+int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
+		    struct dp_report **out);
+
+/* dp_report_free - free @r (NULL is fine). */
+void dp_report_free(struct dp_report *r);
+
+/*
+ * dp_report_json - append @r as JSON (the schema of docs/REPORTS.md) to @out.
+ * @pretty: indent. Return: 0 or the buffer's sticky error.
+ */
+int dp_report_json(const struct dp_report *r, bool pretty, struct dp_buf *out);
+
+/* dp_ent_name - the JSON token of @k ("ps", "css", "pd", "csd", "clique", ...). */
+const char *dp_ent_name(enum dp_ent k);
+
+#endif /* DP_REPORT_REPORT_H */

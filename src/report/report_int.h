@@ -1,0 +1,124 @@
+/*
+ * report/report_int.h - what the page builders (rep_*.c) share: the row builder, the
+ * row makers for each kind of node, naming and sorting. Private to src/report.
+ */
+#ifndef DP_REPORT_REPORT_INT_H
+#define DP_REPORT_REPORT_INT_H
+
+#include "report.h"
+
+/* A growing list of rows in the report's arena (a section under construction). */
+struct dp_rep_rows {
+	struct dp_report *r;
+	struct dp_rep_row *rows;
+	uint32_t n, cap;
+};
+
+/* dp_rep_rows_init - an empty list whose memory comes from @r's arena. */
+void dp_rep_rows_init(struct dp_rep_rows *l, struct dp_report *r);
+
+/* dp_rep_rows_add - a new zeroed row at the end (name ""), or NULL (-DP_ENOMEM set). */
+struct dp_rep_row *dp_rep_rows_add(struct dp_rep_rows *l);
+
+/* dp_rep_section - append a section made of @l's rows to @r; @title may be NULL.
+ * Return: 0 or -DP_ENOMEM. */
+int dp_rep_section(struct dp_report *r, const char *id, const char *title,
+		   const struct dp_rep_rows *l);
+
+/* dp_rep_fact_u64 / _str / _f64 - append a fact. Return: 0 or -DP_ENOMEM. */
+int dp_rep_fact_u64(struct dp_report *r, const char *key, const char *label, uint64_t v);
+int dp_rep_fact_str(struct dp_report *r, const char *key, const char *label, const char *s);
+int dp_rep_fact_f64(struct dp_report *r, const char *key, const char *label, double v);
+
+/* dp_rep_link - append a link labelled @label to a copy of @target. Return: 0 or -DP_ENOMEM. */
+int dp_rep_link(struct dp_report *r, const char *label, const struct dp_query *target);
+
+/* dp_rep_strdup / dp_rep_printf - strings in @r's arena (NULL on out of memory, with
+ * -DP_ENOMEM set). */
+char *dp_rep_strdup(struct dp_report *r, const char *s);
+char *dp_rep_printf(struct dp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * dp_rep_ps_name - the name of procedure @ps as the prefs' module qualification says
+ * (DP_MQ_ALWAYS: "file.c: name"; DP_MQ_DIFF: qualified when the procedure's module is not
+ * @ctx_module; DP_MQ_NEVER: bare). @ctx_module: the module the page is about, 0 = none.
+ * The string lives in the arena (or the profile). Never NULL (on out of memory: the
+ * bare name).
+ */
+const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+			   uint32_t ctx_module);
+
+/*
+ * Row makers: fill @row (already zeroed, from dp_rep_rows_add()) for one node, with its
+ * costs, name, position and links; depth and flags beyond the node's own are the
+ * caller's. RECURSIVE and INACTIVE are set by the makers where they apply.
+ */
+/* a call site in a context: name = the callee's name, position = the call site's,
+ * clique = the callee's clique, ps = the callee, own/desc = the CSD's */
+void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t csd,
+		    struct dp_rep_row *row);
+/* a procedure in one context: own = PD own, desc = PD desc, clique = its clique */
+void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+		   struct dp_rep_row *row);
+/* a procedure over all contexts: ps_own / ps_desc, position = its definition */
+void dp_rep_row_ps(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+		   struct dp_rep_row *row);
+/* a static call site over all contexts: css_own / css_desc; name = the statically known
+ * callee or the single callee reached, else "(indirect)" / "(callback)" */
+void dp_rep_row_css(struct dp_report *r, const struct dp_report_ctx *c, uint32_t css,
+		    struct dp_rep_row *row);
+/* a clique: name = its entry procedure, own = the entry PD's own, desc = clique total
+ * minus that */
+void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
+		       struct dp_rep_row *row);
+/* a module: module_own / module_desc */
+void dp_rep_row_module(struct dp_report *r, const struct dp_report_ctx *c, uint32_t module,
+		       struct dp_rep_row *row);
+
+/* dp_rep_row_add_costs - @dst's own and desc += @src's (for sums; sets DP_ROW_SUM, n++). */
+void dp_rep_row_add_costs(struct dp_rep_row *dst, const struct dp_rep_row *src);
+
+/* dp_rep_row_metric - @row's value of @m in @scope and @per (calls for DP_METRIC_CALLS
+ * in any scope; per call divides by calls, 0 calls gives 0). */
+double dp_rep_row_metric(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope,
+			 enum dp_per per);
+
+/*
+ * dp_rep_sort - sort rows [0, n) of @rows that are all at the same depth, keeping each
+ * row's following deeper rows attached to it, as @prefs says: by position (file, line,
+ * then name), by name, or by cost (descending, ties by name). Stable.
+ * Return: 0 or -DP_ENOMEM.
+ */
+int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
+		const struct dp_prefs *prefs);
+
+/* The page builders, one per page (or family); each fills @r (r->q is set) or returns a
+ * negative dp_err with the message set. */
+int dp_rep_menu(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_menu.c */
+int dp_rep_threads(struct dp_report *r, const struct dp_report_ctx *c); /* rep_menu.c */
+int dp_rep_clique(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_clique.c: */
+int dp_rep_root(struct dp_report *r, const struct dp_report_ctx *c);	/* root, action too */
+int dp_rep_action(struct dp_report *r, const struct dp_report_ctx *c);
+int dp_rep_proc(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_proc.c: */
+int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c); /* callers, site */
+int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c);
+int dp_rep_modules(struct dp_report *r, const struct dp_report_ctx *c); /* rep_list.c: */
+int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c);	/* modules, top */
+int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c);
+int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_flame.c */
+int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
+int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_dump.c: all 5 */
+
+/*
+ * dp_rep_resolve_proc - the PS the query names for a procedure page: @id if non-zero
+ * (checked against 1..n_ps), else the procedure whose name equals q.name exactly (if
+ * several match: -DP_EUSAGE listing up to 10 candidates with their ids and files).
+ * Return: the PS id (> 0) or a negative dp_err (-DP_ENOENT: "no procedure ..."), message set.
+ */
+int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id);
+
+/* dp_rep_check_id - 0 if 1 <= @id <= @n, else -DP_ENOENT "unknown WHAT id=ID (valid:
+ * 1..N)"; id 0 gives -DP_EUSAGE "page P needs id=N". */
+int dp_rep_check_id(const struct dp_report *r, const char *what, uint32_t id, uint32_t n);
+
+#endif /* DP_REPORT_REPORT_INT_H */
