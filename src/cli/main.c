@@ -30,6 +30,13 @@ static const struct dp_cli_command dp_commands[] = {
 	{"run", dp_cmd_run, "run a program, symbolize its profile, print a summary"},
 	{"dump", dp_cmd_dump, "print every node of a data file (text or JSON)"},
 	{"symbolize", dp_cmd_symbolize, "add names and source positions to a data file"},
+	{"report", dp_cmd_report, "answer a query about a profile (text, JSON or HTML)"},
+	{"top", dp_cmd_top, "the procedures that cost most"},
+	{"tree", dp_cmd_tree, "the calling-context tree with costs"},
+	{"check", dp_cmd_check, "render every page of a profile and verify it"},
+#ifdef DP_HAVE_SERVE
+	{"serve", dp_cmd_serve, "browse profiles in a web browser"},
+#endif
 };
 
 #define DP_N_COMMANDS (sizeof(dp_commands) / sizeof(dp_commands[0]))

@@ -39,7 +39,7 @@ int dp_rd_fail(struct dp_rd *rd, size_t at, const char *fmt, ...)
 	return dp_error(DP_EFORMAT, "%s: %s at byte %zu", rd->name, msg, at);
 }
 
-int dp_rd_num(struct dp_cur *c, uint64_t *v, const char *what)
+int dp_rd_num_slow(struct dp_cur *c, uint64_t *v, const char *what)
 {
 	const uint8_t *p = c->rd->data + c->pos, *end = c->rd->data + c->end;
 	size_t n;
@@ -64,7 +64,7 @@ int dp_rd_num(struct dp_cur *c, uint64_t *v, const char *what)
 int dp_rd_u32(struct dp_cur *c, uint32_t *v, const char *what)
 {
 	size_t at = c->pos;
-	uint64_t x;
+	uint64_t x = 0;
 	int rc = dp_rd_num(c, &x, what);
 
 	if (rc < 0)
@@ -95,7 +95,7 @@ int dp_rd_count(struct dp_cur *c, uint32_t *n, size_t min_bytes, const char *wha
 int dp_rd_bytes(struct dp_cur *c, const uint8_t **s, size_t *len, const char *what)
 {
 	size_t at = c->pos;
-	uint64_t n;
+	uint64_t n = 0;
 	int rc = dp_rd_num(c, &n, what);
 
 	if (rc < 0)
@@ -127,12 +127,12 @@ int dp_rd_str(struct dp_cur *c, uint32_t *id, const char *what)
 	return 0;
 }
 
-int dp_rd_id(struct dp_cur *c, uint32_t *id, uint32_t lo, uint32_t n, const char *who,
-	     uint32_t who_id, const char *field, const char *plural)
+int dp_rd_id_slow(struct dp_cur *c, uint32_t *id, uint32_t lo, uint32_t n, const char *who,
+		  uint32_t who_id, const char *field, const char *plural)
 {
 	size_t at = c->pos;
-	uint64_t v;
-	int rc = dp_rd_num(c, &v, field);
+	uint64_t v = 0;
+	int rc = dp_rd_num_slow(c, &v, field);
 
 	if (rc < 0)
 		return rc;

@@ -10,6 +10,7 @@
 #ifndef DP_FRONT_SESSION_H
 #define DP_FRONT_SESSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,10 @@ uint32_t dp_session_n_files(const struct dp_session *s);
 /* dp_session_path - the path file @i was opened with. */
 const char *dp_session_path(const struct dp_session *s, uint32_t i);
 
+/* dp_session_has_samples - whether file @i has more than 10 CPU-time samples (then time
+ * is the natural metric; else call sequence counts are). */
+bool dp_session_has_samples(const struct dp_session *s, uint32_t i);
+
 /* dp_session_warnings - the warnings of file @i's load, one per line ("" if none). */
 const char *dp_session_warnings(const struct dp_session *s, uint32_t i);
 
@@ -69,5 +74,26 @@ const char *dp_session_warnings(const struct dp_session *s, uint32_t i);
  */
 int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum dp_format fmt,
 		      const struct dp_render_opts *opts, struct dp_answer *out);
+
+/* What dp_session_check() did. */
+struct dp_check_result {
+	uint64_t pages;	      /* answers rendered (pages x formats x views) */
+	uint64_t failures;    /* answers that failed or were not 200, and broken invariants */
+	struct dp_buf report; /* one line per failure (at most 100 lines kept); release it */
+};
+
+/*
+ * dp_session_check - like mdprof_test: render every page of file @i in every format and
+ * both thread views (menu, root, action, modules, threads, flame, every top variant, and
+ * every clique, procedure, callers grouping, call site, module and raw node, at most
+ * @max_per_kind of each kind, 0 = all), and verify the analysis invariants in both views:
+ * the root total is the sum of all own costs; every procedure's, call site's and module's
+ * own cost is the sum over its nodes; every clique's total is the sum over its members;
+ * every PD's inherited cost is the sum over its calls leaving the clique; both views
+ * have the same totals and per-procedure costs. Fills @res (initialised here).
+ * Return: 0 (failures are counted in @res), or -DP_ENOMEM.
+ */
+int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
+		     struct dp_check_result *res);
 
 #endif /* DP_FRONT_SESSION_H */

@@ -3,7 +3,10 @@
  * "page=NAME&param=value&..." parsed into struct dp_query (the page, its parameters and
  * the preferences), and formatted back into canonical query strings for links, so that
  * every generated link carries every preference that differs from its default.
- * The pages and their parameters are documented in docs/REPORTS.md. Depends on core/.
+ * The pages, parameters and preference tokens are documented in docs/QUERIES.md (the
+ * reports they produce in docs/REPORTS.md). format= survives dp_query_reset_params();
+ * per-call field bits come with their group bit; dp_query_format() drops parameters the
+ * page does not take. Depends on core/.
  */
 #ifndef DP_QUERY_QUERY_H
 #define DP_QUERY_QUERY_H
@@ -16,27 +19,27 @@
 
 /* The pages (the value of page=). Keep dp_query_page_name() in step. */
 enum dp_page {
-	DP_PAGE_MENU = 0,   /* totals, counts, starting links */
-	DP_PAGE_ROOT,	    /* the clique page of the root clique */
-	DP_PAGE_ACTION,	    /* descend from the root while one callee clique has >= percent */
-	DP_PAGE_CLIQUE,	    /* id=N, up to prefs.ancestors ancestor call sites */
-	DP_PAGE_PROC,	    /* id=N or name=F: all contexts, per call site */
-	DP_PAGE_CALLERS,    /* proc=N (or name=F), group=, bunch (page=K), size= */
-	DP_PAGE_MODULES,    /* every module (source file) */
-	DP_PAGE_MODULE,	    /* name=FILE (or id=N): the procedures of a module */
-	DP_PAGE_TOP,	    /* limit=, metric=, scope=, per= */
-	DP_PAGE_SITE,	    /* id=N: a static call site in every context */
-	DP_PAGE_THREADS,    /* every thread with its totals */
-	DP_PAGE_FLAME,	    /* flame graph / tree of the calling-context tree (metric=,
-			       min=, depth=) */
+	DP_PAGE_MENU = 0,      /* totals, counts, starting links */
+	DP_PAGE_ROOT,	       /* the clique page of the root clique */
+	DP_PAGE_ACTION,	       /* descend from the root while one callee clique has >= percent */
+	DP_PAGE_CLIQUE,	       /* id=N, up to prefs.ancestors ancestor call sites */
+	DP_PAGE_PROC,	       /* id=N or name=F: all contexts, per call site */
+	DP_PAGE_CALLERS,       /* proc=N (or name=F), group=, bunch (page=K), size= */
+	DP_PAGE_MODULES,       /* every module (source file) */
+	DP_PAGE_MODULE,	       /* name=FILE (or id=N): the procedures of a module */
+	DP_PAGE_TOP,	       /* limit=, metric=, scope=, per= */
+	DP_PAGE_SITE,	       /* id=N: a static call site in every context */
+	DP_PAGE_THREADS,       /* every thread with its totals */
+	DP_PAGE_FLAME,	       /* flame graph / tree of the calling-context tree (metric=,
+				  min=, depth=) */
 	DP_PAGE_FLAME_CALLERS, /* inverted flame graph of proc=N's callers (metric=) */
-	DP_PAGE_DUMP_PS,    /* id=N raw dumps */
+	DP_PAGE_DUMP_PS,       /* id=N raw dumps */
 	DP_PAGE_DUMP_PD,
 	DP_PAGE_DUMP_CSS,
 	DP_PAGE_DUMP_CSD,
 	DP_PAGE_DUMP_CLIQUE,
-	DP_PAGE_QUIT,	    /* server control: stop the server (servers only) */
-	DP_PAGE_TIMEOUT,    /* server control: timeout=N seconds (servers only) */
+	DP_PAGE_QUIT,	 /* server control: stop the server (servers only) */
+	DP_PAGE_TIMEOUT, /* server control: timeout=N seconds (servers only) */
 	DP_PAGE_COUNT
 };
 
@@ -50,8 +53,8 @@ enum dp_metric {
 	DP_METRIC_COUNT
 };
 
-enum dp_scope { DP_SCOPE_SELF = 0, DP_SCOPE_TOTAL };     /* own, or own + desc */
-enum dp_per { DP_PER_OVERALL = 0, DP_PER_CALL };	 /* value, or value / calls */
+enum dp_scope { DP_SCOPE_SELF = 0, DP_SCOPE_TOTAL }; /* own, or own + desc */
+enum dp_per { DP_PER_OVERALL = 0, DP_PER_CALL };     /* value, or value / calls */
 enum dp_group { DP_GROUP_SITE = 0, DP_GROUP_PROC, DP_GROUP_MODULE, DP_GROUP_CLIQUE };
 
 /* top's limit=: M-N (ranks, 1-based, inclusive), pct:X (>= X% of the root total),
@@ -59,21 +62,21 @@ enum dp_group { DP_GROUP_SITE = 0, DP_GROUP_PROC, DP_GROUP_MODULE, DP_GROUP_CLIQ
 enum dp_limit_kind { DP_LIMIT_RANKS = 0, DP_LIMIT_PCT, DP_LIMIT_VAL };
 
 /* Field groups shown in cost tables (fields=, a set of letters; see docs/REPORTS.md). */
-#define DP_FIELD_PORTS 0x01u	     /* calls, exits, unwinds */
-#define DP_FIELD_TIME 0x02u	     /* time and % */
-#define DP_FIELD_CALLSEQS 0x04u
-#define DP_FIELD_ALLOCS 0x08u
-#define DP_FIELD_BYTES 0x10u
-#define DP_FIELD_TIME_PC 0x20u	     /* per-call columns of each group */
+#define DP_FIELD_PORTS	     0x01u /* calls, exits, unwinds */
+#define DP_FIELD_TIME	     0x02u /* time and % */
+#define DP_FIELD_CALLSEQS    0x04u
+#define DP_FIELD_ALLOCS	     0x08u
+#define DP_FIELD_BYTES	     0x10u
+#define DP_FIELD_TIME_PC     0x20u /* per-call columns of each group */
 #define DP_FIELD_CALLSEQS_PC 0x40u
-#define DP_FIELD_ALLOCS_PC 0x80u
-#define DP_FIELD_BYTES_PC 0x100u
-#define DP_FIELD_TICKS 0x200u	     /* raw sample counts beside time */
+#define DP_FIELD_ALLOCS_PC   0x80u
+#define DP_FIELD_BYTES_PC    0x100u
+#define DP_FIELD_TICKS	     0x200u /* raw sample counts beside time */
 
 enum dp_sort {
 	DP_SORT_CONTEXT = 0, /* source position (file:line), mdprof's default */
 	DP_SORT_NAME,
-	DP_SORT_COST	     /* by sort_metric / sort_scope / sort_per, descending */
+	DP_SORT_COST /* by sort_metric / sort_scope / sort_per, descending */
 };
 
 enum dp_time_unit { DP_TIME_AUTO = 0, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS };
@@ -81,8 +84,8 @@ enum dp_mq { DP_MQ_DIFF = 0, DP_MQ_ALWAYS, DP_MQ_NEVER }; /* module qualificatio
 enum dp_view { DP_VIEW_MERGED = 0, DP_VIEW_THREADS };	  /* thread view */
 
 /* Inactive (never called / zero-cost) rows shown (inactive=, 3 letters h|s). */
-#define DP_SHOW_INACTIVE_SITES 0x1u
-#define DP_SHOW_INACTIVE_PROCS 0x2u
+#define DP_SHOW_INACTIVE_SITES	 0x1u
+#define DP_SHOW_INACTIVE_PROCS	 0x2u
 #define DP_SHOW_INACTIVE_MODULES 0x4u
 
 /*
@@ -91,15 +94,15 @@ enum dp_view { DP_VIEW_MERGED = 0, DP_VIEW_THREADS };	  /* thread view */
  * more than 10 samples): the caller of dp_prefs_default() says which.
  */
 struct dp_prefs {
-	unsigned fields;	   /* DP_FIELD_* */
+	unsigned fields; /* DP_FIELD_* */
 	enum dp_sort sort;
 	enum dp_metric sort_metric;
 	enum dp_scope sort_scope;
 	enum dp_per sort_per;
-	int ancestors;		   /* ancestor call sites on clique pages; -1 = all */
-	bool summarise;		   /* one row per indirect call site, not per callee */
-	bool contour;		   /* apply contour exclusion on callers pages */
-	unsigned inactive;	   /* DP_SHOW_INACTIVE_* */
+	int ancestors;	   /* ancestor call sites on clique pages; -1 = all */
+	bool summarise;	   /* one row per indirect call site, not per callee */
+	bool contour;	   /* apply contour exclusion on callers pages */
+	unsigned inactive; /* DP_SHOW_INACTIVE_* */
 	enum dp_time_unit time_unit;
 	enum dp_mq mq;
 	enum dp_view view;
@@ -110,28 +113,28 @@ struct dp_prefs {
 /* A parsed query. Parameters that do not apply to the page keep their defaults. */
 struct dp_query {
 	enum dp_page page;
-	uint32_t id;			  /* id= (clique, PS, CSS, PD, CSD, module); 0 = none */
-	uint32_t proc;			  /* proc= of callers / flame_callers; 0 = none */
-	char name[DP_QUERY_NAME_MAX];	  /* name= (procedure or module), "" = none */
-	double percent;			  /* action: percent= (default 90) */
-	enum dp_group group;		  /* callers: group= (default site) */
-	uint32_t bunch;			  /* callers: page=K or bunch=K, 1-based (default 1) */
-	uint32_t size;			  /* callers: size= rows per page (default 20) */
-	enum dp_limit_kind limit_kind;	  /* top: limit= (default 1-100) */
-	uint32_t limit_lo, limit_hi;	  /* ranks, for DP_LIMIT_RANKS */
-	double limit_value;		  /* for DP_LIMIT_PCT / DP_LIMIT_VAL */
-	enum dp_metric metric;		  /* top, flame: metric= (default time) */
-	enum dp_scope scope;		  /* top: scope= (default self) */
-	enum dp_per per;		  /* top: per= (default overall) */
-	uint32_t thread;		  /* thread=N (1-based) restricts flame/threads views; 0 = all */
-	double min_pct;			  /* flame, flame_callers: min= smallest node kept, % of
-					     the total (default 0.1) */
-	uint32_t depth;			  /* flame, flame_callers: depth= levels kept (0 = all) */
-	uint32_t timeout;		  /* timeout page: timeout= seconds */
-	int format;			  /* format=text|json|html: enum dp_format, -1 = not given */
-	char file[DP_QUERY_NAME_MAX];	  /* file= (front ends choose the data file), "" = none */
+	uint32_t id;		       /* id= (clique, PS, CSS, PD, CSD, module); 0 = none */
+	uint32_t proc;		       /* proc= of callers / flame_callers; 0 = none */
+	char name[DP_QUERY_NAME_MAX];  /* name= (procedure or module), "" = none */
+	double percent;		       /* action: percent= (default 90) */
+	enum dp_group group;	       /* callers: group= (default site) */
+	uint32_t bunch;		       /* callers: page=K or bunch=K, 1-based (default 1) */
+	uint32_t size;		       /* callers: size= rows per page (default 20) */
+	enum dp_limit_kind limit_kind; /* top: limit= (default 1-100) */
+	uint32_t limit_lo, limit_hi;   /* ranks, for DP_LIMIT_RANKS */
+	double limit_value;	       /* for DP_LIMIT_PCT / DP_LIMIT_VAL */
+	enum dp_metric metric;	       /* top, flame: metric= (default time) */
+	enum dp_scope scope;	       /* top: scope= (default self) */
+	enum dp_per per;	       /* top: per= (default overall) */
+	uint32_t thread;  /* thread=N (1-based) restricts flame/threads views; 0 = all */
+	double min_pct;	  /* flame, flame_callers: min= smallest node kept, % of
+			     the total (default 0.1) */
+	uint32_t depth;	  /* flame, flame_callers: depth= levels kept (0 = all) */
+	uint32_t timeout; /* timeout page: timeout= seconds */
+	int format;	  /* format=text|json|html: enum dp_format, -1 = not given */
+	char file[DP_QUERY_NAME_MAX]; /* file= (front ends choose the data file), "" = none */
 	struct dp_prefs prefs;
-	bool time_default;		  /* whether prefs.fields' time bit is still the default */
+	bool time_default; /* whether prefs.fields' time bit is still the default */
 };
 
 /* dp_prefs_default - the default preferences; @has_time: the profile has > 10 samples. */

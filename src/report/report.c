@@ -2,12 +2,11 @@
  * report/report.c - dp_report_build(): checks the query against the profile, resolves
  * names, and calls the page's builder (rep_*.c); dp_report_free() and dp_ent_name().
  */
-#include "report_int.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
+#include "report_int.h"
 
 /* A report is at most a page: 1 GiB would mean a bug, not a big profile. */
 #define DP_REPORT_ARENA_MAX ((size_t)1 << 30)
@@ -96,11 +95,11 @@ void dp_report_free(struct dp_report *r)
 const char *dp_ent_name(enum dp_ent k)
 {
 	static const char *const names[DP_ENT_COUNT] = {
-		[DP_ENT_NONE] = "none",	      [DP_ENT_PS] = "ps",
-		[DP_ENT_CSS] = "css",	      [DP_ENT_PD] = "pd",
-		[DP_ENT_CSD] = "csd",	      [DP_ENT_CLIQUE] = "clique",
-		[DP_ENT_MODULE] = "module",   [DP_ENT_OBJECT] = "object",
-		[DP_ENT_THREAD] = "thread",   [DP_ENT_PROGRAM] = "program",
+		[DP_ENT_NONE] = "none",	    [DP_ENT_PS] = "ps",
+		[DP_ENT_CSS] = "css",	    [DP_ENT_PD] = "pd",
+		[DP_ENT_CSD] = "csd",	    [DP_ENT_CLIQUE] = "clique",
+		[DP_ENT_MODULE] = "module", [DP_ENT_OBJECT] = "object",
+		[DP_ENT_THREAD] = "thread", [DP_ENT_PROGRAM] = "program",
 	};
 
 	return (unsigned)k < DP_ENT_COUNT ? names[k] : "none";

@@ -37,13 +37,15 @@ enum dp_ent {
 
 /* Row flags. */
 #define DP_ROW_RECURSIVE 0x01u /* a call that stays inside its clique: no inherited cost */
-#define DP_ROW_INACTIVE 0x02u  /* never called / zero cost: the display hides it unless the
-				  matching DP_SHOW_INACTIVE_* preference is on */
-#define DP_ROW_MULTI 0x04u     /* a call site with several callees: a summary row, its
-				  callees follow at depth + 1 (unless summarise is on) */
-#define DP_ROW_SUM 0x08u       /* a sum over several nodes (n says how many) */
-#define DP_ROW_CONTOUR 0x10u   /* regrouped by contour exclusion */
-#define DP_ROW_SELF 0x20u      /* the subject itself (a recursive caller, a clique member) */
+#define DP_ROW_INACTIVE                                                    \
+	0x02u /* never called / zero cost: the display hides it unless the \
+		 matching DP_SHOW_INACTIVE_* preference is on */
+#define DP_ROW_MULTI                                                                 \
+	0x04u		     /* a call site with several callees: a summary row, its \
+				callees follow at depth + 1 (unless summarise is on) */
+#define DP_ROW_SUM     0x08u /* a sum over several nodes (n says how many) */
+#define DP_ROW_CONTOUR 0x10u /* regrouped by contour exclusion */
+#define DP_ROW_SELF    0x20u /* the subject itself (a recursive caller, a clique member) */
 
 /*
  * One row. The costs are the row's node's (or the sum over the nodes it stands for):
@@ -52,11 +54,11 @@ enum dp_ent {
  */
 struct dp_rep_row {
 	enum dp_ent kind;
-	uint32_t id;	  /* of the node of that kind (PS, CSS, PD, CSD, clique, module, ...) */
-	uint32_t depth;	  /* 0 = top level of its section; k + 1 = under the last row of k */
-	unsigned flags;	  /* DP_ROW_* */
-	const char *name; /* the label: procedure name (qualified as prefs.mq says), module
-			     path, thread name, ... never NULL */
+	uint32_t id;	    /* of the node of that kind (PS, CSS, PD, CSD, clique, module, ...) */
+	uint32_t depth;	    /* 0 = top level of its section; k + 1 = under the last row of k */
+	unsigned flags;	    /* DP_ROW_* */
+	const char *name;   /* the label: procedure name (qualified as prefs.mq says), module
+			       path, thread name, ... never NULL */
 	const char *callee; /* call-site rows: the callee's name (NULL if several/none) */
 	const char *file;   /* source position of the row's node (a call site's position, a
 			       procedure's definition); NULL = unknown */
@@ -83,7 +85,7 @@ enum dp_fact_type { DP_FACT_U64 = 0, DP_FACT_STR, DP_FACT_F64 };
 
 /* A named value (menu statistics, raw dump fields). */
 struct dp_rep_fact {
-	const char *key; /* stable identifier ("n_cliques"), also the JSON key */
+	const char *key;   /* stable identifier ("n_cliques"), also the JSON key */
 	const char *label; /* for people ("cliques") */
 	enum dp_fact_type type;
 	uint64_t u;
@@ -106,9 +108,9 @@ struct dp_report_ctx {
 };
 
 struct dp_report {
-	struct dp_arena arena;	/* owns every pointer below */
-	struct dp_query q;	/* the query answered, names resolved to ids */
-	const char *title;	/* e.g. "Clique 12: fib" */
+	struct dp_arena arena; /* owns every pointer below */
+	struct dp_query q;     /* the query answered, names resolved to ids */
+	const char *title;     /* e.g. "Clique 12: fib" */
 	bool has_subject;
 	struct dp_rep_row subject; /* the page's node with its totals */
 	uint32_t n_sections;

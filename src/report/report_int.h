@@ -36,7 +36,8 @@ int dp_rep_link(struct dp_report *r, const char *label, const struct dp_query *t
 /* dp_rep_strdup / dp_rep_printf - strings in @r's arena (NULL on out of memory, with
  * -DP_ENOMEM set). */
 char *dp_rep_strdup(struct dp_report *r, const char *s);
-char *dp_rep_printf(struct dp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *dp_rep_printf(struct dp_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * dp_rep_ps_name - the name of procedure @ps as the prefs' module qualification says
@@ -105,9 +106,9 @@ int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_modules(struct dp_report *r, const struct dp_report_ctx *c); /* rep_list.c: */
 int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c);	/* modules, top */
 int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c);
-int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_flame.c */
+int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame.c */
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
-int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_dump.c: all 5 */
+int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c); /* rep_dump.c: all 5 */
 
 /*
  * dp_rep_resolve_proc - the PS the query names for a procedure page: @id if non-zero

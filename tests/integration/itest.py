@@ -61,6 +61,11 @@ class Ctx:
         if r.returncode != 0:
             raise CheckError("deepprof run %s exited %d" % (exe, r.returncode))
         prof = Profile.load(self.deepprof, os.path.join(self.work, output))
+        # every page of every test profile renders, and the analysis invariants hold
+        chk = self.sh([self.deepprof, "check", "--max", "40", os.path.join(self.work, output)])
+        if chk.returncode != 0:
+            raise CheckError("deepprof check %s failed (%d):\n%s%s"
+                             % (output, chk.returncode, chk.stdout[-4000:], chk.stderr[-2000:]))
         exe_path = os.path.realpath(os.path.join(self.work, exe))
         first = prof.objects.get(1, {}).get("path")
         if prof.doc.get("program") != exe_path or first != exe_path:

@@ -17,3 +17,11 @@ target_include_directories(test_analysis_scale PRIVATE ${CMAKE_CURRENT_LIST_DIR}
 target_link_libraries(test_analysis_scale PRIVATE dp_analysis)
 dp_warnings(test_analysis_scale)
 dp_sanitize(test_analysis_scale)
+
+# the merged thread view and contour exclusion (docs/internals/analysis.md, last sections)
+dp_unit_test(test_analysis_merge ${CMAKE_CURRENT_LIST_DIR}/test_analysis_merge.c
+	${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
+target_link_libraries(test_analysis_merge PRIVATE dp_analysis)
+
+dp_unit_test(test_analysis_contour ${CMAKE_CURRENT_LIST_DIR}/test_analysis_contour.c)
+target_link_libraries(test_analysis_contour PRIVATE dp_analysis)

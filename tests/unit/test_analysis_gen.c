@@ -49,6 +49,7 @@ struct sim {
 	uint32_t n_tab;
 	uint32_t *fpd, *fcsd, depth; /* shadow stack */
 	uint32_t thread;
+	uint32_t n_starts; /* distinct thread start functions; 0 = one per thread */
 };
 
 static uint32_t str(struct dp_profile *p, const char *s)
@@ -185,7 +186,7 @@ static int sim_step(struct sim *s)
 		s->csd[top].alloc_bytes += rnd(&s->rng, 1000);
 	}
 	if (s->depth == 1)
-		return sim_call(s, 2, 3 + (s->thread - 1) % g->n_fn);
+		return sim_call(s, 2, 3 + (s->thread - 1) % (s->n_starts ? s->n_starts : g->n_fn));
 	if (r < g->pct_call && s->depth < g->max_depth && s->n_sites[ps]) {
 		uint32_t css = s->first_site[ps] + rnd(&s->rng, s->n_sites[ps]);
 		const struct sim_site *site = &s->site[css];
@@ -290,11 +291,17 @@ static int sim_copy(struct sim *s)
 
 int dp_gen_simulate(struct dp_profile *p, const struct dp_gen_sim *g)
 {
+	return dp_gen_simulate_starts(p, g, 0);
+}
+
+int dp_gen_simulate_starts(struct dp_profile *p, const struct dp_gen_sim *g, uint32_t n_starts)
+{
 	struct sim s = {.g = g, .rng = g->seed * 2 + 1, .p = p, .cap_pd = 1024, .cap_csd = 1024};
 	int rc = dp_profile_init(p);
 
 	if (rc < 0)
 		return rc;
+	s.n_starts = n_starts < g->n_fn ? n_starts : 0;
 	p->version = DP_FMT_VERSION;
 	p->root_pd = 1;
 	p->n_threads = g->n_threads;

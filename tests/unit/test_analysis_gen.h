@@ -27,6 +27,11 @@ uint64_t dp_gen_rand(uint64_t *s);
  * dp_profile_release()) with a runtime-like profile. Returns 0 or < 0. */
 int dp_gen_simulate(struct dp_profile *p, const struct dp_gen_sim *g);
 
+/* dp_gen_simulate_starts - like dp_gen_simulate(), but thread t starts in function
+ * (t - 1) % @n_starts (of the first @n_starts), so several threads run the same start
+ * function, as a thread pool's workers do; 0 (or >= n_fn) = one per thread. */
+int dp_gen_simulate_starts(struct dp_profile *p, const struct dp_gen_sim *g, uint32_t n_starts);
+
 /* dp_gen_wild - fill @p with @n_pd PDs: a random creation tree from the root PD plus
  * @n_extra random arcs anywhere (and, if @orphans, PDs nothing calls). Returns 0 or < 0. */
 int dp_gen_wild(struct dp_profile *p, uint64_t seed, uint32_t n_pd, uint32_t n_extra, int orphans);

@@ -1,9 +1,10 @@
 /*
  * tests/unit/test_analysis_scale.c - measures dp_analysis_new() on a large simulated
  * profile (not a test: timings belong in benchmarks). Usage:
- * test_analysis_scale [STEPS_PER_THREAD [N_FN [PCT_CALL [MAX_DEPTH]]]] (defaults: about
- * 1.4 million PDs and CSDs, 4 threads; the simulation takes about 10 s); prints the node counts and
- * the best of three load times.
+ * test_analysis_scale [STEPS_PER_THREAD [N_FN [PCT_CALL [MAX_DEPTH [N_STARTS]]]]] (defaults:
+ * about 1.4 million PDs and CSDs, 4 threads each starting in its own function, N_STARTS
+ * = 0; N_STARTS = 1 makes them all start in one, so they merge); prints the node counts,
+ * the best of three load times and of three dp_profile_merge_threads() times.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_int.h"
+#include "analysis/merge.h"
 #include "core/err.h"
 #include "test_analysis_gen.h"
 
@@ -46,11 +48,34 @@ static void phases(const struct dp_profile *p)
 	dp_analysis_free(a);
 }
 
+/* dp_profile_merge_threads() on @p, best of three, and the merged node counts. */
+static void merge_time(const struct dp_profile *p)
+{
+	double best = 1e9;
+
+	for (int run = 0; run < 3; run++) {
+		struct dp_profile m;
+		double t0 = now(), t;
+
+		if (dp_profile_merge_threads(p, &m) < 0) {
+			fprintf(stderr, "test_analysis_scale: %s\n", dp_errmsg());
+			return;
+		}
+		t = now() - t0;
+		best = t < best ? t : best;
+		if (run == 0)
+			printf("merged view: %" PRIu32 " PD, %" PRIu32 " CSD\n", m.n_pd, m.n_csd);
+		dp_profile_release(&m);
+	}
+	printf("dp_profile_merge_threads: %.1f ms (best of 3)\n", best * 1e3);
+}
+
 int main(int argc, char **argv)
 {
 	struct dp_gen_sim g = {42, 420000, 4, 10500000, 60, 80};
 	struct dp_profile p;
 	double best = 1e9;
+	uint32_t n_starts = 0;
 	int err;
 
 	if (argc > 1)
@@ -61,7 +86,9 @@ int main(int argc, char **argv)
 		g.pct_call = (uint32_t)strtoul(argv[3], NULL, 10);
 	if (argc > 4)
 		g.max_depth = (uint32_t)strtoul(argv[4], NULL, 10);
-	if (dp_gen_simulate(&p, &g) < 0) {
+	if (argc > 5)
+		n_starts = (uint32_t)strtoul(argv[5], NULL, 10);
+	if (dp_gen_simulate_starts(&p, &g, n_starts) < 0) {
 		fprintf(stderr, "test_analysis_scale: %s\n", dp_errmsg());
 		return 1;
 	}
@@ -85,6 +112,7 @@ int main(int argc, char **argv)
 	}
 	printf("dp_analysis_new: %.1f ms (best of 3); by step:\n", best * 1e3);
 	phases(&p);
+	merge_time(&p);
 	dp_profile_release(&p);
 	return 0;
 }

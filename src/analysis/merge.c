@@ -1,0 +1,412 @@
+/*
+ * analysis/merge.c - dp_profile_merge_threads(): decides which PDs of the merged thread
+ * view are one, by congruence closure over a union-find: thread roots with the same set
+ * of entry functions, and, in any class, the callees of CSDs with the same CSS and callee
+ * PS. Iterative (a worklist of pairs to unite); merge_out.c builds the result.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "deepprof/format.h"
+#include "analysis_int.h"
+#include "merge.h"
+#include "merge_int.h"
+
+#define MG_TAB_MIN 1024u
+
+static int nomem(void)
+{
+	return dp_error(DP_ENOMEM, "out of memory merging threads");
+}
+
+/* The reader guarantees these for files; profiles built in memory may not. */
+static int check_ids(const struct dp_profile *p)
+{
+	if (!p->ps || !p->pd || (p->n_css && !p->css) || (p->n_csd && !p->csd))
+		return dp_error(DP_EFORMAT, "cannot merge threads: node arrays missing");
+	if (p->root_pd < 1 || p->root_pd > p->n_pd)
+		return dp_error(DP_EFORMAT, "cannot merge threads: root PD %" PRIu32 " out of range",
+				p->root_pd);
+	for (uint32_t i = 1; i <= p->n_pd; i++)
+		if (p->pd[i].ps < 1 || p->pd[i].ps > p->n_ps)
+			return dp_error(DP_EFORMAT,
+					"cannot merge threads: PD %" PRIu32 " has PS %" PRIu32
+					" out of range",
+					i, p->pd[i].ps);
+	for (uint32_t i = 1; i <= p->n_csd; i++) {
+		const struct dp_csd *d = &p->csd[i];
+
+		if (d->caller < 1 || d->caller > p->n_pd || d->callee < 1 || d->callee > p->n_pd ||
+		    d->css < 1 || d->css > p->n_css)
+			return dp_error(DP_EFORMAT,
+					"cannot merge threads: CSD %" PRIu32 " has caller PD %" PRIu32
+					", callee PD %" PRIu32 ", CSS %" PRIu32 ": out of range",
+					i, d->caller, d->callee, d->css);
+	}
+	for (uint32_t i = 1; i <= p->n_threads; i++)
+		if (p->threads && p->threads[i].root_pd > p->n_pd)
+			return dp_error(DP_EFORMAT,
+					"cannot merge threads: thread %" PRIu32 " has root PD %" PRIu32
+					" out of range",
+					i, p->threads[i].root_pd);
+	return 0;
+}
+
+uint32_t dp_mg_find(struct dp_mg *m, uint32_t x)
+{
+	while (m->parent[x] != x) {
+		m->parent[x] = m->parent[m->parent[x]];
+		x = m->parent[x];
+	}
+	return x;
+}
+
+/* ------------------------------------------------------ thread root signatures --- */
+
+/* A thread root PD and the sorted, distinct callee PSs of its entry CSDs. */
+struct sig_rec {
+	uint64_t hash;
+	uint32_t pd, off, len;
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_sig(const void *a, const void *b)
+{
+	const struct sig_rec *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->pd > y->pd) - (x->pd < y->pd);
+}
+
+/* Fill @r with thread root @pd's entry set, appended to @list at *@n_list. */
+static void sig_collect(const struct dp_mg *m, uint32_t pd, struct sig_rec *r, uint32_t *list,
+			uint32_t *n_list)
+{
+	const struct dp_profile *p = m->in;
+	uint32_t n = *n_list, len = 0;
+	uint64_t h = 14695981039346656037u;
+
+	for (uint32_t i = m->csd_start[pd]; i < m->csd_start[pd + 1]; i++) {
+		const struct dp_csd *d = &p->csd[m->csd_ids[i]];
+
+		if (p->css[d->css].kind == DP_CSS_ENTRY)
+			list[n + len++] = p->pd[d->callee].ps;
+	}
+	qsort(list + n, len, sizeof(*list), cmp_u32);
+	r->pd = pd;
+	r->off = n;
+	r->len = 0;
+	for (uint32_t i = 0; i < len; i++) {
+		if (r->len && list[n + r->len - 1] == list[n + i])
+			continue;
+		list[n + r->len++] = list[n + i];
+		h = (h ^ list[n + i]) * 1099511628211u;
+	}
+	r->hash = h;
+	*n_list = n + r->len;
+}
+
+/* Number the distinct entry sets of sorted @r (@n of them) into m->sig, from 1. */
+static void sig_number(struct dp_mg *m, const struct sig_rec *r, uint32_t n, const uint32_t *list)
+{
+	uint32_t n_class = 0, run = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t j;
+
+		if (r[i].hash != r[run].hash || r[i].len != r[run].len)
+			run = i;
+		for (j = run; j < i; j++)
+			if (memcmp(list + r[j].off, list + r[i].off, r[i].len * sizeof(*list)) == 0)
+				break;
+		m->sig[r[i].pd] = j < i ? m->sig[r[j].pd] : ++n_class;
+	}
+}
+
+/* m->sig: thread root PDs (PS kind thread) with equal entry sets get equal classes. */
+static int thread_signatures(struct dp_mg *m)
+{
+	const struct dp_profile *p = m->in;
+	uint32_t n_t = 0, n_list = 0, n_calls = 0, n_thr_ps = 0;
+	uint8_t *thr = calloc((size_t)p->n_ps + 1, 1); /* PS is a thread root: a small array
+							   instead of random reads of PSs */
+	struct sig_rec *r;
+	uint32_t *list;
+
+	if (!thr)
+		return nomem();
+	for (uint32_t i = 1; i <= p->n_ps; i++)
+		n_thr_ps += thr[i] = p->ps[i].kind == DP_PS_THREAD;
+	for (uint32_t i = 1; n_thr_ps && i <= p->n_pd; i++)
+		if (thr[p->pd[i].ps]) {
+			n_t++;
+			n_calls += m->csd_start[i + 1] - m->csd_start[i];
+		}
+	r = n_t ? malloc(n_t * sizeof(*r)) : NULL;
+	list = n_t ? malloc(((size_t)n_calls + 1) * sizeof(*list)) : NULL;
+	if (n_t && (!r || !list)) {
+		free(thr);
+		free(r);
+		free(list);
+		return nomem();
+	}
+	n_t = 0;
+	for (uint32_t i = 1; r && i <= p->n_pd; i++)
+		if (thr[p->pd[i].ps])
+			sig_collect(m, i, &r[n_t++], list, &n_list);
+	if (r) {
+		qsort(r, n_t, sizeof(*r), cmp_sig);
+		sig_number(m, r, n_t, list);
+	}
+	free(thr);
+	free(r);
+	free(list);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ the table --- */
+
+static uint64_t mg_hash(uint32_t rep, uint32_t css, uint64_t k)
+{
+	uint64_t h = (uint64_t)rep * 0x9E3779B97F4A7C15u ^ (uint64_t)css * 0xC2B2AE3D27D4EB4Fu ^
+		     k * 0x165667B19E3779F9u;
+
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9u;
+	return h ^ (h >> 29);
+}
+
+struct dp_mg_ent *dp_mg_slot(const struct dp_mg *m, uint32_t rep, uint32_t css, uint64_t k)
+{
+	size_t mask = m->n_tab - 1, h = (size_t)mg_hash(rep, css, k) & mask;
+
+	for (; m->tab[h].csd; h = (h + 1) & mask) {
+		struct dp_mg_ent *e = &m->tab[h];
+
+		if (e->rep == rep && e->css == css && e->k == k)
+			return e;
+	}
+	return &m->tab[h];
+}
+
+/* Regrow (or just clean) the table: keep the live entries at a load of at most 1/3. */
+static int tab_rehash(struct dp_mg *m)
+{
+	struct dp_mg_ent *old = m->tab;
+	size_t n_old = m->n_tab, live = 0, n = MG_TAB_MIN;
+
+	for (size_t i = 0; i < n_old; i++)
+		if (old[i].csd && m->parent[old[i].rep] == old[i].rep)
+			live++;
+	while (n < live * 3 + 3)
+		n *= 2;
+	m->tab = calloc(n, sizeof(*m->tab));
+	if (!m->tab) {
+		m->tab = old;
+		return nomem();
+	}
+	m->n_tab = n;
+	m->n_used = live;
+	for (size_t i = 0; i < n_old; i++) {
+		const struct dp_mg_ent *e = &old[i];
+
+		if (e->csd && m->parent[e->rep] == e->rep)
+			*dp_mg_slot(m, e->rep, e->css, e->k) = *e;
+	}
+	free(old);
+	return 0;
+}
+
+static int pend_push(struct dp_mg *m, uint32_t x, uint32_t y)
+{
+	if (m->n_pend == m->cap_pend) {
+		size_t cap = m->cap_pend ? m->cap_pend * 2 : 1024;
+		uint32_t *n = realloc(m->pend, cap * 2 * sizeof(*n));
+
+		if (!n)
+			return nomem();
+		m->pend = n;
+		m->cap_pend = cap;
+	}
+	m->pend[2 * m->n_pend] = x;
+	m->pend[2 * m->n_pend + 1] = y;
+	m->n_pend++;
+	return 0;
+}
+
+/* Record CSD @d as made by class @rep: a new entry, or a pair of callees to unite. */
+static int tab_add(struct dp_mg *m, uint32_t rep, uint32_t d)
+{
+	const struct dp_csd *c = &m->in->csd[d];
+	uint64_t k = dp_mg_csd_key(m, d);
+	struct dp_mg_ent *e;
+	int rc;
+
+	if ((m->n_used + 1) * 2 > m->n_tab && (rc = tab_rehash(m)) < 0)
+		return rc;
+	e = dp_mg_slot(m, rep, c->css, k);
+	if (e->csd) {
+		uint32_t other = m->in->csd[e->csd].callee;
+
+		return other == c->callee ? 0 : pend_push(m, c->callee, other);
+	}
+	*e = (struct dp_mg_ent){.k = k, .rep = rep, .css = c->css, .csd = d};
+	m->n_used++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the closure --- */
+
+#define MG_SMALL 16u /* PDs making more CSDs are checked for duplicates with the table */
+
+/* Enter every CSD of class @rep's members under @rep, and mark it indexed. */
+static int index_class(struct dp_mg *m, uint32_t rep)
+{
+	uint32_t mem = rep;
+	int rc = 0;
+
+	m->indexed[rep] = 1;
+	do {
+		for (uint32_t i = m->csd_start[mem]; rc == 0 && i < m->csd_start[mem + 1]; i++)
+			rc = tab_add(m, rep, m->csd_ids[i]);
+		mem = m->next[mem];
+	} while (rc == 0 && mem != rep);
+	return rc;
+}
+
+/* Unite the classes of @x and @y: the smaller one's CSDs are entered under the larger
+ * one's representative (indexed first if it was not), which may queue more pairs. */
+static int unite(struct dp_mg *m, uint32_t x, uint32_t y)
+{
+	uint32_t rx = dp_mg_find(m, x), ry = dp_mg_find(m, y), mem, t;
+	int rc = 0;
+
+	if (rx == ry)
+		return 0;
+	if (m->size[rx] < m->size[ry] || (m->size[rx] == m->size[ry] && rx > ry)) {
+		t = rx;
+		rx = ry;
+		ry = t;
+	}
+	if (!m->indexed[rx] && (rc = index_class(m, rx)) < 0)
+		return rc;
+	m->parent[ry] = rx;
+	m->size[rx] += m->size[ry];
+	mem = ry;
+	do {
+		for (uint32_t i = m->csd_start[mem]; rc == 0 && i < m->csd_start[mem + 1]; i++)
+			rc = tab_add(m, rx, m->csd_ids[i]);
+		mem = m->next[mem];
+	} while (rc == 0 && mem != ry);
+	t = m->next[rx];
+	m->next[rx] = m->next[ry];
+	m->next[ry] = t;
+	return rc;
+}
+
+/* Whether PD @pd makes two CSDs with the same CSS and callee key (never in runtime
+ * files but at the root, whose thread CSDs share one CSS). */
+static int has_duplicates(const struct dp_mg *m, uint32_t pd)
+{
+	const uint32_t *ids = m->csd_ids + m->csd_start[pd];
+	uint32_t n = m->csd_start[pd + 1] - m->csd_start[pd];
+	const struct dp_csd *csd = m->in->csd;
+
+	if (n > MG_SMALL)
+		return 1;
+	for (uint32_t i = 0; i + 1 < n; i++)
+		for (uint32_t j = i + 1; j < n; j++)
+			if (csd[ids[i]].css == csd[ids[j]].css &&
+			    dp_mg_csd_key(m, ids[i]) == dp_mg_csd_key(m, ids[j]))
+				return 1;
+	return 0;
+}
+
+/*
+ * Classes start as single PDs, not in the table ("not indexed"): a PD whose CSDs have
+ * distinct (CSS, key) needs no entries until it takes part in a union. Others are
+ * indexed at once, which queues their duplicate callees; then the queue is run.
+ */
+static int closure(struct dp_mg *m)
+{
+	int rc = 0;
+
+	for (uint32_t pd = 1; rc == 0 && pd <= m->in->n_pd; pd++)
+		if (m->csd_start[pd + 1] - m->csd_start[pd] > 1 && has_duplicates(m, pd))
+			rc = index_class(m, pd);
+	while (rc == 0 && m->n_pend) {
+		m->n_pend--;
+		rc = unite(m, m->pend[2 * m->n_pend], m->pend[2 * m->n_pend + 1]);
+	}
+	return rc;
+}
+
+static int mg_init(struct dp_mg *m, struct dp_arena *tmp, const struct dp_profile *p)
+{
+	size_t n = (size_t)p->n_pd + 2;
+	static const struct dp_csd none;
+	const struct dp_csd *csd0 = p->csd ? &p->csd[0] : &none;
+	struct dp_csr c;
+
+	m->in = p;
+	m->parent = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->size = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->next = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->sig = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->indexed = dp_arena_array(tmp, n, 1);
+	if (!m->parent || !m->size || !m->next || !m->sig || !m->indexed)
+		return nomem();
+	if (dp_csr_build(tmp, &c, p->n_pd, p->n_csd, &csd0->caller, sizeof(*csd0)) < 0)
+		return nomem();
+	m->csd_start = c.start; /* CSDs of PD k: csd_ids[csd_start[k] .. csd_start[k + 1]) */
+	m->csd_ids = c.ids;
+	for (uint32_t i = 1; i <= p->n_pd; i++) {
+		m->parent[i] = m->next[i] = i;
+		m->size[i] = 1;
+	}
+	m->tab = calloc(MG_TAB_MIN, sizeof(*m->tab));
+	if (!m->tab)
+		return nomem();
+	m->n_tab = MG_TAB_MIN;
+	return 0;
+}
+
+int dp_profile_merge_threads(const struct dp_profile *in, struct dp_profile *out)
+{
+	struct dp_arena tmp;
+	struct dp_mg m;
+	int rc = check_ids(in);
+
+	memset(out, 0, sizeof(*out));
+	if (rc < 0)
+		return rc;
+	memset(&m, 0, sizeof(m));
+	dp_arena_init(&tmp, 0);
+	rc = mg_init(&m, &tmp, in);
+	if (rc == 0)
+		rc = thread_signatures(&m);
+	if (rc == 0)
+		rc = closure(&m);
+	if (rc == 0)
+		rc = dp_mg_copy_static(in, out);
+	if (rc == 0) {
+		rc = dp_mg_build_nodes(&m, out);
+		if (rc < 0)
+			dp_profile_release(out);
+	}
+	free(m.tab);
+	free(m.pend);
+	dp_arena_release(&tmp);
+	return rc;
+}

@@ -1,0 +1,349 @@
+/*
+ * cgi/cgi_env.c - what deepprof-cgi takes from its environment: the configuration
+ * (DEEPPROF_CGI_*) and the request (QUERY_STRING, SCRIPT_NAME), including the security
+ * check that the data file named by file= lies under DEEPPROF_CGI_ROOT. Decides 400, 403,
+ * 404 and 414 before anything is opened or any server is contacted.
+ */
+#define _XOPEN_SOURCE 700 /* realpath, O_CLOEXEC, O_NOFOLLOW */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/err.h"
+#include "../display/render_opts.h"
+#include "cgi_int.h"
+
+/* Record the message of a refused request (dp_errmsg()) and return its HTTP @status. */
+static int __attribute__((format(printf, 3, 4))) refuse(int status, enum dp_err code,
+							  const char *fmt, ...)
+{
+	char msg[DP_CGI_QS_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	dp_error(code, "%s", msg);
+	return status;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decode @len bytes of @s ('+' is a space) into @out (@cap bytes, NUL-terminated).
+ * Return: 0, or -1 for a bad escape, a NUL byte or no room. */
+static int url_decode(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c == '+') {
+			c = ' ';
+		} else if (c == '%') {
+			if (i + 2 >= len)
+				return -1;
+			int hi = hexval((unsigned char)s[i + 1]);
+			int lo = hexval((unsigned char)s[i + 2]);
+
+			if (hi < 0 || lo < 0)
+				return -1;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (c == 0 || o + 1 >= cap)
+			return -1;
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+/* dp_cgi_url_encode: see cgi_int.h. */
+int dp_cgi_url_encode(struct dp_buf *out, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~') {
+			dp_buf_addc(out, c);
+		} else {
+			dp_buf_addc(out, '%');
+			dp_buf_addc(out, (uint8_t)hex[c >> 4]);
+			dp_buf_addc(out, (uint8_t)hex[c & 15]);
+		}
+	}
+	return dp_buf_error(out);
+}
+
+/*
+ * Normalise absolute path @in lexically into @out (@cap bytes): one slash between
+ * components, none at the end. "." and ".." components are refused, not resolved: a
+ * path that needs them is not one a profile link ever makes.
+ * Return: 0, -1 for a relative path, "." / "..", or no room.
+ */
+static int normalise(const char *in, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	if (in[0] != '/')
+		return -1;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		size_t n = strcspn(in, "/");
+
+		if ((n == 1 && in[0] == '.') || (n == 2 && in[0] == '.' && in[1] == '.'))
+			return -1;
+		if (o + 1 + n + 1 > cap)
+			return -1;
+		out[o++] = '/';
+		memcpy(out + o, in, n);
+		o += n;
+		in += n;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+/* Whether @path is @dir or lies below it (both normalised, absolute). */
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static unsigned parse_uint(const char *s, unsigned max, bool *ok)
+{
+	unsigned long v = 0;
+
+	*ok = *s != '\0';
+	for (; *s && *ok; s++) {
+		if (*s < '0' || *s > '9' || v > max) {
+			*ok = false;
+			break;
+		}
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	if (v > max || v == 0)
+		*ok = false;
+	return (unsigned)v;
+}
+
+static int conf_root(struct dp_cgi_conf *c)
+{
+	const char *root = getenv("DEEPPROF_CGI_ROOT");
+	char real[PATH_MAX];
+
+	if (!root || !*root)
+		return 0;
+	if (normalise(root, c->root, sizeof(c->root)) < 0)
+		return dp_error(DP_EUSAGE, "DEEPPROF_CGI_ROOT=%s: not an absolute path without "
+					   "'.' or '..' components", root);
+	if (!realpath(c->root, real) || strlen(real) >= sizeof(c->root_real))
+		return dp_error(DP_EUSAGE, "DEEPPROF_CGI_ROOT=%s: %s", root, strerror(errno));
+	memcpy(c->root_real, real, strlen(real) + 1);
+	return 0;
+}
+
+static int conf_dir(struct dp_cgi_conf *c)
+{
+	const char *dir = getenv("DEEPPROF_CGI_DIR");
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (dir && *dir)
+		n = snprintf(c->dir, sizeof(c->dir), "%s", dir);
+	else if (xdg && xdg[0] == '/')
+		n = snprintf(c->dir, sizeof(c->dir), "%s/deepprof-cgi", xdg);
+	else
+		n = snprintf(c->dir, sizeof(c->dir), "/tmp/deepprof-cgi-%lu",
+			     (unsigned long)geteuid());
+	if (n < 0 || (size_t)n >= sizeof(c->dir) || c->dir[0] != '/')
+		return dp_error(DP_EUSAGE, "DEEPPROF_CGI_DIR=%s: not an absolute path (or too long)",
+				dir ? dir : "");
+	return 0;
+}
+
+/* dp_cgi_conf_load: see cgi_int.h. */
+int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach)
+{
+	const char *t = getenv("DEEPPROF_CGI_TIMEOUT");
+	const char *nd = getenv("DEEPPROF_CGI_NO_DETACH");
+	const char *log = getenv("DEEPPROF_CGI_LOG");
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->log_fd = -1;
+	c->timeout = DP_CGI_TIMEOUT_DEFAULT;
+	c->no_detach = no_detach || (nd && *nd && strcmp(nd, "0") != 0);
+	if (c->no_detach)
+		c->log_fd = STDERR_FILENO;
+	if (log && *log) {
+		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+		if (fd < 0)
+			return dp_error(DP_EUSAGE, "DEEPPROF_CGI_LOG=%s: %s", log, strerror(errno));
+		c->log_fd = fd;
+	}
+	if (t && *t) {
+		bool ok;
+
+		c->timeout = parse_uint(t, DP_CGI_TIMEOUT_MAX, &ok);
+		if (!ok)
+			return dp_error(DP_EUSAGE, "DEEPPROF_CGI_TIMEOUT=%s: not a number of seconds "
+						   "in 1..%u", t, DP_CGI_TIMEOUT_MAX);
+	}
+	rc = conf_root(c);
+	if (rc < 0)
+		return rc;
+	return conf_dir(c);
+}
+
+/* Note one parameter (key and raw value) of the query string in @r. Return: 0 or a status. */
+static int param(struct dp_cgi_req *r, const char *seg, size_t len, bool *have_file)
+{
+	const char *eq = memchr(seg, '=', len);
+	size_t klen = eq ? (size_t)(eq - seg) : len;
+	const char *v = eq ? eq + 1 : seg + len;
+	size_t vlen = (size_t)(seg + len - v);
+	char key[32], val[DP_CGI_QS_MAX + 1];
+
+	if (url_decode(seg, klen, key, sizeof(key)) < 0)
+		key[0] = '\0'; /* not one of ours: the query parser judges it */
+	if (url_decode(v, vlen, val, sizeof(val)) < 0) {
+		if (strcmp(key, "file") == 0)
+			return refuse(400, DP_EUSAGE, "file=: malformed percent-encoding");
+		val[0] = '\0';
+	}
+	if (strcmp(key, "file") == 0) {
+		if (*have_file)
+			return refuse(400, DP_EUSAGE, "file= given more than once");
+		*have_file = true;
+		memcpy(r->given, val, strlen(val) + 1);
+		return 0;
+	}
+	if (strcmp(key, "page") == 0 && strcmp(val, "quit") == 0)
+		r->ctl = DP_CGI_CTL_QUIT;
+	else if (strcmp(key, "page") == 0 && strcmp(val, "timeout") == 0)
+		r->ctl = DP_CGI_CTL_TIMEOUT;
+	if (strcmp(key, "timeout") == 0) {
+		bool ok;
+
+		r->timeout = parse_uint(val, DP_CGI_TIMEOUT_MAX, &ok);
+		if (!ok)
+			return refuse(400, DP_EUSAGE, "timeout=%s: not a number of seconds in 1..%u",
+					val, DP_CGI_TIMEOUT_MAX);
+	}
+	if (strcmp(key, "format") == 0)
+		r->fmt = strcmp(val, "json") == 0 ? DP_FMT_JSON
+			 : strcmp(val, "text") == 0 ? DP_FMT_TEXT
+						    : DP_FMT_HTML;
+	size_t qlen = strlen(r->query);
+
+	if (qlen)
+		r->query[qlen++] = '&';
+	memcpy(r->query + qlen, seg, len);
+	r->query[qlen + len] = '\0';
+	return 0;
+}
+
+/* Resolve r->given under the root into r->path. Return: 0 or a status (403, 404). */
+static int resolve(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
+{
+	char joined[DP_CGI_QS_MAX + DP_CGI_DIR_MAX + 2], norm[sizeof(joined)], real[PATH_MAX];
+	struct stat st;
+
+	if (!c->root[0])
+		return refuse(403, DP_EUSAGE, "DEEPPROF_CGI_ROOT is not set: no data file may be "
+					   "opened");
+	if (r->given[0] == '/')
+		snprintf(joined, sizeof(joined), "%s", r->given);
+	else
+		snprintf(joined, sizeof(joined), "%s/%s", c->root, r->given);
+	/* Refused by name first, before any look at the file system, so that a request
+	 * cannot tell files outside the root that exist from those that do not. */
+	if (normalise(joined, norm, sizeof(norm)) < 0 ||
+	    !(under(norm, c->root) || under(norm, c->root_real)))
+		return refuse(403, DP_EUSAGE, "%s: outside the profile directory", r->given);
+	if (!realpath(norm, real))
+		goto not_found;
+	if (!under(real, c->root_real)) /* a symbolic link out of the root */
+		return refuse(403, DP_EUSAGE, "%s: outside the profile directory", r->given);
+	if (stat(real, &st) < 0 || !S_ISREG(st.st_mode) || access(real, R_OK) < 0 ||
+	    strlen(real) >= sizeof(r->path))
+		goto not_found;
+	memcpy(r->path, real, strlen(real) + 1);
+	return 0;
+not_found:
+	return refuse(404, DP_ENOENT, "%s: no such profile (missing, unreadable or not a deepprof "
+				   "data file)", r->given);
+}
+
+/* dp_cgi_req_parse: see cgi_int.h. */
+int dp_cgi_req_parse(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
+{
+	const char *qs = getenv("QUERY_STRING");
+	const char *script = getenv("SCRIPT_NAME");
+	bool have_file = false;
+	int st;
+
+	memset(r, 0, sizeof(*r));
+	r->fmt = -1;
+	r->pid = getpid();
+	if (!qs)
+		qs = "";
+	if (!script)
+		script = "";
+	if (strlen(qs) > DP_CGI_QS_MAX)
+		return refuse(414, DP_EUSAGE, "the query string is longer than %u bytes",
+				DP_CGI_QS_MAX);
+	if (strlen(script) >= sizeof(r->script))
+		return refuse(414, DP_EUSAGE, "SCRIPT_NAME is longer than %zu bytes",
+				sizeof(r->script) - 1);
+	memcpy(r->script, script, strlen(script) + 1);
+	while (*qs) {
+		size_t n = strcspn(qs, "&");
+
+		if (n) {
+			st = param(r, qs, n, &have_file);
+			if (st)
+				return st;
+		}
+		qs += n;
+		if (*qs)
+			qs++;
+	}
+	if (r->ctl == DP_CGI_CTL_TIMEOUT && r->timeout == 0)
+		return refuse(400, DP_EUSAGE, "page=timeout needs timeout=SECONDS");
+	if (!have_file || !r->given[0])
+		return refuse(400, DP_EUSAGE, "no file= parameter: the query must name a data file, "
+					   "e.g. ?file=prog.data&page=menu");
+	return resolve(c, r);
+}

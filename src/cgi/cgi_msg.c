@@ -1,0 +1,250 @@
+/*
+ * cgi/cgi_msg.c - the bytes deepprof-cgi makes: CGI responses (headers and body, error
+ * and confirmation pages in HTML, JSON or text), the answer to a request through the
+ * session, and the messages on the named pipes (requests, reply headers). Pure functions
+ * over buffers: no file descriptors here.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "../core/json.h"
+#include "../front/session.h"
+#include "cgi_int.h"
+
+static const char *reason(int status)
+{
+	switch (status) {
+	case 200:
+		return "OK";
+	case 400:
+		return "Bad Request";
+	case 403:
+		return "Forbidden";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 414:
+		return "URI Too Long";
+	case 503:
+		return "Service Unavailable";
+	case 504:
+		return "Gateway Timeout";
+	default:
+		return status >= 500 ? "Internal Server Error" : "Error";
+	}
+}
+
+/* dp_cgi_response: see cgi_int.h. */
+int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const void *body,
+		    size_t len)
+{
+	dp_buf_addf(out,
+		    "Status: %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+		    "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n"
+		    "Cache-Control: no-cache\r\n\r\n",
+		    status, reason(status), ctype, len);
+	return dp_buf_add(out, body, len);
+}
+
+static void html_escape(struct dp_buf *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			dp_buf_adds(out, "&amp;");
+			break;
+		case '<':
+			dp_buf_adds(out, "&lt;");
+			break;
+		case '>':
+			dp_buf_adds(out, "&gt;");
+			break;
+		case '"':
+			dp_buf_adds(out, "&quot;");
+			break;
+		case '\'':
+			dp_buf_adds(out, "&#39;");
+			break;
+		default:
+			dp_buf_addc(out, (uint8_t)*s);
+		}
+	}
+}
+
+/* dp_cgi_error_response: see cgi_int.h. */
+int dp_cgi_error_response(struct dp_buf *out, int status, int fmt, const char *msg)
+{
+	struct dp_buf body;
+	const char *ctype;
+	int rc;
+
+	dp_buf_init(&body, 1u << 20);
+	if (fmt == DP_FMT_JSON) {
+		ctype = "application/json";
+		dp_buf_addf(&body, "{\"status\": %d, \"%s\": \"", status,
+			    status == 200 ? "message" : "error");
+		dp_json_escape(&body, msg, strlen(msg));
+		dp_buf_adds(&body, "\"}\n");
+	} else if (fmt == DP_FMT_TEXT) {
+		ctype = "text/plain; charset=utf-8";
+		dp_buf_addf(&body, "%s%s\n", status == 200 ? "" : "deepprof-cgi: ", msg);
+	} else {
+		ctype = "text/html; charset=utf-8";
+		dp_buf_addf(&body,
+			    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+			    "<title>%d %s</title></head>\n<body><h1>%d %s</h1>\n<p>",
+			    status, reason(status), status, reason(status));
+		html_escape(&body, msg);
+		dp_buf_adds(&body, "</p>\n</body></html>\n");
+	}
+	rc = dp_buf_error(&body);
+	if (rc == 0)
+		rc = dp_cgi_response(out, status, ctype, body.data, body.len);
+	dp_buf_release(&body);
+	return rc;
+}
+
+/* dp_cgi_answer: see cgi_int.h. */
+int dp_cgi_answer(struct dp_session *s, uint32_t file, const struct dp_cgi_req *r,
+		  struct dp_buf *out)
+{
+	struct dp_render_opts opts = {0};
+	struct dp_answer ans;
+	struct dp_buf link;
+	char msg[DP_CGI_PATH_MAX + 128];
+	int rc;
+
+	if (r->ctl == DP_CGI_CTL_QUIT || r->ctl == DP_CGI_CTL_TIMEOUT) {
+		if (r->ctl == DP_CGI_CTL_QUIT)
+			snprintf(msg, sizeof(msg), "the server for %s has stopped", r->path);
+		else
+			snprintf(msg, sizeof(msg), "the server for %s now stops after %u s idle",
+				 r->path, r->timeout);
+		return dp_cgi_error_response(out, 200, r->fmt, msg);
+	}
+	dp_buf_init(&link, 4 * DP_CGI_PATH_MAX + DP_CGI_SCRIPT_MAX);
+	dp_buf_adds(&link, r->script);
+	dp_buf_adds(&link, "?file=");
+	dp_cgi_url_encode(&link, r->path);
+	dp_buf_addc(&link, '&');
+	rc = dp_buf_error(&link);
+	if (rc < 0)
+		goto out_link;
+	opts.link_prefix = dp_buf_cstr(&link);
+	opts.title = r->path;
+	rc = dp_session_answer(s, file, r->query, DP_FMT_HTML, &opts, &ans);
+	if (rc < 0)
+		goto out_link;
+	rc = dp_cgi_response(out, ans.status, ans.content_type, ans.body.data, ans.body.len);
+	dp_buf_release(&ans.body);
+out_link:
+	dp_buf_release(&link);
+	return rc;
+}
+
+/* dp_cgi_req_encode: see cgi_int.h. */
+int dp_cgi_req_encode(const struct dp_cgi_req *r, struct dp_buf *out)
+{
+	size_t plen = strlen(r->path), slen = strlen(r->script), qlen = strlen(r->query);
+	size_t start = out->len;
+
+	dp_buf_addf(out, "DPQ1 %016llx %ld %d %u %d %zu %zu %zu\n", (unsigned long long)r->nonce,
+		    (long)r->pid, (int)r->ctl, r->timeout, r->fmt, plen, slen, qlen);
+	dp_buf_add(out, r->path, plen);
+	dp_buf_add(out, r->script, slen);
+	dp_buf_add(out, r->query, qlen);
+	if (dp_buf_error(out))
+		return dp_buf_error(out);
+	if (out->len - start > PIPE_BUF)
+		return dp_error(DP_ENOMEM, "a request of %zu bytes does not fit in a pipe buffer",
+				out->len - start);
+	return 0;
+}
+
+/* Copy the header line of @data (up to '\n', at most @cap - 1 bytes) into @line.
+ * Return: its length with the '\n', 0 if not complete yet, -1 if too long. */
+static long header_line(const uint8_t *data, size_t len, char *line, size_t cap)
+{
+	const uint8_t *nl = memchr(data, '\n', len < cap ? len : cap);
+	size_t n;
+
+	if (!nl)
+		return len < cap ? 0 : -1;
+	n = (size_t)(nl - data);
+	memcpy(line, data, n);
+	line[n] = '\0';
+	return (long)n + 1;
+}
+
+/* dp_cgi_req_decode: see cgi_int.h. */
+long dp_cgi_req_decode(const uint8_t *data, size_t len, struct dp_cgi_req *r)
+{
+	char line[160];
+	unsigned long long nonce;
+	long pid, h = header_line(data, len, line, sizeof(line));
+	int ctl, fmt, used;
+	unsigned timeout;
+	size_t plen, slen, qlen;
+
+	if (h <= 0)
+		return h == 0 ? 0 : dp_error(DP_EFORMAT, "request: no header");
+	if (sscanf(line, "DPQ1 %16llx %ld %d %u %d %zu %zu %zu%n", &nonce, &pid, &ctl, &timeout,
+		   &fmt, &plen, &slen, &qlen, &used) != 8 ||
+	    line[used] != '\0' || ctl < 0 || ctl > DP_CGI_CTL_TIMEOUT || plen == 0 ||
+	    plen >= sizeof(r->path) || slen >= sizeof(r->script) || qlen >= sizeof(r->query))
+		return dp_error(DP_EFORMAT, "request: malformed header");
+	if (len - (size_t)h < plen + slen + qlen)
+		return 0;
+	memset(r, 0, sizeof(*r));
+	r->nonce = nonce;
+	r->pid = (pid_t)pid;
+	r->ctl = (enum dp_cgi_ctl)ctl;
+	r->timeout = timeout;
+	r->fmt = fmt;
+	data += h;
+	memcpy(r->path, data, plen);
+	memcpy(r->script, data + plen, slen);
+	memcpy(r->query, data + plen + slen, qlen);
+	if (memchr(r->path, '\0', plen) || memchr(r->script, '\0', slen) ||
+	    memchr(r->query, '\0', qlen))
+		return dp_error(DP_EFORMAT, "request: NUL in a field");
+	return h + (long)(plen + slen + qlen);
+}
+
+/* dp_cgi_reply_hdr_decode: see cgi_int.h. */
+int dp_cgi_reply_hdr_decode(const uint8_t *data, size_t len, struct dp_cgi_reply_hdr *h)
+{
+	char line[160], kind = 0;
+	unsigned long long nonce;
+	size_t n1, n2 = 0;
+	int used = 0, f;
+	long hl = header_line(data, len, line, sizeof(line));
+
+	if (hl <= 0)
+		return hl == 0 ? 0 : dp_error(DP_EFORMAT, "reply: no header");
+	memset(h, 0, sizeof(*h));
+	f = sscanf(line, "DPR1 %16llx %c %zu %zu%n", &nonce, &kind, &n1, &n2, &used);
+	if (f == 3)
+		sscanf(line, "DPR1 %16llx %c %zu%n", &nonce, &kind, &n1, &used);
+	if ((kind == 'I' && f != 3) || (kind == 'F' && (f != 4 || n2 == 0 ||
+							n2 >= sizeof(h->name))) ||
+	    (kind != 'I' && kind != 'F') || line[used] != '\0' || n1 > DP_CGI_RESP_MAX)
+		return dp_error(DP_EFORMAT, "reply: malformed header");
+	h->nonce = nonce;
+	h->in_file = kind == 'F';
+	h->len = n1;
+	h->hdr_len = (size_t)hl + n2;
+	if (len < h->hdr_len)
+		return 0;
+	memcpy(h->name, data + hl, n2);
+	h->name[n2] = '\0';
+	if (h->in_file && (memchr(h->name, '/', n2) || memchr(h->name, '\0', n2)))
+		return dp_error(DP_EFORMAT, "reply: bad file name");
+	return 1;
+}

@@ -1,0 +1,192 @@
+/*
+ * cli/cmd_serve.c - `deepprof serve [--port N] [--bind ADDR] [--open] [--contour F] FILE...`:
+ * load the data files into a session, print the URL and serve them with the built-in web
+ * server (src/web) until Ctrl-C or SIGTERM. This file parses the command line and prints.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/err.h"
+#include "front/session.h"
+#include "web/serve.h"
+
+static const char serve_usage[] =
+	"usage: deepprof serve [--port N] [--bind ADDR] [--open] [--contour F] FILE...\n"
+	"\n"
+	"Browse deepprof data files in a web browser: load each FILE once, print the URL\n"
+	"and answer requests until Ctrl-C (or SIGTERM). With several files the start page\n"
+	"lists them; every page names its file with file=N.\n"
+	"\n"
+	"  --port N       the TCP port (default 0: any free port, printed)\n"
+	"  --bind ADDR    the address to listen on (default 127.0.0.1: this machine only;\n"
+	"                 anyone who can reach ADDR can read the profiles)\n"
+	"  --open         open the URL in the desktop's browser (xdg-open)\n"
+	"  --contour F    the contour (exclusion) file for every FILE (default: each FILE's\n"
+	"                 FILE-without-.data.contour when it exists)\n"
+	"  -h, --help     show this help\n"
+	"\n"
+	"Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 bad usage or unreadable FILE,\n"
+	"1 the server could not start.\n";
+
+struct serve_args {
+	struct dp_web_opts web;
+	const char *contour;
+	char **files;
+	int n_files;
+};
+
+static int serve_usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "deepprof serve: %s%s\n", what, arg);
+	fputs(serve_usage, stderr);
+	return 2;
+}
+
+/* The value of option @name at argv[*i] ("--name V" or "--name=V"), or NULL if not it. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Parses one option at argv[*i] into @a. Returns -1 to go on, else an exit status. */
+static int serve_opt(int argc, char **argv, int *i, struct serve_args *a)
+{
+	const char *v, *arg = argv[*i];
+	int missing = 0;
+	char *end;
+
+	if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+		fputs(serve_usage, stdout);
+		return 0;
+	}
+	if (strcmp(arg, "--open") == 0) {
+		a->web.open_browser = true;
+	} else if ((v = opt_value(argc, argv, i, "--port", &missing))) {
+		unsigned long p = strtoul(v, &end, 10);
+
+		if (!*v || *end || p > 65535 || v[0] == '-')
+			return serve_usage_error("bad port (0 to 65535): ", v);
+		a->web.port = (uint16_t)p;
+	} else if ((v = opt_value(argc, argv, i, "--bind", &missing))) {
+		if (!*v)
+			return serve_usage_error("empty --bind address", "");
+		a->web.bind = v;
+	} else if ((v = opt_value(argc, argv, i, "--contour", &missing))) {
+		a->contour = v;
+	} else if (missing) {
+		return serve_usage_error("missing value for ", arg);
+	} else {
+		return serve_usage_error("unknown option: ", arg);
+	}
+	return -1;
+}
+
+static int serve_args(int argc, char **argv, struct serve_args *a)
+{
+	int i, rc;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		rc = serve_opt(argc, argv, &i, a);
+		if (rc >= 0)
+			return rc;
+	}
+	if (i >= argc)
+		return serve_usage_error("missing FILE", "");
+	a->files = argv + i;
+	a->n_files = argc - i;
+	return -1;
+}
+
+static void serve_ready(struct dp_web *w, void *arg)
+{
+	const struct serve_args *a = arg;
+	int i;
+
+	printf("deepprof: serving ");
+	for (i = 0; i < a->n_files; i++)
+		printf("%s%s", i ? ", " : "", a->files[i]);
+	printf(" at %s\n", dp_web_url(w));
+	fflush(stdout);
+	fprintf(stderr, "deepprof: press Ctrl-C to stop\n");
+}
+
+static void serve_warning(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "deepprof: warning: %s\n", msg);
+}
+
+/* Opens every file of @a into @s, printing warnings. Returns 0, or exit status 2. */
+static int serve_load(struct dp_session *s, const struct serve_args *a)
+{
+	int i;
+
+	for (i = 0; i < a->n_files; i++) {
+		const char *w;
+
+		if (dp_session_open(s, a->files[i], a->contour) < 0) {
+			fprintf(stderr, "deepprof: %s\n", dp_errmsg());
+			return 2;
+		}
+		w = dp_session_warnings(s, (uint32_t)i);
+		if (w && *w)
+			fprintf(stderr, "deepprof: %s: warning: %s%s", a->files[i], w,
+				w[strlen(w) - 1] == '\n' ? "" : "\n");
+	}
+	return 0;
+}
+
+int dp_cmd_serve(int argc, char **argv)
+{
+	struct serve_args a;
+	struct dp_session *s;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = serve_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	s = dp_session_new(0);
+	if (!s) {
+		fprintf(stderr, "deepprof: out of memory\n");
+		return 1;
+	}
+	rc = serve_load(s, &a);
+	if (rc == 0) {
+		a.web.on_ready = serve_ready;
+		a.web.on_warning = serve_warning;
+		a.web.arg = &a;
+		rc = dp_web_serve(s, &a.web);
+		if (rc < 0) {
+			fprintf(stderr, "deepprof: %s\n", dp_errmsg());
+			rc = 1;
+		} else {
+			printf("deepprof: %s: server stopped\n",
+			       rc == SIGINT ? "interrupted" : "terminated");
+			fflush(stdout);
+			rc = 0;
+		}
+	}
+	dp_session_free(s);
+	return rc;
+}

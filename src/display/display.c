@@ -1,0 +1,223 @@
+/*
+ * display/display.c - dp_display_build(): lays out a report as a page (navigation,
+ * toggles, note, facts, links, subject, one table per section or the flame graph, pager,
+ * the text legend), and dp_display_error(), the page of a query that could not be
+ * answered.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "display_int.h"
+
+/* Facts as label/value strings. */
+static int dp_disp_facts(struct dp_display *d, const struct dp_report *r)
+{
+	struct dp_dblock *b;
+
+	if (!r->n_facts)
+		return 0;
+	b = dp_disp_block(d, DP_DB_FACTS);
+	if (!b)
+		return -DP_ENOMEM;
+	b->id = "facts";
+	b->facts = dp_arena_array(&d->arena, r->n_facts, sizeof(*b->facts));
+	if (!b->facts)
+		return dp_error(DP_ENOMEM, "out of memory building a page");
+	for (uint32_t i = 0; i < r->n_facts; i++) {
+		const struct dp_rep_fact *f = &r->facts[i];
+		struct dp_dfact *o = &b->facts[b->n_facts++];
+
+		o->label = dp_disp_strdup(d, f->label ? f->label : f->key);
+		if (f->type == DP_FACT_U64)
+			o->value = dp_disp_printf(d, "%" PRIu64, f->u);
+		else if (f->type == DP_FACT_F64)
+			o->value = dp_disp_printf(d, "%.6g", f->f);
+		else
+			o->value = dp_disp_strdup(d, f->s ? f->s : "");
+		if (!o->label || !o->value)
+			return -DP_ENOMEM;
+	}
+	return 0;
+}
+
+/* The report's links (menu's starting points, the action path). */
+static int dp_disp_links(struct dp_display *d, const struct dp_report *r)
+{
+	struct dp_dblock *b;
+
+	if (!r->n_links)
+		return 0;
+	b = dp_disp_block(d, DP_DB_LINKS);
+	if (!b)
+		return -DP_ENOMEM;
+	b->id = "links";
+	b->title = r->q.page == DP_PAGE_MENU ? "Starting points" : "Links";
+	b->links = dp_arena_array(&d->arena, r->n_links, sizeof(*b->links));
+	if (!b->links)
+		return dp_error(DP_ENOMEM, "out of memory building a page");
+	for (uint32_t i = 0; i < r->n_links; i++) {
+		struct dp_dlink *l = &b->links[b->n_links++];
+
+		l->label = dp_disp_strdup(d, r->links[i].label);
+		l->href = r->links[i].q ? dp_disp_href(d, r->links[i].q) : NULL;
+		if (!l->label || (r->links[i].q && !l->href))
+			return -DP_ENOMEM;
+	}
+	return 0;
+}
+
+/* A text block of @kind. */
+static int dp_disp_text(struct dp_display *d, enum dp_dblock_kind kind, const char *id,
+			const char *text)
+{
+	struct dp_dblock *b = dp_disp_block(d, kind);
+
+	if (!b)
+		return -DP_ENOMEM;
+	b->id = id;
+	b->text = dp_disp_strdup(d, text);
+	return b->text ? 0 : -DP_ENOMEM;
+}
+
+/* Whether @r's page is a flame graph. */
+static bool dp_is_flame(const struct dp_report *r)
+{
+	return r->q.page == DP_PAGE_FLAME || r->q.page == DP_PAGE_FLAME_CALLERS;
+}
+
+/* The legend of the Id column (text). */
+static const char dp_legend[] =
+	"Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N),\n"
+	"     sN = call site (page=site&id=N), mN = module (page=module&id=N).";
+
+/* The content blocks of @r. */
+static int dp_disp_content(struct dp_display *d, const struct dp_report *r)
+{
+	if (r->note && dp_disp_text(d, DP_DB_NOTE, "note", r->note) < 0)
+		return -DP_ENOMEM;
+	if (dp_disp_facts(d, r) < 0 || dp_disp_links(d, r) < 0)
+		return -DP_ENOMEM;
+	if (r->has_subject && !dp_is_flame(r) &&
+	    dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true) < 0)
+		return -DP_ENOMEM;
+	if (dp_is_flame(r))
+		return dp_disp_flame(d, r);
+	for (uint32_t i = 0; i < r->n_sections; i++) {
+		const struct dp_rep_section *s = &r->sections[i];
+
+		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false) < 0)
+			return -DP_ENOMEM;
+	}
+	if (dp_disp_pager(d, r) < 0)
+		return -DP_ENOMEM;
+	if (r->n_sections || r->has_subject)
+		d->legend = dp_legend;
+	return 0;
+}
+
+int dp_display_build(const struct dp_report *r, struct dp_display **out)
+{
+	struct dp_display *d = dp_disp_new();
+	int rc = -DP_ENOMEM;
+
+	*out = NULL;
+	if (!d)
+		return -DP_ENOMEM;
+	d->title = dp_disp_strdup(d, r->title && r->title[0]
+					     ? r->title
+					     : dp_query_page_name(r->q.page));
+	if (!d->title)
+		goto fail;
+	rc = dp_disp_nav(d, r);
+	if (!rc)
+		rc = dp_disp_toggles(d, r);
+	if (!rc)
+		rc = dp_disp_content(d, r);
+	if (rc < 0)
+		goto fail;
+	*out = d;
+	return 0;
+fail:
+	dp_display_free(d);
+	return rc < 0 ? rc : -DP_ENOMEM;
+}
+
+/* The title of an error page for @status. */
+static const char *dp_status_title(int status)
+{
+	switch (status) {
+	case 400:
+		return "Bad query";
+	case 403:
+		return "Forbidden";
+	case 404:
+		return "Not found";
+	default:
+		return "Internal error";
+	}
+}
+
+/* The links of an error page: the starting pages, keeping @q's preferences. */
+static int dp_error_links(struct dp_display *d, const struct dp_query *q)
+{
+	static const struct {
+		const char *label;
+		enum dp_page page;
+	} to[] = { { "menu", DP_PAGE_MENU },
+		   { "root", DP_PAGE_ROOT },
+		   { "top procedures", DP_PAGE_TOP },
+		   { "modules", DP_PAGE_MODULES },
+		   { "flame graph", DP_PAGE_FLAME } };
+	size_t n = sizeof(to) / sizeof(to[0]);
+	struct dp_dblock *b = dp_disp_block(d, DP_DB_LINKS);
+
+	if (!b)
+		return -DP_ENOMEM;
+	b->id = "choices";
+	b->title = "Where to go from here";
+	b->links = dp_arena_array(&d->arena, n, sizeof(*b->links));
+	if (!b->links)
+		return dp_error(DP_ENOMEM, "out of memory building a page");
+	for (size_t i = 0; i < n; i++) {
+		struct dp_dlink *l = &b->links[b->n_links++];
+
+		l->label = to[i].label;
+		if (q)
+			l->href = dp_disp_link_to(d, q, to[i].page, 0);
+		else
+			l->href = dp_disp_printf(d, "page=%s", dp_query_page_name(to[i].page));
+		if (!l->href)
+			return -DP_ENOMEM;
+	}
+	d->nav = b->links;
+	d->n_nav = d->n_nav_general = 1;
+	return 0;
+}
+
+int dp_display_error(int status, const char *message, const struct dp_query *q,
+		     struct dp_display **out)
+{
+	struct dp_display *d = dp_disp_new();
+	int rc = -DP_ENOMEM;
+
+	*out = NULL;
+	if (!d)
+		return -DP_ENOMEM;
+	d->status = status;
+	d->title = dp_disp_printf(d, "Error %d: %s", status, dp_status_title(status));
+	if (!d->title)
+		goto fail;
+	rc = dp_disp_text(d, DP_DB_ERROR, "error",
+			  message && message[0] ? message : "the query could not be answered");
+	if (!rc)
+		rc = dp_error_links(d, q);
+	if (rc < 0)
+		goto fail;
+	*out = d;
+	return 0;
+fail:
+	dp_display_free(d);
+	return rc < 0 ? rc : -DP_ENOMEM;
+}

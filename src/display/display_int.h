@@ -1,0 +1,204 @@
+/*
+ * display/display_int.h - the layout of a display page (struct dp_display) shared by the
+ * builder (display*.c) and the renderers (text*.c, html*.c), and the helpers they share:
+ * human units, name shortening, arena strings. Private to src/display.
+ */
+#ifndef DP_DISPLAY_DISPLAY_INT_H
+#define DP_DISPLAY_DISPLAY_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/arena.h"
+#include "display.h"
+
+/* A link: label and query string (without prefix); href NULL = not a link (current). */
+struct dp_dlink {
+	const char *label;
+	const char *href;
+};
+
+/* A named value. */
+struct dp_dfact {
+	const char *label;
+	const char *value;
+};
+
+enum dp_dcol_kind {
+	DP_DCOL_ID = 0, /* text only: the short reference ("c12") of the row's link */
+	DP_DCOL_NAME,	/* indented name, links to the row's page */
+	DP_DCOL_WHERE,	/* file:line */
+	DP_DCOL_NUM	/* a right-aligned number */
+};
+
+struct dp_dcol {
+	enum dp_dcol_kind kind;
+	const char *label; /* header */
+	const char *group; /* heading over a run of columns ("time"), NULL = none */
+	const char *href;  /* header link (re-sort), NULL = none */
+	bool sorted;	   /* the table is sorted by this column */
+	int port;	   /* 1 calls, 2 exits, 3 unwinds, 0 other: text omits exits and
+			      unwinds when every row has exits == calls and no unwinds */
+};
+
+struct dp_dcell {
+	const char *text;  /* as shown ("" = empty) */
+	const char *exact; /* the unabbreviated value (HTML tooltip), NULL = same as text */
+};
+
+/* Row flags beyond DP_ROW_* (report.h), kept in the high bits. */
+#define DP_DROW_SUBJECT 0x100u /* the page's subject row */
+
+struct dp_drow {
+	uint32_t depth;
+	unsigned flags;	      /* DP_ROW_* of the report row, DP_DROW_* */
+	const char *href;     /* the row's link, NULL = none */
+	const char *ref;      /* its short form for text ("c12", "p3"), "" = none */
+	const char *name;     /* full name (cell of the DP_DCOL_NAME column) */
+	const char *where;    /* "file:line" or "" */
+	struct dp_dcell *num; /* one per DP_DCOL_NUM column, in column order */
+};
+
+struct dp_dtable {
+	uint32_t n_cols;
+	struct dp_dcol *cols;
+	uint32_t n_num; /* DP_DCOL_NUM columns */
+	uint32_t n_rows;
+	struct dp_drow *rows;
+	uint32_t n_hidden;	 /* inactive rows left out */
+	const char *show_href;	 /* link showing them, NULL = none */
+};
+
+/* One node of a flame graph, in preorder. */
+struct dp_dflame_node {
+	uint32_t depth;
+	unsigned flags;	  /* DP_ROW_* */
+	const char *name;
+	const char *where; /* "file:line" or "" */
+	const char *href;  /* NULL = none */
+	double x, w;	   /* left edge and width, as fractions of the root's width */
+	bool last;	   /* the last child of its parent (text tree guides) */
+	const char *total, *total_pct, *self, *self_pct, *calls; /* formatted values */
+};
+
+struct dp_dflame {
+	const char *metric; /* "time", "calls", ... */
+	bool inverted;	    /* callers graph: root at the top, children are callers */
+	uint32_t max_depth;
+	uint32_t n_nodes;
+	struct dp_dflame_node *nodes;
+};
+
+enum dp_dblock_kind {
+	DP_DB_PARA = 0, /* text */
+	DP_DB_NOTE,	/* text, a remark for the reader */
+	DP_DB_ERROR,	/* text, what went wrong */
+	DP_DB_FACTS,	/* facts */
+	DP_DB_LINKS,	/* links */
+	DP_DB_PAGER,	/* links: first/prev/pages/next/last; href NULL = the current page */
+	DP_DB_TABLE,	/* table */
+	DP_DB_FLAME	/* flame */
+};
+
+struct dp_dblock {
+	enum dp_dblock_kind kind;
+	const char *title; /* heading, NULL = none */
+	const char *id;	   /* anchor, NULL = none */
+	const char *text;
+	uint32_t n_facts;
+	struct dp_dfact *facts;
+	uint32_t n_links;
+	struct dp_dlink *links;
+	struct dp_dtable table;
+	struct dp_dflame flame;
+};
+
+/* A group of preference toggles ("fields", "inactive", ...): one link per choice. */
+struct dp_dtoggles {
+	const char *label;
+	uint32_t n_links;
+	struct dp_dlink *links; /* href NULL: the current choice */
+	bool *on;		/* per link: the choice is in effect (sets of fields) */
+};
+
+struct dp_display {
+	struct dp_arena arena; /* owns everything below */
+	int status;	       /* 200, or the error page's status */
+	const char *title;
+	uint32_t n_nav;
+	struct dp_dlink *nav;
+	uint32_t n_nav_general; /* nav[0..n_nav_general) are the everywhere links (menu,
+				   root, ...), the rest are about this page's subject */
+	uint32_t n_toggles;
+	struct dp_dtoggles *toggles;
+	uint32_t n_blocks, cap_blocks;
+	struct dp_dblock *blocks;
+	const char *legend; /* text only: what the ids of the Id column mean, or NULL */
+};
+
+/* --- display_util.c --- */
+
+/* dp_disp_new - an empty page; NULL on out of memory (-DP_ENOMEM set). */
+struct dp_display *dp_disp_new(void);
+
+/* dp_disp_block - a new zeroed block of @kind at the end of @d, or NULL (-DP_ENOMEM). */
+struct dp_dblock *dp_disp_block(struct dp_display *d, enum dp_dblock_kind kind);
+
+/* dp_disp_strdup / dp_disp_printf - strings in @d's arena; NULL on out of memory. */
+char *dp_disp_strdup(struct dp_display *d, const char *s);
+char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* dp_disp_href - the canonical query string of @q in @d's arena (NULL on failure). */
+const char *dp_disp_href(struct dp_display *d, const struct dp_query *q);
+
+/* dp_disp_link_to - the query string of @base's prefs with page @page and id @id. */
+const char *dp_disp_link_to(struct dp_display *d, const struct dp_query *base, enum dp_page page,
+			    uint32_t id);
+
+/* Units. Each writes a NUL-terminated string of at most @n - 1 bytes into @s. */
+#define DP_UNIT_MAX 32
+/* dp_fmt_count - 1234, 12.3k, 456k, 1.2M ... (exact below 10,000) */
+void dp_fmt_count(char *s, size_t n, double v);
+/* dp_fmt_bytes - 512 B, 4.5 KiB, 12.3 MiB ... */
+void dp_fmt_bytes(char *s, size_t n, double v);
+/* dp_fmt_seconds - @v seconds in @unit: auto picks s/ms/us/ns per value ("1.2 s",
+ * "340 ms"); a fixed unit prints the bare number in it ("0.340"). */
+void dp_fmt_seconds(char *s, size_t n, double v, enum dp_time_unit unit);
+/* dp_fmt_pct - a percentage: "100%", "12.3%", "<0.1%", "0%"; "-" if @den is 0. */
+void dp_fmt_pct(char *s, size_t n, double num, double den);
+
+/* dp_text_width - display columns of UTF-8 string @s (continuation bytes not counted),
+ * up to @len bytes. */
+size_t dp_text_width(const char *s, size_t len);
+
+/*
+ * dp_shorten_name - @name fitted in @width columns, into @out (reset first): as is if it
+ * fits; else with template arguments elided ("std::map<...>::find"), then parameter
+ * lists ("f(...)"); then cut in the middle ("std::vec...::push_back"). Never splits a
+ * UTF-8 sequence. Return: 0 or the buffer's sticky error.
+ */
+int dp_shorten_name(struct dp_buf *out, const char *name, size_t width);
+
+/* --- display_table.c --- */
+
+/* dp_disp_table - a table block titled @title for rows @rows (hidden inactive rows
+ * dropped), columns from @r's prefs; @subject: the rows are the page's subject.
+ * Return: 0 or -DP_ENOMEM. */
+int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *title,
+		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject);
+
+/* dp_disp_flame - the flame graph block of a flame or flame_callers report. */
+int dp_disp_flame(struct dp_display *d, const struct dp_report *r);
+
+/* --- display_nav.c --- */
+
+/* dp_disp_nav - navigation links of @r's page into d->nav. Return: 0 or -DP_ENOMEM. */
+int dp_disp_nav(struct dp_display *d, const struct dp_report *r);
+/* dp_disp_toggles - preference toggles of @r's page into d->toggles. */
+int dp_disp_toggles(struct dp_display *d, const struct dp_report *r);
+/* dp_disp_pager - the pager block of a callers or top report (nothing if one page). */
+int dp_disp_pager(struct dp_display *d, const struct dp_report *r);
+
+#endif /* DP_DISPLAY_DISPLAY_INT_H */

@@ -1,0 +1,392 @@
+/*
+ * display/display_table.c - report rows to display tables: the columns the preferences
+ * ask for (ports, time, ticks, callseqs, allocs, bytes, each with % of the root total and
+ * optional per-call values), header links that re-sort, the hiding of inactive rows, the
+ * formatting of every cell in human units, and each row's link.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "display_int.h"
+
+enum dp_cval {
+	DP_CV_CALLS = 0,
+	DP_CV_EXITS,
+	DP_CV_UNWINDS,
+	DP_CV_TICKS,	/* raw samples of scope */
+	DP_CV_VALUE,	/* metric in scope and per */
+	DP_CV_PCT	/* metric in scope, % of the root total */
+};
+
+/* What a numeric column shows. */
+struct dp_colspec {
+	enum dp_cval what;
+	enum dp_metric metric;
+	enum dp_scope scope;
+	enum dp_per per;
+	const char *label, *group;
+};
+
+#define DP_MAX_NUMCOLS 32
+
+/* The inheritable value of @m in @c (0 for calls). */
+static uint64_t dp_inh(const struct dp_inherit *c, enum dp_metric m)
+{
+	switch (m) {
+	case DP_METRIC_TIME:
+		return c->samples;
+	case DP_METRIC_CALLSEQS:
+		return c->callseqs;
+	case DP_METRIC_ALLOCS:
+		return c->allocs;
+	case DP_METRIC_BYTES:
+		return c->alloc_bytes;
+	case DP_METRIC_CALLS:
+	case DP_METRIC_COUNT:
+		break;
+	}
+	return 0;
+}
+
+static uint64_t dp_own(const struct dp_costs *c, enum dp_metric m)
+{
+	switch (m) {
+	case DP_METRIC_TIME:
+		return c->samples;
+	case DP_METRIC_CALLSEQS:
+		return c->callseqs;
+	case DP_METRIC_ALLOCS:
+		return c->allocs;
+	case DP_METRIC_BYTES:
+		return c->alloc_bytes;
+	case DP_METRIC_CALLS:
+		return c->calls;
+	case DP_METRIC_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* The row's raw value of @m in @scope (calls: own calls in any scope). */
+static uint64_t dp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope)
+{
+	uint64_t v = dp_own(&row->own, m);
+
+	if (scope == DP_SCOPE_TOTAL && m != DP_METRIC_CALLS)
+		v += dp_inh(&row->desc, m);
+	return v;
+}
+
+/* Append the columns of one cost group (value, %, total, %, per-call values). */
+static uint32_t dp_group_cols(struct dp_colspec *c, uint32_t n, enum dp_metric m,
+			      const char *group, bool per_call)
+{
+	c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_SELF, DP_PER_OVERALL, "Self", group };
+	c[n++] = (struct dp_colspec){ DP_CV_PCT, m, DP_SCOPE_SELF, DP_PER_OVERALL, "%", group };
+	c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_TOTAL, DP_PER_OVERALL, "Total",
+				      group };
+	c[n++] = (struct dp_colspec){ DP_CV_PCT, m, DP_SCOPE_TOTAL, DP_PER_OVERALL, "%", group };
+	if (per_call) {
+		c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_SELF, DP_PER_CALL,
+					      "Self/call", group };
+		c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_TOTAL, DP_PER_CALL,
+					      "Total/call", group };
+	}
+	return n;
+}
+
+/* The numeric columns @f (DP_FIELD_*) asks for, into @c. Return: how many. */
+static uint32_t dp_columns(unsigned f, struct dp_colspec *c)
+{
+	uint32_t n = 0;
+
+	if (f & DP_FIELD_PORTS) {
+		c[n++] = (struct dp_colspec){ DP_CV_CALLS, DP_METRIC_CALLS, DP_SCOPE_SELF,
+					      DP_PER_OVERALL, "Calls", "ports" };
+		c[n++] = (struct dp_colspec){ DP_CV_EXITS, DP_METRIC_CALLS, DP_SCOPE_SELF,
+					      DP_PER_OVERALL, "Exits", "ports" };
+		c[n++] = (struct dp_colspec){ DP_CV_UNWINDS, DP_METRIC_CALLS, DP_SCOPE_SELF,
+					      DP_PER_OVERALL, "Unwinds", "ports" };
+	}
+	if (f & DP_FIELD_TICKS) {
+		c[n++] = (struct dp_colspec){ DP_CV_TICKS, DP_METRIC_TIME, DP_SCOPE_SELF,
+					      DP_PER_OVERALL, "Self", "ticks" };
+		c[n++] = (struct dp_colspec){ DP_CV_TICKS, DP_METRIC_TIME, DP_SCOPE_TOTAL,
+					      DP_PER_OVERALL, "Total", "ticks" };
+	}
+	if (f & DP_FIELD_TIME)
+		n = dp_group_cols(c, n, DP_METRIC_TIME, "time", f & DP_FIELD_TIME_PC);
+	if (f & DP_FIELD_CALLSEQS)
+		n = dp_group_cols(c, n, DP_METRIC_CALLSEQS, "callseqs", f & DP_FIELD_CALLSEQS_PC);
+	if (f & DP_FIELD_ALLOCS)
+		n = dp_group_cols(c, n, DP_METRIC_ALLOCS, "allocs", f & DP_FIELD_ALLOCS_PC);
+	if (f & DP_FIELD_BYTES)
+		n = dp_group_cols(c, n, DP_METRIC_BYTES, "bytes", f & DP_FIELD_BYTES_PC);
+	return n;
+}
+
+/* Format value @v of metric @m (a count, samples, bytes) into @s. */
+static void dp_fmt_metric(char *s, size_t n, double v, enum dp_metric m, const struct dp_report *r)
+{
+	enum dp_time_unit u = r->q.prefs.time_unit;
+
+	if (m == DP_METRIC_TIME && u != DP_TIME_TICKS && r->sample_period_ns)
+		dp_fmt_seconds(s, n, v * (double)r->sample_period_ns * 1e-9, u);
+	else if (m == DP_METRIC_BYTES)
+		dp_fmt_bytes(s, n, v);
+	else
+		dp_fmt_count(s, n, v);
+}
+
+/* The cell of column @c for @row, in the page's arena. Return: 0 or -DP_ENOMEM. */
+static int dp_cell(struct dp_display *d, const struct dp_report *r, const struct dp_colspec *c,
+		   const struct dp_rep_row *row, struct dp_dcell *cell)
+{
+	char s[DP_UNIT_MAX], e[DP_UNIT_MAX];
+	uint64_t raw = 0;
+	double v;
+
+	e[0] = 0;
+	switch (c->what) {
+	case DP_CV_CALLS:
+	case DP_CV_EXITS:
+	case DP_CV_UNWINDS:
+		raw = c->what == DP_CV_CALLS ? row->own.calls
+		      : c->what == DP_CV_EXITS ? row->own.exits : row->own.unwinds;
+		dp_fmt_count(s, sizeof(s), (double)raw);
+		break;
+	case DP_CV_TICKS:
+		raw = dp_row_raw(row, DP_METRIC_TIME, c->scope);
+		dp_fmt_count(s, sizeof(s), (double)raw);
+		break;
+	case DP_CV_PCT:
+		dp_fmt_pct(s, sizeof(s), (double)dp_row_raw(row, c->metric, c->scope),
+			   (double)dp_inh(&r->root_total, c->metric));
+		break;
+	case DP_CV_VALUE:
+		raw = dp_row_raw(row, c->metric, c->scope);
+		v = (double)raw;
+		if (c->per == DP_PER_CALL) {
+			v = row->own.calls ? v / (double)row->own.calls : 0.0;
+			raw = 0;
+		}
+		dp_fmt_metric(s, sizeof(s), v, c->metric, r);
+		break;
+	}
+	if (c->what == DP_CV_VALUE && c->metric == DP_METRIC_TIME && raw)
+		snprintf(e, sizeof(e), "%llu sample%s", (unsigned long long)raw, raw == 1 ? "" : "s");
+	else if (c->what == DP_CV_VALUE && c->metric == DP_METRIC_BYTES && raw >= 1024)
+		snprintf(e, sizeof(e), "%llu bytes", (unsigned long long)raw);
+	else if (raw >= 10000)
+		snprintf(e, sizeof(e), "%llu", (unsigned long long)raw);
+	cell->text = dp_disp_strdup(d, s);
+	cell->exact = e[0] && strcmp(e, s) ? dp_disp_strdup(d, e) : NULL;
+	return cell->text ? 0 : -DP_ENOMEM;
+}
+
+/* Whether the preferences hide inactive row @row. */
+static bool dp_row_hidden(const struct dp_rep_row *row, unsigned show)
+{
+	unsigned bit;
+
+	if (!(row->flags & DP_ROW_INACTIVE))
+		return false;
+	switch (row->kind) {
+	case DP_ENT_CSS:
+	case DP_ENT_CSD:
+		bit = DP_SHOW_INACTIVE_SITES;
+		break;
+	case DP_ENT_MODULE:
+	case DP_ENT_OBJECT:
+		bit = DP_SHOW_INACTIVE_MODULES;
+		break;
+	default:
+		bit = DP_SHOW_INACTIVE_PROCS;
+		break;
+	}
+	return !(show & bit);
+}
+
+/* The page a row of @kind links to (and the letter of its short reference); *@id is
+ * set from the row's ids. DP_PAGE_COUNT: no link. */
+static enum dp_page dp_row_page(const struct dp_rep_row *row, uint32_t *id, char *c)
+{
+	switch (row->kind) {
+	case DP_ENT_CSD:
+	case DP_ENT_PD:
+	case DP_ENT_THREAD:
+		*id = row->clique ? row->clique : row->ps;
+		*c = row->clique ? 'c' : 'p';
+		return row->clique ? DP_PAGE_CLIQUE : DP_PAGE_PROC;
+	case DP_ENT_CSS:
+		*id = row->css ? row->css : row->id;
+		*c = 's';
+		return DP_PAGE_SITE;
+	case DP_ENT_PS:
+		*id = row->ps ? row->ps : row->id;
+		*c = 'p';
+		return DP_PAGE_PROC;
+	case DP_ENT_CLIQUE:
+		*id = row->clique ? row->clique : row->id;
+		*c = 'c';
+		return DP_PAGE_CLIQUE;
+	case DP_ENT_MODULE:
+		*id = row->module ? row->module : row->id;
+		*c = 'm';
+		return DP_PAGE_MODULE;
+	default:
+		return DP_PAGE_COUNT;
+	}
+}
+
+/* The row's link: its page and id, and the short reference shown in text. */
+static int dp_row_link(struct dp_display *d, const struct dp_report *r,
+		       const struct dp_rep_row *row, struct dp_drow *out)
+{
+	uint32_t id = 0;
+	char c = 0;
+	enum dp_page page = dp_row_page(row, &id, &c);
+
+	out->ref = "";
+	if (page == DP_PAGE_COUNT || !id)
+		return 0;
+	out->href = dp_disp_link_to(d, &r->q, page, id);
+	out->ref = dp_disp_printf(d, "%c%u", c, id);
+	return out->href && out->ref ? 0 : -DP_ENOMEM;
+}
+
+/* Fill display row @out from report row @row. */
+static int dp_make_row(struct dp_display *d, const struct dp_report *r,
+		       const struct dp_colspec *cs, uint32_t n_num, const struct dp_rep_row *row,
+		       struct dp_drow *out)
+{
+	out->depth = row->depth;
+	out->flags = row->flags;
+	out->name = dp_disp_strdup(d, row->name);
+	if (row->file && row->line)
+		out->where = dp_disp_printf(d, "%s:%u", row->file, row->line);
+	else
+		out->where = dp_disp_strdup(d, row->file ? row->file : "");
+	out->num = dp_arena_array(&d->arena, n_num ? n_num : 1, sizeof(*out->num));
+	if (!out->name || !out->where || !out->num)
+		return dp_error(DP_ENOMEM, "out of memory building a table");
+	for (uint32_t i = 0; i < n_num; i++)
+		if (dp_cell(d, r, &cs[i], row, &out->num[i]) < 0)
+			return dp_error(DP_ENOMEM, "out of memory building a table");
+	return dp_row_link(d, r, row, out);
+}
+
+/* The header link re-sorting by column @c (NULL if it has none). */
+static const char *dp_sort_href(struct dp_display *d, const struct dp_report *r,
+				const struct dp_colspec *c, bool *sorted)
+{
+	const struct dp_prefs *p = &r->q.prefs;
+	struct dp_query q;
+
+	*sorted = false;
+	if (c->what == DP_CV_EXITS || c->what == DP_CV_UNWINDS)
+		return NULL;
+	*sorted = p->sort == DP_SORT_COST && p->sort_metric == c->metric &&
+		  (c->metric == DP_METRIC_CALLS || p->sort_scope == c->scope) &&
+		  p->sort_per == c->per;
+	q = r->q;
+	q.prefs.sort = DP_SORT_COST;
+	q.prefs.sort_metric = c->metric;
+	q.prefs.sort_scope = c->metric == DP_METRIC_CALLS ? DP_SCOPE_SELF : c->scope;
+	q.prefs.sort_per = c->per;
+	return dp_disp_href(d, &q);
+}
+
+/* The header of a table: Id, Name, the numeric columns, Where. */
+static int dp_table_header(struct dp_display *d, const struct dp_report *r,
+			   const struct dp_colspec *cs, uint32_t n_num, struct dp_dtable *t)
+{
+	struct dp_query q = r->q;
+
+	t->n_cols = n_num + 3;
+	t->n_num = n_num;
+	t->cols = dp_arena_array(&d->arena, t->n_cols, sizeof(*t->cols));
+	if (!t->cols)
+		return dp_error(DP_ENOMEM, "out of memory building a table");
+	t->cols[0] = (struct dp_dcol){ DP_DCOL_ID, "Id", NULL, NULL, false, 0 };
+	q.prefs.sort = DP_SORT_NAME;
+	t->cols[1] = (struct dp_dcol){ DP_DCOL_NAME, "Name", NULL, dp_disp_href(d, &q),
+				       r->q.prefs.sort == DP_SORT_NAME, 0 };
+	for (uint32_t i = 0; i < n_num; i++) {
+		struct dp_dcol *c = &t->cols[2 + i];
+
+		c->kind = DP_DCOL_NUM;
+		c->label = cs[i].label;
+		c->group = cs[i].group;
+		c->href = dp_sort_href(d, r, &cs[i], &c->sorted);
+		c->port = cs[i].what == DP_CV_CALLS	? 1
+			  : cs[i].what == DP_CV_EXITS	? 2
+			  : cs[i].what == DP_CV_UNWINDS ? 3
+							: 0;
+	}
+	q.prefs.sort = DP_SORT_CONTEXT;
+	t->cols[n_num + 2] = (struct dp_dcol){ DP_DCOL_WHERE, "Where", NULL, dp_disp_href(d, &q),
+					       r->q.prefs.sort == DP_SORT_CONTEXT, 0 };
+	if (!t->cols[1].href || !t->cols[n_num + 2].href)
+		return dp_error(DP_ENOMEM, "out of memory building a table");
+	for (uint32_t i = 0; i < n_num; i++)
+		if (!t->cols[2 + i].href && cs[i].what != DP_CV_EXITS &&
+		    cs[i].what != DP_CV_UNWINDS)
+			return dp_error(DP_ENOMEM, "out of memory building a table");
+	return 0;
+}
+
+/* Link that shows the hidden inactive rows of this table. */
+static const char *dp_show_href(struct dp_display *d, const struct dp_report *r)
+{
+	struct dp_query q = r->q;
+
+	q.prefs.inactive = DP_SHOW_INACTIVE_SITES | DP_SHOW_INACTIVE_PROCS |
+			   DP_SHOW_INACTIVE_MODULES;
+	return dp_disp_href(d, &q);
+}
+
+int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *title,
+		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject)
+{
+	struct dp_colspec cs[DP_MAX_NUMCOLS];
+	uint32_t n_num = dp_columns(r->q.prefs.fields, cs);
+	struct dp_dblock *b = dp_disp_block(d, DP_DB_TABLE);
+	struct dp_dtable *t;
+	uint32_t skip_below = UINT32_MAX; /* hiding the subtree under a hidden row */
+
+	if (!b)
+		return -DP_ENOMEM;
+	b->title = title ? dp_disp_strdup(d, title) : NULL;
+	b->id = id ? dp_disp_strdup(d, id) : NULL;
+	t = &b->table;
+	if (dp_table_header(d, r, cs, n_num, t) < 0)
+		return -DP_ENOMEM;
+	t->rows = dp_arena_array(&d->arena, n_rows ? n_rows : 1, sizeof(*t->rows));
+	if (!t->rows)
+		return dp_error(DP_ENOMEM, "out of memory building a table");
+	for (uint32_t i = 0; i < n_rows; i++) {
+		const struct dp_rep_row *row = &rows[i];
+		struct dp_drow *o;
+
+		if (row->depth > skip_below) {
+			t->n_hidden++;
+			continue;
+		}
+		skip_below = UINT32_MAX;
+		if (!subject && dp_row_hidden(row, r->q.prefs.inactive)) {
+			t->n_hidden++;
+			skip_below = row->depth;
+			continue;
+		}
+		o = &t->rows[t->n_rows++];
+		if (dp_make_row(d, r, cs, n_num, row, o) < 0)
+			return -DP_ENOMEM;
+		if (subject)
+			o->flags |= DP_DROW_SUBJECT;
+	}
+	if (t->n_hidden && !(t->show_href = dp_show_href(d, r)))
+		return -DP_ENOMEM;
+	return 0;
+}

@@ -1,0 +1,337 @@
+/*
+ * display/display_util.c - what the display builder and the renderers share: the page's
+ * arena (blocks, strings, links), human units for counts, bytes, seconds and
+ * percentages, and the shortening of long names to a column width.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "display_int.h"
+
+/* A page is small: a ceiling far above any real page catches runaway loops. */
+#define DP_DISP_ARENA_MAX ((size_t)1 << 30)
+/* Longest query string a link may have. */
+#define DP_DISP_HREF_MAX ((size_t)16 << 10)
+
+struct dp_display *dp_disp_new(void)
+{
+	struct dp_display *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		dp_error(DP_ENOMEM, "out of memory building a page");
+		return NULL;
+	}
+	dp_arena_init(&d->arena, DP_DISP_ARENA_MAX);
+	d->status = 200;
+	d->title = "";
+	return d;
+}
+
+void dp_display_free(struct dp_display *d)
+{
+	if (!d)
+		return;
+	dp_arena_release(&d->arena);
+	free(d);
+}
+
+struct dp_dblock *dp_disp_block(struct dp_display *d, enum dp_dblock_kind kind)
+{
+	struct dp_dblock *b;
+
+	if (d->n_blocks == d->cap_blocks) {
+		uint32_t cap = d->cap_blocks ? 2 * d->cap_blocks : 16;
+		struct dp_dblock *nb = dp_arena_array(&d->arena, cap, sizeof(*nb));
+
+		if (!nb) {
+			dp_error(DP_ENOMEM, "out of memory building a page");
+			return NULL;
+		}
+		if (d->n_blocks)
+			memcpy(nb, d->blocks, d->n_blocks * sizeof(*nb));
+		d->blocks = nb;
+		d->cap_blocks = cap;
+	}
+	b = &d->blocks[d->n_blocks++];
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	return b;
+}
+
+char *dp_disp_strdup(struct dp_display *d, const char *s)
+{
+	char *c;
+
+	if (!s)
+		s = "";
+	c = dp_arena_strndup(&d->arena, s, strlen(s));
+	if (!c)
+		dp_error(DP_ENOMEM, "out of memory building a page");
+	return c;
+}
+
+char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	s = dp_arena_alloc(&d->arena, (size_t)n + 1);
+	if (!s) {
+		dp_error(DP_ENOMEM, "out of memory building a page");
+		return NULL;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+const char *dp_disp_href(struct dp_display *d, const struct dp_query *q)
+{
+	struct dp_buf b;
+	char *s = NULL;
+
+	dp_buf_init(&b, DP_DISP_HREF_MAX);
+	if (dp_query_format(q, &b) == 0)
+		s = dp_arena_strndup(&d->arena, dp_buf_cstr(&b), b.len);
+	if (!s)
+		dp_error(DP_ENOMEM, "out of memory making a link");
+	dp_buf_release(&b);
+	return s;
+}
+
+const char *dp_disp_link_to(struct dp_display *d, const struct dp_query *base, enum dp_page page,
+			    uint32_t id)
+{
+	struct dp_buf b;
+	char *s = NULL;
+
+	dp_buf_init(&b, DP_DISP_HREF_MAX);
+	if (dp_query_link(base, page, id, &b) == 0)
+		s = dp_arena_strndup(&d->arena, dp_buf_cstr(&b), b.len);
+	if (!s)
+		dp_error(DP_ENOMEM, "out of memory making a link");
+	dp_buf_release(&b);
+	return s;
+}
+
+/* @v scaled by @base through @units (units[0] = ""): one decimal below 100, none above. */
+static void dp_fmt_scaled(char *s, size_t n, double v, double base, const char *const *units,
+			  size_t n_units, const char *sep)
+{
+	size_t u = 0;
+
+	while (u + 1 < n_units && v >= base - 0.5 * base / 1000.0) {
+		v /= base;
+		u++;
+	}
+	if (v < 99.95)
+		snprintf(s, n, "%.1f%s%s", v, sep, units[u]);
+	else
+		snprintf(s, n, "%.0f%s%s", v, sep, units[u]);
+}
+
+/* A plain number below the abbreviation threshold: integral values exactly. */
+static void dp_fmt_plain(char *s, size_t n, double v, const char *unit)
+{
+	if (v == floor(v))
+		snprintf(s, n, "%.0f%s", v, unit);
+	else if (v < 9.995)
+		snprintf(s, n, "%.2f%s", v, unit);
+	else if (v < 99.95)
+		snprintf(s, n, "%.1f%s", v, unit);
+	else
+		snprintf(s, n, "%.0f%s", v, unit);
+}
+
+void dp_fmt_count(char *s, size_t n, double v)
+{
+	static const char *const units[] = { "", "k", "M", "G", "T", "P", "E" };
+
+	if (v < 9999.5)
+		dp_fmt_plain(s, n, v, "");
+	else
+		dp_fmt_scaled(s, n, v, 1000.0, units, 7, "");
+}
+
+void dp_fmt_bytes(char *s, size_t n, double v)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+
+	if (v < 1023.5)
+		dp_fmt_plain(s, n, v, " B");
+	else
+		dp_fmt_scaled(s, n, v, 1024.0, units, 7, " ");
+}
+
+void dp_fmt_seconds(char *s, size_t n, double v, enum dp_time_unit unit)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s" };
+
+	switch (unit) {
+	case DP_TIME_S:
+		snprintf(s, n, "%.3f", v);
+		return;
+	case DP_TIME_MS:
+		snprintf(s, n, "%.1f", v * 1e3);
+		return;
+	case DP_TIME_US:
+	case DP_TIME_TICKS:
+		snprintf(s, n, "%.0f", v * 1e6);
+		return;
+	case DP_TIME_AUTO:
+		break;
+	}
+	if (v <= 0) {
+		snprintf(s, n, "0");
+		return;
+	}
+	dp_fmt_scaled(s, n, v * 1e9, 1000.0, units, 4, " ");
+}
+
+void dp_fmt_pct(char *s, size_t n, double num, double den)
+{
+	double p;
+
+	if (den <= 0) {
+		snprintf(s, n, "-");
+		return;
+	}
+	p = 100.0 * num / den;
+	if (num <= 0)
+		snprintf(s, n, "0%%");
+	else if (p >= 99.95 && p < 100.05)
+		snprintf(s, n, "100%%");
+	else if (p < 0.05)
+		snprintf(s, n, "<0.1%%");
+	else
+		snprintf(s, n, "%.1f%%", p);
+}
+
+size_t dp_text_width(const char *s, size_t len)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < len && s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0u) != 0x80u)
+			w++;
+	return w;
+}
+
+/* Whether @out (so far) ends with "operator": then brackets are part of the name. */
+static bool dp_ends_operator(const struct dp_buf *out)
+{
+	return out->len >= 8 && memcmp(out->data + out->len - 8, "operator", 8) == 0;
+}
+
+/* Copy of @name with the contents of each outermost @open...@close pair replaced by
+ * "..." into @out (reset first). Return: true if done, false when unbalanced. */
+static bool dp_elide(struct dp_buf *out, const char *name, char open, char close)
+{
+	int depth = 0;
+
+	dp_buf_reset(out);
+	for (const char *p = name; *p; p++) {
+		if (depth == 0 && *p == open && dp_ends_operator(out)) {
+			while (*p == '<' || *p == '=' || *p == '>' || *p == '(' || *p == ')')
+				dp_buf_addc(out, (uint8_t)*p++);
+			p--;
+		} else if (*p == open) {
+			if (depth++ == 0)
+				dp_buf_adds(out, open == '<' ? "<..." : "(...");
+		} else if (*p == close && depth > 0) {
+			if (--depth == 0)
+				dp_buf_addc(out, (uint8_t)close);
+		} else if (depth == 0) {
+			dp_buf_addc(out, (uint8_t)*p);
+		}
+	}
+	return depth == 0;
+}
+
+/* Byte offset after the first @cols columns of @s (length @len). */
+static size_t dp_cols_prefix(const char *s, size_t len, size_t cols)
+{
+	size_t i = 0, w = 0;
+
+	while (i < len) {
+		if (((unsigned char)s[i] & 0xC0u) != 0x80u) {
+			if (w == cols)
+				break;
+			w++;
+		}
+		i++;
+	}
+	return i;
+}
+
+/* Byte offset where the last @cols columns of @s (length @len) begin. */
+static size_t dp_cols_suffix(const char *s, size_t len, size_t cols)
+{
+	size_t i = len, w = 0;
+
+	while (i > 0 && w < cols) {
+		i--;
+		if (((unsigned char)s[i] & 0xC0u) != 0x80u)
+			w++;
+	}
+	return i;
+}
+
+int dp_shorten_name(struct dp_buf *out, const char *name, size_t width)
+{
+	struct dp_buf tmp;
+	size_t len = strlen(name), head, tail, h, t;
+	int rc;
+
+	dp_buf_reset(out);
+	if (dp_text_width(name, len) <= width)
+		return dp_buf_add(out, name, len);
+	dp_buf_init(&tmp, out->max);
+	if (dp_elide(&tmp, name, '<', '>') && dp_buf_error(&tmp) == 0) {
+		struct dp_buf t2;
+
+		dp_buf_init(&t2, out->max);
+		if (dp_text_width(dp_buf_cstr(&tmp), tmp.len) > width &&
+		    dp_elide(&t2, dp_buf_cstr(&tmp), '(', ')') && dp_buf_error(&t2) == 0) {
+			dp_buf_release(&tmp);
+			tmp = t2;
+		} else {
+			dp_buf_release(&t2);
+		}
+	} else {
+		dp_buf_reset(&tmp);
+		dp_buf_add(&tmp, name, len);
+	}
+	name = dp_buf_cstr(&tmp);
+	len = tmp.len;
+	if (dp_text_width(name, len) <= width) {
+		rc = dp_buf_add(out, name, len);
+		dp_buf_release(&tmp);
+		return rc;
+	}
+	if (width <= 3) {
+		rc = dp_buf_add(out, name, dp_cols_prefix(name, len, width));
+		dp_buf_release(&tmp);
+		return rc;
+	}
+	head = (width - 3 + 1) / 2;
+	tail = width - 3 - head;
+	h = dp_cols_prefix(name, len, head);
+	t = dp_cols_suffix(name, len, tail);
+	dp_buf_add(out, name, h);
+	dp_buf_adds(out, "...");
+	rc = dp_buf_add(out, name + t, len - t);
+	dp_buf_release(&tmp);
+	return rc;
+}

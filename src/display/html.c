@@ -1,0 +1,356 @@
+/*
+ * display/html.c - dp_render_html(): a display page as one self-contained HTML5 page:
+ * inline CSS, navigation bar, preference toggles (a <details> box, no script needed),
+ * facts, link lists, cost tables with re-sorting headers and right-aligned numbers, the
+ * pager, and a few lines of optional script (table filter, j/k keyboard navigation).
+ * Every string is escaped; the flame graph's SVG is in html_flame.c.
+ */
+#include <string.h>
+
+#include "../core/err.h"
+#include "html_int.h"
+
+static const char dp_html_css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:0 1.5em 2em;color:#222}"
+	"nav.top{padding:.5em 0;border-bottom:1px solid #ccc;margin-bottom:.5em}"
+	"nav.top a,nav.top b{margin-right:1em}h1{font-size:1.3em;margin:.4em 0}"
+	"h2{font-size:1.1em;margin:1.2em 0 .3em}a{color:#0645ad;text-decoration:none}"
+	"a:hover{text-decoration:underline}"
+	"table.cost{border-collapse:collapse;font-variant-numeric:tabular-nums}"
+	"table.cost th,table.cost td{padding:1px 6px;border:1px solid #ddd;white-space:nowrap}"
+	"table.cost th{background:#f3f3f3;font-weight:600}th.g{text-align:center}"
+	"td.n{text-align:right}th.sorted{background:#dde8ff}td.w{color:#666;font-size:.9em}"
+	"tr.subj td{font-weight:600;background:#fafae8}tr.inactive td{color:#999}"
+	"tr.sel td{background:#ffeebb}span.rec{color:#a40;margin-left:.4em}"
+	"span.multi{color:#666;font-style:italic}"
+	"details.prefs{margin:.3em 0;font-size:.9em}details.prefs div{margin:.15em 0}"
+	"details.prefs a,details.prefs b{margin-left:.6em}b.on{color:#070}"
+	"p.note{background:#fff8d0;padding:.4em}p.error{background:#fde;padding:.6em;"
+	"white-space:pre-wrap}p.hidden{color:#666;font-size:.9em}"
+	"table.facts td{padding:1px 10px 1px 0}nav.pager a,nav.pager b{margin-right:.6em}"
+	"svg.flame text{font:11px monospace;pointer-events:none}"
+	"svg.flame rect{stroke:#fff;stroke-width:.5}svg.flame a:hover rect{stroke:#000}"
+	"input.filter{margin:.3em 0;width:20em}";
+
+/* Optional: a filter box over each big table, j/k/Enter to move and follow rows. */
+static const char dp_html_js[] =
+	"(function(){var ts=document.querySelectorAll('table.cost');"
+	"ts.forEach(function(t){if(t.tBodies[0].rows.length<10)return;"
+	"var i=document.createElement('input');i.className='filter';"
+	"i.placeholder='filter rows';t.parentNode.insertBefore(i,t);"
+	"i.addEventListener('input',function(){var v=i.value.toLowerCase();"
+	"Array.prototype.forEach.call(t.tBodies[0].rows,function(r){"
+	"r.style.display=r.textContent.toLowerCase().indexOf(v)<0?'none':'';});});});"
+	"var rows=document.querySelectorAll('table.cost tbody tr'),k=-1;"
+	"document.addEventListener('keydown',function(e){"
+	"if(e.target.tagName==='INPUT'||!rows.length)return;"
+	"if(e.key==='j'||e.key==='k'){if(k>=0)rows[k].classList.remove('sel');"
+	"k=Math.max(0,Math.min(rows.length-1,k+(e.key==='j'?1:-1)));"
+	"rows[k].classList.add('sel');rows[k].scrollIntoView({block:'nearest'});}"
+	"else if(e.key==='Enter'&&k>=0){var a=rows[k].querySelector('a');"
+	"if(a)location.href=a.href;}});})();";
+
+int dp_html_escape(struct dp_buf *out, const char *s)
+{
+	const char *run;
+
+	if (!s)
+		return dp_buf_error(out);
+	for (run = s; *s; s++) {
+		const char *rep;
+
+		switch (*s) {
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&#39;";
+			break;
+		default:
+			continue;
+		}
+		dp_buf_add(out, run, (size_t)(s - run));
+		dp_buf_adds(out, rep);
+		run = s + 1;
+	}
+	dp_buf_add(out, run, (size_t)(s - run));
+	return dp_buf_error(out);
+}
+
+void dp_html_href(struct dp_buf *out, const struct dp_render_opts *o, const char *query)
+{
+	dp_buf_adds(out, "href=\"");
+	dp_html_escape(out, o && o->link_prefix ? o->link_prefix : "?");
+	dp_html_escape(out, query);
+	dp_buf_addc(out, '"');
+}
+
+/* <a href=...>label</a>, or <b>label</b> for the current choice (no href). */
+static void dp_html_link(struct dp_buf *out, const struct dp_render_opts *o,
+			 const struct dp_dlink *l, const char *cls)
+{
+	if (!l->href) {
+		dp_buf_addf(out, "<b%s%s%s>", cls ? " class=\"" : "", cls ? cls : "",
+			    cls ? "\"" : "");
+		dp_html_escape(out, l->label);
+		dp_buf_adds(out, "</b>");
+		return;
+	}
+	dp_buf_adds(out, "<a ");
+	dp_html_href(out, o, l->href);
+	dp_buf_addc(out, '>');
+	dp_html_escape(out, l->label);
+	dp_buf_adds(out, "</a>");
+}
+
+static void dp_html_nav(struct dp_buf *out, const struct dp_display *d,
+			const struct dp_render_opts *o)
+{
+	if (!d->n_nav)
+		return;
+	dp_buf_adds(out, "<nav class=\"top\">");
+	for (uint32_t i = 0; i < d->n_nav; i++) {
+		if (i == d->n_nav_general)
+			dp_buf_adds(out, " | ");
+		dp_html_link(out, o, &d->nav[i], NULL);
+	}
+	dp_buf_adds(out, "</nav>\n");
+}
+
+static void dp_html_toggles(struct dp_buf *out, const struct dp_display *d,
+			    const struct dp_render_opts *o)
+{
+	if (!d->n_toggles)
+		return;
+	dp_buf_adds(out, "<details class=\"prefs\"><summary>Preferences</summary>\n");
+	for (uint32_t i = 0; i < d->n_toggles; i++) {
+		const struct dp_dtoggles *t = &d->toggles[i];
+
+		dp_buf_adds(out, "<div>");
+		dp_html_escape(out, t->label);
+		dp_buf_addc(out, ':');
+		for (uint32_t j = 0; j < t->n_links; j++) {
+			struct dp_dlink l = t->links[j];
+
+			if (t->on[j] && l.href) { /* a set member: on, the link turns it off */
+				dp_buf_adds(out, "<a class=\"on\" ");
+				dp_html_href(out, o, l.href);
+				dp_buf_adds(out, "><b class=\"on\">");
+				dp_html_escape(out, l.label);
+				dp_buf_adds(out, "</b></a>");
+				continue;
+			}
+			dp_html_link(out, o, &l, t->on[j] ? "on" : NULL);
+		}
+		dp_buf_adds(out, "</div>\n");
+	}
+	dp_buf_adds(out, "</details>\n");
+}
+
+/* The header rows of a cost table: group headings, then the labels (sort links). */
+static void dp_html_thead(struct dp_buf *out, const struct dp_dtable *t,
+			  const struct dp_render_opts *o)
+{
+	dp_buf_adds(out, "<thead><tr><th rowspan=\"2\"");
+	dp_buf_adds(out, t->cols[1].sorted ? " class=\"sorted\">" : ">");
+	dp_buf_adds(out, "<a ");
+	dp_html_href(out, o, t->cols[1].href);
+	dp_buf_adds(out, ">Name</a></th>");
+	for (uint32_t i = 0; i < t->n_num;) {
+		const char *g = t->cols[2 + i].group;
+		uint32_t j = i + 1;
+
+		while (j < t->n_num && g && t->cols[2 + j].group &&
+		       strcmp(g, t->cols[2 + j].group) == 0)
+			j++;
+		dp_buf_addf(out, "<th class=\"g\" colspan=\"%u\">", j - i);
+		dp_html_escape(out, g ? g : "");
+		dp_buf_adds(out, "</th>");
+		i = j;
+	}
+	dp_buf_adds(out, "<th rowspan=\"2\"");
+	dp_buf_adds(out, t->cols[t->n_cols - 1].sorted ? " class=\"sorted\">" : ">");
+	dp_buf_adds(out, "<a ");
+	dp_html_href(out, o, t->cols[t->n_cols - 1].href);
+	dp_buf_adds(out, ">Where</a></th></tr>\n<tr>");
+	for (uint32_t i = 0; i < t->n_num; i++) {
+		const struct dp_dcol *c = &t->cols[2 + i];
+
+		dp_buf_adds(out, c->sorted ? "<th class=\"sorted\">" : "<th>");
+		if (c->href) {
+			dp_buf_adds(out, "<a ");
+			dp_html_href(out, o, c->href);
+			dp_buf_addc(out, '>');
+		}
+		dp_html_escape(out, c->label);
+		dp_buf_adds(out, c->href ? "</a></th>" : "</th>");
+	}
+	dp_buf_adds(out, "</tr></thead>\n");
+}
+
+static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const struct dp_drow *r,
+			const struct dp_render_opts *o)
+{
+	dp_buf_addf(out, "<tr class=\"d%u%s%s\"><td", r->depth,
+		    (r->flags & DP_DROW_SUBJECT) ? " subj" : "",
+		    (r->flags & DP_ROW_INACTIVE) ? " inactive" : "");
+	if (r->depth)
+		dp_buf_addf(out, " style=\"padding-left:%.1fem\"",
+			    0.4 + 1.2 * (r->depth > 40 ? 40 : r->depth));
+	dp_buf_addc(out, '>');
+	if (r->href) {
+		dp_buf_adds(out, "<a ");
+		dp_html_href(out, o, r->href);
+		dp_buf_addc(out, '>');
+	}
+	if (r->flags & DP_ROW_MULTI)
+		dp_buf_adds(out, "<span class=\"multi\">");
+	dp_html_escape(out, r->name);
+	if (r->flags & DP_ROW_MULTI)
+		dp_buf_adds(out, "</span>");
+	if (r->href)
+		dp_buf_adds(out, "</a>");
+	if (r->flags & DP_ROW_RECURSIVE)
+		dp_buf_adds(out, "<span class=\"rec\" title=\"recursive call\">&#8635;</span>");
+	dp_buf_adds(out, "</td>");
+	for (uint32_t i = 0; i < t->n_num; i++) {
+		const struct dp_dcell *c = &r->num[i];
+
+		if (c->exact) {
+			dp_buf_adds(out, "<td class=\"n\" title=\"");
+			dp_html_escape(out, c->exact);
+			dp_buf_adds(out, "\">");
+		} else {
+			dp_buf_adds(out, "<td class=\"n\">");
+		}
+		dp_html_escape(out, c->text);
+		dp_buf_adds(out, "</td>");
+	}
+	dp_buf_adds(out, "<td class=\"w\">");
+	dp_html_escape(out, r->where);
+	dp_buf_adds(out, "</td></tr>\n");
+}
+
+static void dp_html_table(struct dp_buf *out, const struct dp_dblock *b,
+			  const struct dp_render_opts *o)
+{
+	const struct dp_dtable *t = &b->table;
+
+	dp_buf_adds(out, "<table class=\"cost\"");
+	if (b->id) {
+		dp_buf_adds(out, " id=\"");
+		dp_html_escape(out, b->id);
+		dp_buf_addc(out, '"');
+	}
+	dp_buf_adds(out, ">\n");
+	dp_html_thead(out, t, o);
+	dp_buf_adds(out, "<tbody>\n");
+	for (uint32_t i = 0; i < t->n_rows; i++)
+		dp_html_row(out, t, &t->rows[i], o);
+	dp_buf_adds(out, "</tbody></table>\n");
+	if (t->n_rows == 0)
+		dp_buf_adds(out, "<p class=\"hidden\">(no rows)</p>\n");
+	if (t->n_hidden) {
+		dp_buf_addf(out, "<p class=\"hidden\">%u inactive rows hidden. ", t->n_hidden);
+		if (t->show_href) {
+			dp_buf_adds(out, "<a ");
+			dp_html_href(out, o, t->show_href);
+			dp_buf_adds(out, ">Show them</a>");
+		}
+		dp_buf_adds(out, "</p>\n");
+	}
+}
+
+static void dp_html_facts(struct dp_buf *out, const struct dp_dblock *b)
+{
+	dp_buf_adds(out, "<table class=\"facts\">\n");
+	for (uint32_t i = 0; i < b->n_facts; i++) {
+		dp_buf_adds(out, "<tr><td>");
+		dp_html_escape(out, b->facts[i].label);
+		dp_buf_adds(out, "</td><td>");
+		dp_html_escape(out, b->facts[i].value);
+		dp_buf_adds(out, "</td></tr>\n");
+	}
+	dp_buf_adds(out, "</table>\n");
+}
+
+static void dp_html_block(struct dp_buf *out, const struct dp_dblock *b,
+			  const struct dp_render_opts *o)
+{
+	static const char *const para_cls[] = { "para", "note", "error" };
+
+	if (b->title && b->kind != DP_DB_PAGER) {
+		dp_buf_adds(out, "<h2>");
+		dp_html_escape(out, b->title);
+		dp_buf_adds(out, "</h2>\n");
+	}
+	switch (b->kind) {
+	case DP_DB_PARA:
+	case DP_DB_NOTE:
+	case DP_DB_ERROR:
+		dp_buf_addf(out, "<p class=\"%s\">", para_cls[b->kind]);
+		dp_html_escape(out, b->text);
+		dp_buf_adds(out, "</p>\n");
+		break;
+	case DP_DB_FACTS:
+		dp_html_facts(out, b);
+		break;
+	case DP_DB_LINKS:
+		dp_buf_adds(out, "<ul class=\"links\">\n");
+		for (uint32_t i = 0; i < b->n_links; i++) {
+			dp_buf_adds(out, "<li>");
+			dp_html_link(out, o, &b->links[i], NULL);
+			dp_buf_adds(out, "</li>\n");
+		}
+		dp_buf_adds(out, "</ul>\n");
+		break;
+	case DP_DB_PAGER:
+		dp_buf_adds(out, "<nav class=\"pager\">");
+		dp_html_escape(out, b->title);
+		dp_buf_adds(out, ": ");
+		for (uint32_t i = 0; i < b->n_links; i++)
+			dp_html_link(out, o, &b->links[i], NULL);
+		dp_buf_adds(out, "</nav>\n");
+		break;
+	case DP_DB_TABLE:
+		dp_html_table(out, b, o);
+		break;
+	case DP_DB_FLAME:
+		dp_html_flame(out, b, o);
+		break;
+	}
+}
+
+int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, struct dp_buf *out)
+{
+	dp_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
+	if (o && o->title) {
+		dp_html_escape(out, o->title);
+		dp_buf_adds(out, " - ");
+	}
+	dp_html_escape(out, d->title);
+	dp_buf_adds(out, " - deepprof</title>\n<style>");
+	dp_buf_adds(out, dp_html_css);
+	dp_buf_adds(out, "</style></head>\n<body>\n");
+	dp_html_nav(out, d, o);
+	dp_buf_adds(out, "<h1>");
+	dp_html_escape(out, d->title);
+	dp_buf_adds(out, "</h1>\n");
+	dp_html_toggles(out, d, o);
+	for (uint32_t i = 0; i < d->n_blocks; i++)
+		dp_html_block(out, &d->blocks[i], o);
+	dp_buf_adds(out, "<script>");
+	dp_buf_adds(out, dp_html_js);
+	dp_buf_adds(out, "</script>\n</body></html>\n");
+	return dp_buf_error(out);
+}

@@ -1,0 +1,17 @@
+/*
+ * display/html_int.h - what the HTML renderer's files share (html.c: the page and its
+ * tables, html_flame.c: the flame graph as inline SVG). Private to src/display.
+ */
+#ifndef DP_DISPLAY_HTML_INT_H
+#define DP_DISPLAY_HTML_INT_H
+
+#include "display_int.h"
+
+/* dp_html_href - append ` href="PREFIX QUERY"` (no leading space), both escaped. */
+void dp_html_href(struct dp_buf *out, const struct dp_render_opts *o, const char *query);
+
+/* dp_html_flame - append flame block @b as an inline SVG (clickable rects, <title>
+ * tooltips, labels clipped to their rect). */
+void dp_html_flame(struct dp_buf *out, const struct dp_dblock *b, const struct dp_render_opts *o);
+
+#endif /* DP_DISPLAY_HTML_INT_H */

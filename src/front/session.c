@@ -1,0 +1,217 @@
+/*
+ * front/session.c - the session: the files a front end opened, and dp_session_answer(),
+ * the whole pipeline for one query: parse -> choose the thread view -> report ->
+ * JSON, or display -> text | HTML; bad queries become 400/404 answers.
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "../core/json.h"
+#include "../display/display.h"
+#include "../query/query.h"
+#include "../report/report.h"
+#include "session_int.h"
+
+/* A page is at most this big in any format; past it the answer is a 500. */
+#define DP_ANSWER_MAX ((size_t)256 << 20)
+
+struct dp_session *dp_session_new(unsigned flags)
+{
+	struct dp_session *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->flags = flags;
+	return s;
+}
+
+void dp_session_free(struct dp_session *s)
+{
+	uint32_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		dp_sfile_release(s->files[i]);
+		free(s->files[i]);
+	}
+	free(s->files);
+	free(s);
+}
+
+int dp_session_open(struct dp_session *s, const char *path, const char *contour)
+{
+	struct dp_sfile *f;
+	int rc;
+
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 4;
+		struct dp_sfile **files = realloc(s->files, cap * sizeof(*files));
+
+		if (!files)
+			return dp_error(DP_ENOMEM, "out of memory opening %s", path);
+		s->files = files;
+		s->cap = cap;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		return dp_error(DP_ENOMEM, "out of memory opening %s", path);
+	}
+	rc = dp_sfile_load(f, contour, !(s->flags & DP_SESSION_QUIET));
+	if (rc < 0) {
+		dp_sfile_release(f);
+		free(f);
+		return rc;
+	}
+	s->files[s->n] = f;
+	return (int)s->n++;
+}
+
+uint32_t dp_session_n_files(const struct dp_session *s)
+{
+	return s->n;
+}
+
+const char *dp_session_path(const struct dp_session *s, uint32_t i)
+{
+	return i < s->n ? s->files[i]->path : "";
+}
+
+bool dp_session_has_samples(const struct dp_session *s, uint32_t i)
+{
+	return i < s->n && s->files[i]->has_time;
+}
+
+const char *dp_session_warnings(const struct dp_session *s, uint32_t i)
+{
+	return i < s->n ? s->files[i]->warnings : "";
+}
+
+static const char *dp_content_type(enum dp_format fmt)
+{
+	switch (fmt) {
+	case DP_FMT_JSON:
+		return "application/json";
+	case DP_FMT_HTML:
+		return "text/html; charset=utf-8";
+	case DP_FMT_TEXT:
+		break;
+	}
+	return "text/plain; charset=utf-8";
+}
+
+/* The answer for an error @status with message @msg, in @fmt; @q (may be NULL) gives
+ * the preferences the page's links keep. Returns 0 or -DP_ENOMEM. */
+static int dp_answer_error(struct dp_answer *out, int status, const char *msg,
+			   const struct dp_query *q, enum dp_format fmt,
+			   const struct dp_render_opts *opts)
+{
+	struct dp_display *d = NULL;
+	int rc;
+
+	dp_buf_reset(&out->body);
+	out->status = status;
+	out->content_type = dp_content_type(fmt);
+	if (fmt == DP_FMT_JSON) {
+		struct dp_json j;
+
+		dp_json_init(&j, &out->body, 1);
+		dp_json_begin_object(&j);
+		dp_json_key(&j, "error");
+		dp_json_begin_object(&j);
+		dp_json_kv_u64(&j, "status", (uint64_t)status);
+		dp_json_kv_str(&j, "message", msg);
+		dp_json_end_object(&j);
+		dp_json_end_object(&j);
+		dp_buf_addc(&out->body, '\n');
+		return dp_buf_error(&out->body);
+	}
+	rc = dp_display_error(status, msg, q, &d);
+	if (rc == 0)
+		rc = fmt == DP_FMT_HTML ? dp_render_html(d, opts, &out->body)
+					: dp_render_text(d, opts, &out->body);
+	dp_display_free(d);
+	return rc;
+}
+
+/* Renders report @r into @out in @fmt. */
+static int dp_answer_report(struct dp_answer *out, const struct dp_report *r, enum dp_format fmt,
+			    const struct dp_render_opts *opts)
+{
+	struct dp_display *d = NULL;
+	int rc;
+
+	out->status = 200;
+	out->content_type = dp_content_type(fmt);
+	if (fmt == DP_FMT_JSON) {
+		rc = dp_report_json(r, true, &out->body);
+		return rc < 0 ? rc : dp_buf_addc(&out->body, '\n');
+	}
+	rc = dp_display_build(r, &d);
+	if (rc == 0)
+		rc = fmt == DP_FMT_HTML ? dp_render_html(d, opts, &out->body)
+					: dp_render_text(d, opts, &out->body);
+	dp_display_free(d);
+	return rc;
+}
+
+/* The report context of @f for thread view @view. */
+static void dp_session_ctx(const struct dp_sfile *f, enum dp_view view, struct dp_report_ctx *c)
+{
+	bool merged = view == DP_VIEW_MERGED && f->has_merged;
+
+	c->p = merged ? &f->merged : &f->prof;
+	c->a = merged ? f->a_merged : f->a;
+	c->contour = f->contour;
+	c->contour_error = f->contour_error;
+}
+
+/* Status of a failed report build. */
+static int dp_report_status(int rc)
+{
+	return rc == -DP_ENOENT ? 404 : rc == -DP_EUSAGE ? 400 : 500;
+}
+
+int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum dp_format fmt,
+		      const struct dp_render_opts *opts, struct dp_answer *out)
+{
+	static const struct dp_render_opts defaults;
+	struct dp_report_ctx ctx;
+	struct dp_report *r = NULL;
+	struct dp_query *q;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	dp_buf_init(&out->body, DP_ANSWER_MAX);
+	if (!opts)
+		opts = &defaults;
+	if (i >= s->n)
+		return dp_answer_error(out, 404, "no such file", NULL, fmt, opts);
+	q = malloc(sizeof(*q));
+	if (!q)
+		return dp_error(DP_ENOMEM, "out of memory answering a query");
+	rc = dp_query_parse(query ? query : "", s->files[i]->has_time, q);
+	if (rc < 0) {
+		rc = rc == -DP_ENOMEM ? rc
+				      : dp_answer_error(out, 400, dp_errmsg(), NULL, fmt, opts);
+		goto out;
+	}
+	if (q->format >= 0)
+		fmt = (enum dp_format)q->format;
+	dp_session_ctx(s->files[i], q->prefs.view, &ctx);
+	rc = dp_report_build(&ctx, q, &r);
+	if (rc == -DP_ENOMEM)
+		goto out;
+	if (rc < 0)
+		rc = dp_answer_error(out, dp_report_status(rc), dp_errmsg(), q, fmt, opts);
+	else
+		rc = dp_answer_report(out, r, fmt, opts);
+	if (rc < 0 && rc != -DP_ENOMEM)
+		rc = dp_answer_error(out, 500, dp_errmsg(), NULL, fmt, opts);
+out:
+	dp_report_free(r);
+	free(q);
+	return rc;
+}

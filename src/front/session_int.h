@@ -1,0 +1,47 @@
+/*
+ * front/session_int.h - the session's files: each profile with its two thread views
+ * (the per-thread view as written, the merged view), their analyses and the contour.
+ * Private to src/front.
+ */
+#ifndef DP_FRONT_SESSION_INT_H
+#define DP_FRONT_SESSION_INT_H
+
+#include <stdbool.h>
+
+#include "../analysis/analysis.h"
+#include "../analysis/contour.h"
+#include "../format/profile.h"
+#include "session.h"
+
+struct dp_sfile {
+	char *path;
+	struct dp_profile prof;	      /* the per-thread view: the file as written */
+	bool prof_loaded;	      /* prof holds a profile to release */
+	struct dp_analysis *a;	      /* its analysis */
+	struct dp_profile merged;     /* the merged view (valid when has_merged) */
+	struct dp_analysis *a_merged; /* its analysis, or == a when nothing merges */
+	bool has_merged;
+	struct dp_contour *contour; /* NULL: none or unusable */
+	char *contour_error;	    /* why the contour is unusable, or NULL */
+	char *warnings;		    /* "" or lines */
+	bool has_time;		    /* more than 10 samples: the time columns by default */
+};
+
+struct dp_session {
+	unsigned flags;
+	uint32_t n, cap;
+	struct dp_sfile **files;
+};
+
+/*
+ * dp_sfile_load - fill @f (zeroed, f->path set) from its data file and @contour (NULL:
+ * the default beside the data file). Shows progress as dp_session_open() says when
+ * @progress. Return: 0 or a negative dp_err (message set); on failure @f holds only
+ * what dp_sfile_release() frees.
+ */
+int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress);
+
+/* dp_sfile_release - free everything @f holds (not @f). */
+void dp_sfile_release(struct dp_sfile *f);
+
+#endif /* DP_FRONT_SESSION_INT_H */

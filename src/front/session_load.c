@@ -1,0 +1,214 @@
+/*
+ * front/session_load.c - loading one data file for a session: read and validate it,
+ * symbolize it in memory if it never was, analyse the per-thread view, build and analyse
+ * the merged view, read the contour file; with a progress line on a terminal when the
+ * load takes more than a second (a watcher thread prints the current step).
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup, clock_gettime, nanosleep */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../analysis/merge.h"
+#include "../core/err.h"
+#include "../format/reader.h"
+#include "../symbol/symbol.h"
+#include "deepprof/format.h"
+#include "session_int.h"
+
+/* The progress watcher: prints "deepprof: loading PATH: STEP (N.N s)" every 0.25 s once
+ * the load has taken a second, and clears the line at the end. */
+struct dp_progress {
+	const char *path;
+	_Atomic(const char *) step;
+	atomic_bool done;
+	pthread_t thread;
+	bool running;
+	bool printed;
+};
+
+static double dp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *dp_progress_main(void *arg)
+{
+	struct dp_progress *pr = arg;
+	struct timespec tick = {0, 50 * 1000 * 1000};
+	double start = dp_now(), last = 0;
+
+	while (!atomic_load(&pr->done)) {
+		double t = dp_now() - start;
+
+		nanosleep(&tick, NULL);
+		if (t >= 1.0 && t - last >= 0.25) {
+			fprintf(stderr, "\rdeepprof: loading %s: %-24s %5.1f s", pr->path,
+				atomic_load(&pr->step), t);
+			fflush(stderr);
+			pr->printed = true;
+			last = t;
+		}
+	}
+	if (pr->printed)
+		fprintf(stderr, "\rdeepprof: loaded %s in %.1f s%-30s\n", pr->path,
+			dp_now() - start, "");
+	return NULL;
+}
+
+static void dp_progress_start(struct dp_progress *pr, const char *path, bool on)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->path = path;
+	atomic_init(&pr->step, "reading");
+	atomic_init(&pr->done, false);
+	if (on && isatty(STDERR_FILENO))
+		pr->running = pthread_create(&pr->thread, NULL, dp_progress_main, pr) == 0;
+}
+
+static void dp_progress_stop(struct dp_progress *pr)
+{
+	atomic_store(&pr->done, true);
+	if (pr->running)
+		pthread_join(pr->thread, NULL);
+}
+
+/* Appends "@path: @msg\n" to f->warnings. */
+static int dp_warn(struct dp_sfile *f, const char *msg)
+{
+	size_t old = strlen(f->warnings), add = strlen(f->path) + strlen(msg) + 4;
+	char *w = realloc(f->warnings, old + add);
+
+	if (!w)
+		return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
+	snprintf(w + old, add, "%s: %s\n", f->path, msg);
+	f->warnings = w;
+	return 0;
+}
+
+/* The contour file: @explicit (must be readable) or PATH minus ".data" plus ".contour"
+ * (used only if it exists). Problems are kept as contour_error and a warning. */
+static int dp_load_contour(struct dp_sfile *f, const char *explicit_path)
+{
+	char def[4096];
+	const char *path = explicit_path;
+	size_t n = strlen(f->path);
+	int rc;
+
+	if (!path) {
+		if (n > 5 && strcmp(f->path + n - 5, ".data") == 0)
+			n -= 5;
+		if (snprintf(def, sizeof(def), "%.*s.contour", (int)n, f->path) >= (int)sizeof(def))
+			return 0;
+		if (access(def, F_OK) != 0)
+			return 0;
+		path = def;
+	}
+	rc = dp_contour_read(path, f->a, &f->contour);
+	if (rc == -DP_ENOMEM)
+		return rc;
+	if (rc < 0) {
+		f->contour = NULL;
+		f->contour_error = strdup(dp_errmsg());
+		if (!f->contour_error)
+			return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
+		if (explicit_path) /* asked for by name: a bad file is an error */
+			return dp_error(DP_EUSAGE, "%s", f->contour_error);
+		return dp_warn(f, f->contour_error);
+	}
+	if (f->contour->warnings[0]) {
+		size_t len = strlen(f->contour->warnings);
+		char *w = realloc(f->warnings, strlen(f->warnings) + len + 1);
+
+		if (!w)
+			return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
+		strcat(w, f->contour->warnings);
+		f->warnings = w;
+	}
+	return 0;
+}
+
+/* Symbolizes an unsymbolized profile in memory; failure is a warning (names stay
+ * addresses), not an error. */
+static int dp_load_symbols(struct dp_sfile *f)
+{
+	char msg[1200];
+
+	if (f->prof.features & DP_FEAT_SYMBOLIZED)
+		return 0;
+	if (dp_symbolize(&f->prof, NULL) == 0)
+		return 0;
+	if (dp_errcode() == DP_ENOMEM)
+		return -DP_ENOMEM;
+	snprintf(msg, sizeof(msg), "not symbolized (%s); procedures are shown as addresses",
+		 dp_errmsg());
+	return dp_warn(f, msg);
+}
+
+int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress)
+{
+	struct dp_progress pr;
+	int rc, err = 0;
+
+	f->warnings = calloc(1, 1);
+	if (!f->warnings)
+		return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
+	dp_progress_start(&pr, f->path, progress);
+	rc = dp_read_file(f->path, &f->prof);
+	if (rc < 0)
+		goto out;
+	f->prof_loaded = true;
+	atomic_store(&pr.step, "symbolizing");
+	rc = dp_load_symbols(f);
+	if (rc < 0)
+		goto out;
+	atomic_store(&pr.step, "analysing");
+	f->a = dp_analysis_new(&f->prof, &err);
+	if (!f->a) {
+		rc = err;
+		goto out;
+	}
+	f->a_merged = f->a;
+	if (f->prof.n_threads > 1) {
+		atomic_store(&pr.step, "merging threads");
+		rc = dp_profile_merge_threads(&f->prof, &f->merged);
+		if (rc < 0)
+			goto out;
+		f->has_merged = true;
+		atomic_store(&pr.step, "analysing merged view");
+		f->a_merged = dp_analysis_new(&f->merged, &err);
+		if (!f->a_merged) {
+			rc = err;
+			goto out;
+		}
+	}
+	f->has_time = f->a->root_total.samples > 10;
+	atomic_store(&pr.step, "reading contour");
+	rc = dp_load_contour(f, contour);
+out:
+	dp_progress_stop(&pr);
+	return rc;
+}
+
+void dp_sfile_release(struct dp_sfile *f)
+{
+	if (f->a_merged != f->a)
+		dp_analysis_free(f->a_merged);
+	dp_analysis_free(f->a);
+	if (f->has_merged)
+		dp_profile_release(&f->merged);
+	if (f->prof_loaded)
+		dp_profile_release(&f->prof);
+	dp_contour_free(f->contour);
+	free(f->contour_error);
+	free(f->warnings);
+	free(f->path);
+}

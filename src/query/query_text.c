@@ -1,0 +1,224 @@
+/*
+ * query/query_text.c - the text level of the query language: percent-decoding and
+ * -encoding, strict number parsing (every byte must belong to the number) with
+ * shortest round-tripping output, vocabularies, and quoting bad text safely in messages.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "query_int.h"
+
+#define DP_Q_QUOTE_SHOWN 48 /* bytes of a bad value shown in a message */
+
+void dp_q_quote(const char *s, size_t len, char out[DP_Q_QUOTE_MAX])
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0, shown = len < DP_Q_QUOTE_SHOWN ? len : DP_Q_QUOTE_SHOWN;
+
+	for (size_t i = 0; i < shown; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\') {
+			out[o++] = (char)c;
+			continue;
+		}
+		out[o++] = '\\';
+		out[o++] = 'x';
+		out[o++] = hex[c >> 4];
+		out[o++] = hex[c & 15];
+	}
+	if (shown < len) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int dp_q_decode(char *s, size_t len, const char *what)
+{
+	char qb[DP_Q_QUOTE_MAX];
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '+') {
+			c = ' ';
+		} else if (c == '%') {
+			int hi = i + 2 < len ? hexval(s[i + 1]) : -1;
+			int lo = hi >= 0 ? hexval(s[i + 2]) : -1;
+
+			if (lo < 0) {
+				dp_q_quote(s + i, len - i < 3 ? len - i : 3, qb);
+				return dp_error(
+					DP_EUSAGE,
+					"bad percent-escape '%s' in %s (write %%XX, two hex "
+					"digits)",
+					qb, what);
+			}
+			c = (unsigned char)(hi << 4 | lo);
+			if (c == 0)
+				return dp_error(DP_EUSAGE, "%%00 (a NUL byte) in %s", what);
+			i += 2;
+		}
+		if (c < 0x20 || c == 0x7f)
+			return dp_error(DP_EUSAGE, "control character \\x%02x in %s", c, what);
+		s[o++] = (char)c;
+	}
+	s[o] = 0;
+	return (int)o;
+}
+
+int dp_q_uint(const char *key, const char *val, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char qb[DP_Q_QUOTE_MAX];
+	uint64_t v = 0;
+	const char *p = val;
+	bool big = false;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			big = true;
+		else
+			v = v * 10 + d;
+	}
+	dp_q_quote(val, strlen(val), qb);
+	if (p == val || *p)
+		return dp_error(DP_EUSAGE, "bad %s '%s': expected a whole number %llu..%llu", key,
+				qb, (unsigned long long)lo, (unsigned long long)hi);
+	if (big || v < lo || v > hi)
+		return dp_error(DP_EUSAGE, "%s '%s' out of range %llu..%llu", key, qb,
+				(unsigned long long)lo, (unsigned long long)hi);
+	*out = v;
+	return 0;
+}
+
+/* plain decimal syntax: digits, optional fraction, optional exponent; no sign */
+static bool real_syntax(const char *s)
+{
+	size_t digits = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == 0;
+}
+
+int dp_q_real(const char *key, const char *val, double lo, double hi, double *out)
+{
+	char qb[DP_Q_QUOTE_MAX];
+	char *end = NULL;
+	double v = 0;
+
+	dp_q_quote(val, strlen(val), qb);
+	if (real_syntax(val))
+		v = strtod(val, &end);
+	if (!end || *end)
+		return dp_error(DP_EUSAGE, "bad %s '%s': expected a number %g..%g", key, qb, lo,
+				hi);
+	if (!isfinite(v) || v < lo || v > hi)
+		return dp_error(DP_EUSAGE, "%s '%s' out of range %g..%g", key, qb, lo, hi);
+	*out = v;
+	return 0;
+}
+
+void dp_q_join(const char *const *names, unsigned n, char *out, size_t size)
+{
+	size_t o = 0;
+
+	out[0] = 0;
+	for (unsigned i = 0; i < n && o < size; i++) {
+		int w = snprintf(out + o, size - o, "%s%s", i ? ", " : "", names[i]);
+
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
+int dp_q_enum(const char *key, const char *val, const char *const *names, unsigned n, unsigned *out)
+{
+	char qb[DP_Q_QUOTE_MAX], list[400];
+
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(val, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	dp_q_quote(val, strlen(val), qb);
+	dp_q_join(names, n, list, sizeof(list));
+	return dp_error(DP_EUSAGE, "unknown %s '%s'; %s is one of: %s", key, qb, key, list);
+}
+
+int dp_q_add_encoded(struct dp_buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-._~:/", c)) {
+			dp_buf_addc(b, c);
+		} else {
+			char e[3] = {'%', hex[c >> 4], hex[c & 15]};
+
+			dp_buf_add(b, e, 3);
+		}
+	}
+	return dp_buf_error(b);
+}
+
+int dp_q_add_real(struct dp_buf *b, double v)
+{
+	char text[48];
+	char *e;
+
+	/* plain decimals while they stay short: 80, 0.00001, 590830300.5 */
+	for (int decimals = 0; decimals <= 20; decimals++) {
+		int n = snprintf(text, sizeof(text), "%.*f", decimals, v);
+
+		if (n > 0 && n < 32 && strtod(text, NULL) == v)
+			return dp_buf_adds(b, text);
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(text, sizeof(text), "%.*g", prec, v);
+		if (strtod(text, NULL) == v)
+			break;
+	}
+	/* '+' would read back as a space: 1e+300 is written 1e300 */
+	e = strchr(text, '+');
+	if (e)
+		memmove(e, e + 1, strlen(e));
+	return dp_buf_adds(b, text);
+}

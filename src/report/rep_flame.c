@@ -1,0 +1,478 @@
+/*
+ * report/rep_flame.c - the flame pages: the calling-context tree with cliques folded
+ * (flame) and the inverted tree of one procedure's callers (flame_callers), as rows in
+ * preorder that a display draws as a flame graph or an indented tree.
+ *
+ * Both pages share the pruning and order rules. A node's value is its total of q.metric
+ * (own + desc; metric=calls: its calls). Children are ordered by name (ties by id), so
+ * equal stacks line up. A child whose value is below min_pct% of the depth-0 node's
+ * value is dropped with its subtree; the dropped children of one parent are gathered in
+ * one row (kind NONE, name "(other)", SUM with n = how many, own/desc = their sum) placed
+ * after the parent's kept children, when their values add up to at least that minimum.
+ * depth=D keeps D levels (0 = all). Facts: kept (rows other than "(other)"), dropped
+ * (children dropped by min, not counting their subtrees), and metric.
+ *
+ * page=flame&metric=M&min=P&depth=D[&thread=N]:
+ *   subject: the depth-0 clique row. Rows (section "tree"): depth 0 = the root clique
+ *     (kind CLIQUE, dp_rep_row_clique), or with thread=N the clique of thread N's root PD;
+ *     the children of a clique node are the cliques entered from it: for each CSD of a
+ *     member PD that is the entry CSD of its callee's clique, that CSD's row (kind CSD,
+ *     id = the entry CSD, clique = the child clique, own/desc = the CSD's, so own + desc
+ *     = the child clique's total). Crossing CSDs that are not their clique's entry (never
+ *     in runtime files) are not children. The root value of metric=calls is the
+ *     profile's total of calls (the sum over every procedure).
+ * page=flame_callers&proc=N (or name=F), metric, min, depth:
+ *   subject and depth 0: the PS row (all contexts, dp_rep_row_ps). Each PD of the
+ *     procedure contributes its own + desc (PD costs) to every node of its ancestor chain:
+ *     from a PD that is not its clique's entry PD, the next step is that entry PD (the
+ *     procedure through which the recursion was entered); from an entry PD, the caller PD
+ *     of the clique's entry CSD; the chain ends at a clique without entry CSD (the root).
+ *     Equal caller procedures at the same place of the tree merge: a row per tree node,
+ *     kind PS (id = the caller procedure), SUM with n = the PDs merged, own/desc = the
+ *     sum of those PDs' own/desc. Chains are cut at the depth limit.
+ */
+#include "report_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+
+/* A node of either tree, as the pruning and ordering see it. */
+struct fl_node {
+	uint32_t id; /* flame: entry CSD (0: the depth-0 clique); callers: tree node */
+	uint32_t depth;
+	uint64_t value;
+	const char *name;
+	struct dp_costs own;
+	struct dp_inherit desc;
+	uint32_t n_other; /* > 0: an "(other)" row standing for that many nodes */
+};
+
+/* A node of the inverted (callers) tree. */
+struct fc_node {
+	uint32_t ps, parent, n;
+	uint32_t child, sibling; /* first child, next sibling; 0 = none */
+	struct dp_costs own;
+	struct dp_inherit desc;
+};
+
+struct fl {
+	struct dp_report *r;
+	const struct dp_report_ctx *c;
+	enum dp_metric m;
+	bool callers;		/* flame_callers */
+	uint32_t top;		/* flame: the depth-0 clique; callers: the procedure */
+	double min;		/* values below are dropped */
+	uint32_t kept, dropped;
+	struct fc_node *t;	/* callers tree, t[0] unused, t[1] = the root */
+	uint32_t n_t, cap_t;
+	uint32_t *hash;		/* (parent, ps) -> tree node, open addressing */
+	uint32_t n_hash;
+	struct fl_node *stack, *kids;
+	uint32_t n_stack, cap_stack, n_kids, cap_kids;
+};
+
+/* grow - make room in a malloc'd array; 0 or -DP_ENOMEM */
+static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t c = *cap ? *cap : 64;
+	void *nv;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need) {
+		if (c > UINT32_MAX / 2)
+			return dp_error(DP_ENOMEM, "flame graph too large");
+		c *= 2;
+	}
+	nv = realloc(*v, (size_t)c * size);
+	if (!nv)
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static uint64_t value_of(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d)
+{
+	switch (m) {
+	case DP_METRIC_CALLS:
+		return o->calls;
+	case DP_METRIC_CALLSEQS:
+		return o->callseqs + d->callseqs;
+	case DP_METRIC_ALLOCS:
+		return o->allocs + d->allocs;
+	case DP_METRIC_BYTES:
+		return o->alloc_bytes + d->alloc_bytes;
+	default:
+		return o->samples + d->samples;
+	}
+}
+
+static void csd_costs(const struct dp_report_ctx *c, uint32_t csd, struct fl_node *n)
+{
+	const struct dp_csd *d = &c->p->csd[csd];
+
+	n->own = (struct dp_costs){d->calls,	d->exits,  d->unwinds,	  d->samples,
+				   d->callseqs, d->allocs, d->alloc_bytes};
+	n->desc = c->a->csd_desc[csd];
+}
+
+/* kid - a new child slot in f->kids, or NULL */
+static struct fl_node *kid(struct fl *f)
+{
+	struct fl_node *k;
+
+	if (grow((void **)&f->kids, &f->cap_kids, f->n_kids + 1, sizeof(*f->kids)) < 0)
+		return NULL;
+	k = &f->kids[f->n_kids++];
+	memset(k, 0, sizeof(*k));
+	return k;
+}
+
+/* flame_kids - the children of flame node @n into f->kids */
+static int flame_kids(struct fl *f, const struct fl_node *n)
+{
+	const struct dp_analysis *a = f->c->a;
+	uint32_t k = n->id ? a->csd_child_clique[n->id] : f->top;
+	uint32_t np = dp_csr_count(&a->clique_pds, k);
+	const uint32_t *pds = dp_csr_items(&a->clique_pds, k);
+
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t nc = dp_csr_count(&a->pd_csds, pds[i]);
+		const uint32_t *ids = dp_csr_items(&a->pd_csds, pds[i]);
+
+		for (uint32_t j = 0; j < nc; j++) {
+			struct fl_node *x;
+
+			if (!dp_analysis_is_entry(a, ids[j]))
+				continue;
+			x = kid(f);
+			if (!x)
+				return -DP_ENOMEM;
+			x->id = ids[j];
+			csd_costs(f->c, ids[j], x);
+			x->value = value_of(f->m, &x->own, &x->desc);
+		}
+	}
+	return 0;
+}
+
+/* callers_kids - the children of callers-tree node @n into f->kids */
+static int callers_kids(struct fl *f, const struct fl_node *n)
+{
+	for (uint32_t i = f->t[n->id].child; i; i = f->t[i].sibling) {
+		struct fl_node *x = kid(f);
+
+		if (!x)
+			return -DP_ENOMEM;
+		x->id = i;
+		x->own = f->t[i].own;
+		x->desc = f->t[i].desc;
+		x->value = value_of(f->m, &x->own, &x->desc);
+	}
+	return 0;
+}
+
+static int kid_cmp(const void *x, const void *y)
+{
+	const struct fl_node *a = x, *b = y;
+	int d = strcmp(a->name, b->name);
+
+	return d ? d : (a->id > b->id) - (a->id < b->id);
+}
+
+/* kid_name - the label of child @x (kept nodes only) */
+static const char *kid_name(struct fl *f, const struct fl_node *x)
+{
+	const struct dp_profile *p = f->c->p;
+
+	if (f->callers)
+		return dp_rep_ps_name(f->r, f->c, f->t[x->id].ps, 0);
+	return dp_rep_ps_name(f->r, f->c, p->pd[p->csd[x->id].callee].ps,
+			      f->c->a->ps_module[p->pd[p->csd[x->id].caller].ps]);
+}
+
+/* push - put @x on the stack */
+static int push(struct fl *f, const struct fl_node *x)
+{
+	if (grow((void **)&f->stack, &f->cap_stack, f->n_stack + 1, sizeof(*f->stack)) < 0)
+		return -DP_ENOMEM;
+	f->stack[f->n_stack++] = *x;
+	return 0;
+}
+
+/* node_row - the row of node @x */
+static void node_row(struct fl *f, const struct fl_node *x, struct dp_rep_row *row)
+{
+	if (x->n_other) {
+		row->kind = DP_ENT_NONE;
+		row->name = "(other)";
+		row->flags = DP_ROW_SUM;
+		row->n = x->n_other;
+	} else if (!f->callers) {
+		if (x->id)
+			dp_rep_row_csd(f->r, f->c, x->id, row);
+		else
+			dp_rep_row_clique(f->r, f->c, f->top, row);
+	} else if (x->id == 1) {
+		dp_rep_row_ps(f->r, f->c, f->top, row);
+	} else {
+		const struct fc_node *t = &f->t[x->id];
+
+		dp_rep_row_ps(f->r, f->c, t->ps, row);
+		row->clique = 0;
+		row->flags = DP_ROW_SUM;
+		row->n = t->n;
+	}
+	if (x->n_other || (f->callers && x->id != 1)) {
+		row->own = x->own;
+		row->desc = x->desc;
+	}
+	row->depth = x->depth;
+}
+
+/* expand - push the kept children of @x (popped) and their "(other)" row */
+static int expand(struct fl *f, const struct fl_node *x)
+{
+	struct fl_node other = {.depth = x->depth + 1, .name = "(other)"};
+	uint32_t kept = 0;
+	int rc;
+
+	f->n_kids = 0;
+	rc = f->callers ? callers_kids(f, x) : flame_kids(f, x);
+	for (uint32_t i = 0; i < f->n_kids && rc == 0; i++) {
+		struct fl_node *k = &f->kids[i];
+
+		if ((double)k->value < f->min) {
+			other.n_other++;
+			other.value += k->value;
+			dp_costs_add(&other.own, &k->own);
+			dp_inherit_add(&other.desc, &k->desc);
+			continue;
+		}
+		k->depth = x->depth + 1;
+		k->name = kid_name(f, k);
+		f->kids[kept++] = *k;
+	}
+	if (rc < 0)
+		return rc;
+	f->dropped += other.n_other;
+	qsort(f->kids, kept, sizeof(*f->kids), kid_cmp);
+	if (other.n_other && (double)other.value >= f->min)
+		rc = push(f, &other);
+	for (uint32_t i = kept; i > 0 && rc == 0; i--)
+		rc = push(f, &f->kids[i - 1]);
+	return rc;
+}
+
+/* walk - emit the tree from @root in preorder into section "tree" */
+static int walk(struct fl *f, const struct fl_node *root)
+{
+	struct dp_rep_rows l;
+	uint32_t limit = f->r->q.depth;
+	int rc = push(f, root);
+
+	dp_rep_rows_init(&l, f->r);
+	while (f->n_stack && rc == 0) {
+		struct fl_node x = f->stack[--f->n_stack];
+		struct dp_rep_row *row = dp_rep_rows_add(&l);
+
+		if (!row)
+			return -DP_ENOMEM;
+		node_row(f, &x, row);
+		if (x.n_other)
+			continue;
+		f->kept++;
+		if (limit == 0 || x.depth + 1 < limit)
+			rc = expand(f, &x);
+	}
+	if (rc == 0)
+		rc = dp_rep_section(f->r, "tree", NULL, &l);
+	if (rc == 0)
+		rc = dp_rep_fact_u64(f->r, "kept", "nodes kept", f->kept);
+	if (rc == 0)
+		rc = dp_rep_fact_u64(f->r, "dropped", "nodes dropped", f->dropped);
+	if (rc == 0)
+		rc = dp_rep_fact_str(f->r, "metric", "metric", dp_metric_name(f->m));
+	return rc;
+}
+
+static void fl_free(struct fl *f)
+{
+	free(f->t);
+	free(f->hash);
+	free(f->stack);
+	free(f->kids);
+}
+
+/* fl_setup - common checks: min_pct, metric */
+static int fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c)
+{
+	memset(f, 0, sizeof(*f));
+	f->r = r;
+	f->c = c;
+	f->m = r->q.metric;
+	if (!(r->q.min_pct >= 0.0 && r->q.min_pct <= 100.0))
+		return dp_error(DP_EUSAGE, "min= must be a percentage (0 to 100), got %g",
+				r->q.min_pct);
+	if ((unsigned)f->m >= DP_METRIC_COUNT)
+		return dp_error(DP_EUSAGE, "metric must be time|calls|callseqs|allocs|bytes");
+	return 0;
+}
+
+int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
+{
+	const struct dp_profile *p = c->p;
+	const struct dp_analysis *a = c->a;
+	struct fl_node root = {0};
+	uint64_t rv;
+	struct fl f;
+	int rc = fl_setup(&f, r, c);
+
+	if (rc < 0)
+		return rc;
+	f.top = a->root_clique;
+	if (r->q.thread) {
+		if (r->q.thread > p->n_threads)
+			return dp_error(DP_ENOENT, "unknown thread=%u (valid: 1..%u)", r->q.thread,
+					p->n_threads);
+		f.top = a->pd_clique[p->threads[r->q.thread].root_pd];
+	}
+	if (f.top == 0)
+		return dp_error(DP_ENOENT, "the profile has no root clique");
+	r->has_subject = true;
+	dp_rep_row_clique(r, c, f.top, &r->subject);
+	rv = value_of(f.m, &r->subject.own, &r->subject.desc);
+	if (f.m == DP_METRIC_CALLS) {
+		rv = 0;
+		for (uint32_t ps = 1; ps <= p->n_ps; ps++)
+			rv += a->ps_own[ps].calls;
+	}
+	f.min = (double)rv * r->q.min_pct / 100.0;
+	r->title = r->q.thread ? dp_rep_printf(r, "Flame graph of thread %u", r->q.thread)
+			       : "Flame graph";
+	rc = r->title ? walk(&f, &root) : -DP_ENOMEM;
+	fl_free(&f);
+	return rc;
+}
+
+static uint32_t hash_of(uint32_t parent, uint32_t ps)
+{
+	uint64_t h = ((uint64_t)parent << 32 | ps) * 0x9E3779B97F4A7C15ull;
+
+	return (uint32_t)(h >> 32);
+}
+
+/* rehash - double the hash table of the callers tree */
+static int rehash(struct fl *f)
+{
+	uint32_t n = f->n_hash ? f->n_hash * 2 : 256;
+	uint32_t *h;
+
+	if (n == 0 || n > UINT32_MAX / 4)
+		return dp_error(DP_ENOMEM, "flame graph too large");
+	h = calloc(n, sizeof(*h));
+	if (!h)
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	for (uint32_t i = 2; i < f->n_t; i++) {
+		uint32_t s = hash_of(f->t[i].parent, f->t[i].ps) & (n - 1);
+
+		while (h[s])
+			s = (s + 1) & (n - 1);
+		h[s] = i;
+	}
+	free(f->hash);
+	f->hash = h;
+	f->n_hash = n;
+	return 0;
+}
+
+/* tree_child - the child of callers-tree node @parent for procedure @ps (made if new);
+ * 0 on out of memory */
+static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
+{
+	uint32_t s, i;
+
+	if ((uint64_t)f->n_t * 2 >= f->n_hash && rehash(f) < 0)
+		return 0;
+	s = hash_of(parent, ps) & (f->n_hash - 1);
+	for (; (i = f->hash[s]) != 0; s = (s + 1) & (f->n_hash - 1))
+		if (f->t[i].parent == parent && f->t[i].ps == ps)
+			return i;
+	if (grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0)
+		return 0;
+	i = f->n_t++;
+	memset(&f->t[i], 0, sizeof(f->t[i]));
+	f->t[i].ps = ps;
+	f->t[i].parent = parent;
+	f->t[i].sibling = f->t[parent].child;
+	f->t[parent].child = i;
+	f->hash[s] = i;
+	return i;
+}
+
+/* callers_tree - add the ancestor chain of each PD of f->top to the callers tree */
+static int callers_tree(struct fl *f, uint32_t limit)
+{
+	const struct dp_profile *p = f->c->p;
+	const struct dp_analysis *a = f->c->a;
+	uint32_t n = dp_csr_count(&a->ps_pds, f->top);
+	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
+
+	if (grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t)) < 0)
+		return -DP_ENOMEM;
+	memset(f->t, 0, 2 * sizeof(*f->t));
+	f->t[1].ps = f->top;
+	f->n_t = 2;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t cur = pds[i], node = 1;
+
+		for (uint32_t level = 1; limit == 0 || level < limit; level++) {
+			uint32_t k = a->pd_clique[cur], entry = dp_csr_items(&a->clique_pds, k)[0];
+
+			if (cur == entry) {
+				uint32_t e = a->clique_entry[k];
+
+				if (!e)
+					break;
+				entry = p->csd[e].caller;
+			}
+			cur = entry;
+			node = tree_child(f, node, p->pd[cur].ps);
+			if (!node)
+				return -DP_ENOMEM;
+			f->t[node].n++;
+			dp_costs_add(&f->t[node].own, &a->pd_own[pds[i]]);
+			dp_inherit_add(&f->t[node].desc, &a->pd_desc[pds[i]]);
+		}
+	}
+	return 0;
+}
+
+int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)
+{
+	struct fl_node root = {.id = 1};
+	struct fl f;
+	int rc = fl_setup(&f, r, c);
+
+	if (rc < 0)
+		return rc;
+	if (r->q.proc == 0 && !r->q.name[0])
+		return dp_error(DP_EUSAGE, "page flame_callers needs proc=N or name=PROCEDURE");
+	rc = dp_rep_resolve_proc(r, c, r->q.proc);
+	if (rc < 0)
+		return rc;
+	f.callers = true;
+	f.top = (uint32_t)rc;
+	r->has_subject = true;
+	dp_rep_row_ps(r, c, f.top, &r->subject);
+	f.min = (double)value_of(f.m, &r->subject.own, &r->subject.desc) * r->q.min_pct / 100.0;
+	r->title = dp_rep_printf(r, "Callers of %s (inverted flame graph)", r->subject.name);
+	rc = r->title ? callers_tree(&f, r->q.depth) : -DP_ENOMEM;
+	if (rc == 0)
+		rc = walk(&f, &root);
+	fl_free(&f);
+	return rc;
+}

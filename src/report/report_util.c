@@ -1,0 +1,646 @@
+/*
+ * report/report_util.c - what every page builder shares (report_int.h): growing row
+ * lists, sections, facts and links in the report's arena; procedure naming with module
+ * qualification; one row maker per kind of node; metric extraction and the stable sort
+ * of row groups; resolving procedure names and checking ids.
+ */
+#include "report_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "deepprof/format.h"
+
+void dp_rep_rows_init(struct dp_rep_rows *l, struct dp_report *r)
+{
+	l->r = r;
+	l->rows = NULL;
+	l->n = 0;
+	l->cap = 0;
+}
+
+struct dp_rep_row *dp_rep_rows_add(struct dp_rep_rows *l)
+{
+	struct dp_rep_row *row;
+
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 16;
+		struct dp_rep_row *rows;
+
+		if (l->cap >= UINT32_MAX / 2) {
+			dp_error(DP_ENOMEM, "too many rows in a report");
+			return NULL;
+		}
+		rows = dp_arena_array(&l->r->arena, cap, sizeof(*rows));
+		if (!rows) {
+			dp_error(DP_ENOMEM, "out of memory building a report (%u rows)", cap);
+			return NULL;
+		}
+		if (l->n)
+			memcpy(rows, l->rows, (size_t)l->n * sizeof(*rows));
+		l->rows = rows;
+		l->cap = cap;
+	}
+	row = &l->rows[l->n++];
+	memset(row, 0, sizeof(*row));
+	row->name = "";
+	return row;
+}
+
+/* grow_by_one - a copy of @old (@n elements of @size) with room for one more, or NULL */
+static void *grow_by_one(struct dp_report *r, const void *old, uint32_t n, size_t size)
+{
+	void *p = dp_arena_array(&r->arena, (size_t)n + 1, size);
+
+	if (!p) {
+		dp_error(DP_ENOMEM, "out of memory building a report");
+		return NULL;
+	}
+	if (n)
+		memcpy(p, old, (size_t)n * size);
+	return p;
+}
+
+int dp_rep_section(struct dp_report *r, const char *id, const char *title,
+		   const struct dp_rep_rows *l)
+{
+	struct dp_rep_section *s = grow_by_one(r, r->sections, r->n_sections, sizeof(*s));
+
+	if (!s)
+		return -DP_ENOMEM;
+	r->sections = s;
+	s = &s[r->n_sections++];
+	s->id = id;
+	s->title = title;
+	s->n_rows = l ? l->n : 0;
+	s->rows = l ? l->rows : NULL;
+	return 0;
+}
+
+static struct dp_rep_fact *fact_add(struct dp_report *r, const char *key, const char *label)
+{
+	struct dp_rep_fact *f = grow_by_one(r, r->facts, r->n_facts, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	r->facts = f;
+	f = &f[r->n_facts++];
+	memset(f, 0, sizeof(*f));
+	f->key = key;
+	f->label = label;
+	return f;
+}
+
+int dp_rep_fact_u64(struct dp_report *r, const char *key, const char *label, uint64_t v)
+{
+	struct dp_rep_fact *f = fact_add(r, key, label);
+
+	if (!f)
+		return -DP_ENOMEM;
+	f->type = DP_FACT_U64;
+	f->u = v;
+	return 0;
+}
+
+int dp_rep_fact_str(struct dp_report *r, const char *key, const char *label, const char *s)
+{
+	struct dp_rep_fact *f = fact_add(r, key, label);
+
+	if (!f)
+		return -DP_ENOMEM;
+	f->type = DP_FACT_STR;
+	f->s = s ? s : "";
+	return 0;
+}
+
+int dp_rep_fact_f64(struct dp_report *r, const char *key, const char *label, double v)
+{
+	struct dp_rep_fact *f = fact_add(r, key, label);
+
+	if (!f)
+		return -DP_ENOMEM;
+	f->type = DP_FACT_F64;
+	f->f = v;
+	return 0;
+}
+
+int dp_rep_link(struct dp_report *r, const char *label, const struct dp_query *target)
+{
+	struct dp_rep_link *l = grow_by_one(r, r->links, r->n_links, sizeof(*l));
+	struct dp_query *q;
+
+	if (!l)
+		return -DP_ENOMEM;
+	q = dp_arena_alloc(&r->arena, sizeof(*q));
+	if (!q)
+		return dp_error(DP_ENOMEM, "out of memory building a report");
+	*q = *target;
+	r->links = l;
+	l = &l[r->n_links++];
+	l->label = label;
+	l->q = q;
+	return 0;
+}
+
+char *dp_rep_strdup(struct dp_report *r, const char *s)
+{
+	char *d = dp_arena_strndup(&r->arena, s, strlen(s));
+
+	if (!d)
+		dp_error(DP_ENOMEM, "out of memory building a report");
+	return d;
+}
+
+char *dp_rep_printf(struct dp_report *r, const char *fmt, ...)
+{
+	va_list ap;
+	char small[256], *d;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (len < 0) {
+		dp_error(DP_ENOMEM, "bad format building a report");
+		return NULL;
+	}
+	if ((size_t)len < sizeof(small))
+		return dp_rep_strdup(r, small);
+	d = dp_arena_alloc(&r->arena, (size_t)len + 1);
+	if (!d) {
+		dp_error(DP_ENOMEM, "out of memory building a report");
+		return NULL;
+	}
+	va_start(ap, fmt);
+	vsnprintf(d, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+/* base_name - the part of @path after its last '/' */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+			   uint32_t ctx_module)
+{
+	const struct dp_profile *p = c->p;
+	char buf[64];
+	const char *bare, *q;
+	uint32_t m;
+	bool qualify;
+
+	if (ps == 0 || ps > p->n_ps)
+		return "<none>";
+	bare = dp_profile_ps_label(p, ps, buf, sizeof(buf));
+	if (bare == buf) {
+		bare = dp_rep_strdup(r, buf);
+		if (!bare)
+			return "<procedure>";
+	}
+	m = c->a->ps_module[ps];
+	switch (r->q.prefs.mq) {
+	case DP_MQ_ALWAYS:
+		qualify = true;
+		break;
+	case DP_MQ_DIFF:
+		/* no context, or a context without a file (artificial procedures): bare */
+		qualify = ctx_module != 0 && c->a->module_file[ctx_module] != 0 && m != ctx_module;
+		break;
+	case DP_MQ_NEVER:
+	default:
+		qualify = false;
+		break;
+	}
+	/* artificial procedures and the "<unknown>" module have no file to show */
+	if (!qualify || m == 0 || c->a->module_file[m] == 0 || p->ps[ps].kind != DP_PS_FUNCTION)
+		return bare;
+	q = dp_rep_printf(r, "%s: %s", base_name(dp_analysis_module_name(c->a, m)), bare);
+	return q ? q : bare;
+}
+
+static void costs_of_csd(const struct dp_csd *d, struct dp_costs *o)
+{
+	o->calls = d->calls;
+	o->exits = d->exits;
+	o->unwinds = d->unwinds;
+	o->samples = d->samples;
+	o->callseqs = d->callseqs;
+	o->allocs = d->allocs;
+	o->alloc_bytes = d->alloc_bytes;
+}
+
+/* is_zero - whether a row has no calls and no cost at all */
+static bool is_zero(const struct dp_costs *o, const struct dp_inherit *d)
+{
+	return (o->calls | o->exits | o->unwinds | o->samples | o->callseqs | o->allocs |
+		o->alloc_bytes | d->samples | d->callseqs | d->allocs | d->alloc_bytes) == 0;
+}
+
+static void row_ps_position(const struct dp_report_ctx *c, uint32_t ps, struct dp_rep_row *row)
+{
+	const struct dp_ps *s = &c->p->ps[ps];
+
+	row->file = s->file ? dp_profile_str(c->p, s->file) : NULL;
+	row->line = s->line;
+}
+
+void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t csd,
+		    struct dp_rep_row *row)
+{
+	const struct dp_profile *p = c->p;
+	const struct dp_csd *d = &p->csd[csd];
+	const struct dp_css *s = &p->css[d->css];
+	uint32_t ps = p->pd[d->callee].ps;
+
+	row->kind = DP_ENT_CSD;
+	row->id = csd;
+	row->ps = ps;
+	row->css = d->css;
+	row->clique = c->a->pd_clique[d->callee];
+	row->module = c->a->ps_module[ps];
+	row->thread = p->pd[d->callee].thread;
+	row->name = dp_rep_ps_name(r, c, ps, c->a->ps_module[s->ps]);
+	row->callee = row->name;
+	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
+	row->line = s->line;
+	costs_of_csd(d, &row->own);
+	row->desc = c->a->csd_desc[csd];
+	if (c->a->csd_child_clique[csd] == 0)
+		row->flags |= DP_ROW_RECURSIVE;
+	if (is_zero(&row->own, &row->desc))
+		row->flags |= DP_ROW_INACTIVE;
+}
+
+void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+		   struct dp_rep_row *row)
+{
+	uint32_t ps = c->p->pd[pd].ps;
+
+	row->kind = DP_ENT_PD;
+	row->id = pd;
+	row->ps = ps;
+	row->clique = c->a->pd_clique[pd];
+	row->module = c->a->ps_module[ps];
+	row->thread = c->p->pd[pd].thread;
+	row->name = dp_rep_ps_name(r, c, ps, 0);
+	row_ps_position(c, ps, row);
+	row->own = c->a->pd_own[pd];
+	row->desc = c->a->pd_desc[pd];
+	if (is_zero(&row->own, &row->desc))
+		row->flags |= DP_ROW_INACTIVE;
+}
+
+void dp_rep_row_ps(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+		   struct dp_rep_row *row)
+{
+	const struct dp_analysis *a = c->a;
+
+	row->kind = DP_ENT_PS;
+	row->id = ps;
+	row->ps = ps;
+	row->module = a->ps_module[ps];
+	/* a procedure with a single context links to that context's clique */
+	if (dp_csr_count(&a->ps_pds, ps) == 1)
+		row->clique = a->pd_clique[dp_csr_items(&a->ps_pds, ps)[0]];
+	row->name = dp_rep_ps_name(r, c, ps, 0);
+	row_ps_position(c, ps, row);
+	row->own = a->ps_own[ps];
+	row->desc = a->ps_desc[ps];
+	if (is_zero(&row->own, &row->desc))
+		row->flags |= DP_ROW_INACTIVE;
+}
+
+/* css_single_callee - the one callee PS the CSDs of @css reach (0: none or several) */
+static uint32_t css_single_callee(const struct dp_report_ctx *c, uint32_t css)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t n = dp_csr_count(&c->a->css_csds, css), ps = 0;
+	const uint32_t *ids = dp_csr_items(&c->a->css_csds, css);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t q = p->pd[p->csd[ids[i]].callee].ps;
+
+		if (ps && q != ps)
+			return 0;
+		ps = q;
+	}
+	return ps;
+}
+
+void dp_rep_row_css(struct dp_report *r, const struct dp_report_ctx *c, uint32_t css,
+		    struct dp_rep_row *row)
+{
+	const struct dp_profile *p = c->p;
+	const struct dp_analysis *a = c->a;
+	const struct dp_css *s = &p->css[css];
+	uint32_t n = dp_csr_count(&a->css_csds, css);
+	uint32_t ps = n ? css_single_callee(c, css) : s->callee_ps;
+
+	row->kind = DP_ENT_CSS;
+	row->id = css;
+	row->css = css;
+	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
+	row->line = s->line;
+	if (ps && ps <= p->n_ps) {
+		row->ps = ps;
+		row->module = a->ps_module[ps];
+		row->name = dp_rep_ps_name(r, c, ps, a->ps_module[s->ps]);
+		row->callee = row->name;
+	} else if (n == 0 && s->kind != DP_CSS_INDIRECT && s->kind != DP_CSS_CALLBACK) {
+		row->name = "(unknown)";
+	} else {
+		row->name = s->kind == DP_CSS_CALLBACK ? "(callback)" : "(indirect)";
+	}
+	if (n == 1) {
+		uint32_t csd = dp_csr_items(&a->css_csds, css)[0];
+
+		row->clique = a->pd_clique[p->csd[csd].callee];
+		row->thread = p->pd[p->csd[csd].caller].thread;
+	}
+	row->own = a->css_own[css];
+	row->desc = a->css_desc[css];
+	if (is_zero(&row->own, &row->desc))
+		row->flags |= DP_ROW_INACTIVE;
+}
+
+/* inherit_sub - @a - @b per counter (modulo 2^64) */
+static struct dp_inherit inherit_sub(const struct dp_inherit *a, const struct dp_costs *b)
+{
+	struct dp_inherit d = {
+		.samples = a->samples - b->samples,
+		.callseqs = a->callseqs - b->callseqs,
+		.allocs = a->allocs - b->allocs,
+		.alloc_bytes = a->alloc_bytes - b->alloc_bytes,
+	};
+
+	return d;
+}
+
+void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
+		       struct dp_rep_row *row)
+{
+	const struct dp_analysis *a = c->a;
+	uint32_t pd = dp_csr_items(&a->clique_pds, clique)[0];
+	uint32_t ps = c->p->pd[pd].ps;
+
+	row->kind = DP_ENT_CLIQUE;
+	row->id = clique;
+	row->clique = clique;
+	row->ps = ps;
+	row->module = a->ps_module[ps];
+	row->thread = c->p->pd[pd].thread;
+	row->name = dp_rep_ps_name(r, c, ps, 0);
+	row_ps_position(c, ps, row);
+	row->own = a->pd_own[pd];
+	row->desc = inherit_sub(&a->clique_total[clique], &row->own);
+	if (is_zero(&row->own, &row->desc))
+		row->flags |= DP_ROW_INACTIVE;
+}
+
+void dp_rep_row_module(struct dp_report *r, const struct dp_report_ctx *c, uint32_t module,
+		       struct dp_rep_row *row)
+{
+	(void)r;
+	row->kind = DP_ENT_MODULE;
+	row->id = module;
+	row->module = module;
+	row->name = dp_analysis_module_name(c->a, module);
+	row->own = c->a->module_own[module];
+	row->desc = c->a->module_desc[module];
+	if (is_zero(&row->own, &row->desc))
+		row->flags |= DP_ROW_INACTIVE;
+}
+
+void dp_rep_row_add_costs(struct dp_rep_row *dst, const struct dp_rep_row *src)
+{
+	dp_costs_add(&dst->own, &src->own);
+	dp_inherit_add(&dst->desc, &src->desc);
+	dst->flags |= DP_ROW_SUM;
+	dst->n++;
+}
+
+double dp_rep_row_metric(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope,
+			 enum dp_per per)
+{
+	uint64_t own, desc;
+	double v;
+
+	switch (m) {
+	case DP_METRIC_CALLS:
+		own = row->own.calls;
+		desc = 0;
+		break;
+	case DP_METRIC_CALLSEQS:
+		own = row->own.callseqs;
+		desc = row->desc.callseqs;
+		break;
+	case DP_METRIC_ALLOCS:
+		own = row->own.allocs;
+		desc = row->desc.allocs;
+		break;
+	case DP_METRIC_BYTES:
+		own = row->own.alloc_bytes;
+		desc = row->desc.alloc_bytes;
+		break;
+	case DP_METRIC_TIME:
+	case DP_METRIC_COUNT:
+	default:
+		own = row->own.samples;
+		desc = row->desc.samples;
+		break;
+	}
+	v = (double)own;
+	if (scope == DP_SCOPE_TOTAL)
+		v += (double)desc;
+	if (per == DP_PER_CALL)
+		v = row->own.calls ? v / (double)row->own.calls : 0.0;
+	return v;
+}
+
+/* One sortable unit: a row at the top depth and the deeper rows that follow it. */
+struct sort_group {
+	uint32_t start, len;
+	double key;
+	const struct dp_rep_row *row;
+};
+
+/* cmp_str - strcmp with NULL (unknown) after every string */
+static int cmp_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a == NULL) - (b == NULL);
+	return strcmp(a, b);
+}
+
+static int group_cmp(const struct sort_group *x, const struct sort_group *y, enum dp_sort how)
+{
+	const struct dp_rep_row *a = x->row, *b = y->row;
+	int c;
+
+	switch (how) {
+	case DP_SORT_COST:
+		if (x->key != y->key)
+			return x->key > y->key ? -1 : 1;
+		return strcmp(a->name, b->name);
+	case DP_SORT_NAME:
+		c = strcmp(a->name, b->name);
+		if (c)
+			return c;
+		c = cmp_str(a->file, b->file);
+		return c ? c : (a->line > b->line) - (a->line < b->line);
+	case DP_SORT_CONTEXT:
+	default:
+		c = cmp_str(a->file, b->file);
+		if (c)
+			return c;
+		if (a->line != b->line)
+			return a->line < b->line ? -1 : 1;
+		return strcmp(a->name, b->name);
+	}
+}
+
+/* merge_sort - stable bottom-up merge sort of @g (@n groups) using @tmp (@n groups) */
+static void merge_sort(struct sort_group *g, struct sort_group *tmp, uint32_t n,
+		       enum dp_sort how)
+{
+	struct sort_group *src = g, *dst = tmp;
+
+	for (uint64_t w = 1; w < n; w *= 2) {
+		for (uint64_t lo = 0; lo < n; lo += 2 * w) {
+			uint64_t mid = lo + w < n ? lo + w : n;
+			uint64_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint64_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = group_cmp(&src[j], &src[i], how) < 0 ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct sort_group *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != g)
+		memcpy(g, src, (size_t)n * sizeof(*g));
+}
+
+int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
+		const struct dp_prefs *prefs)
+{
+	struct sort_group *g, *tmp;
+	struct dp_rep_row *copy;
+	uint32_t ng = 0, top, k = 0;
+
+	if (n < 2)
+		return 0;
+	top = rows[0].depth;
+	for (uint32_t i = 0; i < n; i++)
+		ng += rows[i].depth <= top;
+	g = dp_arena_array(&r->arena, ng, sizeof(*g));
+	tmp = dp_arena_array(&r->arena, ng, sizeof(*tmp));
+	copy = dp_arena_array(&r->arena, n, sizeof(*copy));
+	if (!g || !tmp || !copy)
+		return dp_error(DP_ENOMEM, "out of memory sorting %u rows", n);
+	for (uint32_t i = 0, j = 0; i < n; i++) {
+		if (rows[i].depth <= top) {
+			g[j].start = i;
+			g[j].len = 0;
+			g[j].row = &copy[i];
+			g[j].key = dp_rep_row_metric(&rows[i], prefs->sort_metric,
+						     prefs->sort_scope, prefs->sort_per);
+			j++;
+		}
+		g[j - 1].len++;
+	}
+	memcpy(copy, rows, (size_t)n * sizeof(*copy));
+	merge_sort(g, tmp, ng, prefs->sort);
+	for (uint32_t j = 0; j < ng; j++) {
+		memcpy(&rows[k], &copy[g[j].start], (size_t)g[j].len * sizeof(*rows));
+		k += g[j].len;
+	}
+	return 0;
+}
+
+/* ps_name_is - whether procedure @ps is called @name (demangled, linkage or label) */
+static bool ps_name_is(const struct dp_profile *p, uint32_t ps, const char *name)
+{
+	char buf[64];
+
+	if (strcmp(dp_profile_ps_label(p, ps, buf, sizeof(buf)), name) == 0)
+		return true;
+	return p->ps[ps].linkage_name && strcmp(dp_profile_str(p, p->ps[ps].linkage_name), name) == 0;
+}
+
+/* ambiguous - the -DP_EUSAGE error listing up to 10 procedures called @name */
+static int ambiguous(const struct dp_report_ctx *c, const char *name, uint32_t n_match)
+{
+	const struct dp_profile *p = c->p;
+	char list[768];
+	size_t len = 0;
+	uint32_t shown = 0;
+
+	list[0] = 0;
+	for (uint32_t ps = 1; ps <= p->n_ps && shown < 10; ps++) {
+		if (!ps_name_is(p, ps, name))
+			continue;
+		int w = snprintf(list + len, sizeof(list) - len, "%s id=%u (%s)", shown ? "," : "",
+				 ps, dp_analysis_module_name(c->a, c->a->ps_module[ps]));
+
+		if (w < 0 || (size_t)w >= sizeof(list) - len)
+			break;
+		len += (size_t)w;
+		shown++;
+	}
+	return dp_error(DP_EUSAGE, "%u procedures are called '%s'; choose one by id:%s%s", n_match,
+			name, list, n_match > shown ? ", ..." : "");
+}
+
+int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id)
+{
+	const struct dp_profile *p = c->p;
+	const char *name = r->q.name;
+	uint32_t found = 0, n_match = 0;
+	int rc;
+
+	if (id) {
+		rc = dp_rep_check_id(r, "procedure", id, p->n_ps);
+		return rc < 0 ? rc : (int)id;
+	}
+	if (!name[0])
+		return dp_error(DP_EUSAGE, "page %s needs id=N or name=PROCEDURE",
+				dp_query_page_name(r->q.page));
+	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
+		if (ps_name_is(p, ps, name)) {
+			found = ps;
+			n_match++;
+		}
+	}
+	if (n_match == 0)
+		return dp_error(DP_ENOENT, "no procedure is called '%s'", name);
+	if (n_match > 1)
+		return ambiguous(c, name, n_match);
+	return (int)found;
+}
+
+int dp_rep_check_id(const struct dp_report *r, const char *what, uint32_t id, uint32_t n)
+{
+	if (id == 0)
+		return dp_error(DP_EUSAGE, "page %s needs id=N", dp_query_page_name(r->q.page));
+	if (id > n) {
+		if (n == 0)
+			return dp_error(DP_ENOENT, "unknown %s id=%u (the profile has none)", what,
+					id);
+		return dp_error(DP_ENOENT, "unknown %s id=%u (valid: 1..%u)", what, id, n);
+	}
+	return 0;
+}

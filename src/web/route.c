@@ -1,0 +1,342 @@
+/*
+ * web/route.c - the built-in server's router: checks the method, the length and the path
+ * of a request, picks the data file from file=N, passes the rest of the query string to
+ * dp_session_answer(), and makes the server's own pages (the index of several files, and
+ * the 4xx pages for what never reaches the session). No HTTP library here: see web_int.h.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/json.h"
+#include "front/session.h"
+#include "web_int.h"
+
+#define DP_WEB_FILE_MAX 16 /* longest file= value (a number) */
+
+static const char dp_web_csp[] = "default-src 'none'; style-src 'unsafe-inline'; "
+				 "script-src 'unsafe-inline'; img-src 'self' data:; "
+				 "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const char *const dp_web_headers[] = {
+	"Content-Security-Policy", dp_web_csp, "X-Content-Type-Options", "nosniff",
+	"X-Frame-Options",	   "DENY",     "Referrer-Policy",	 "no-referrer",
+	NULL,
+};
+
+/* The request's query string, split: file= apart, the rest verbatim for the session. */
+struct dp_web_query {
+	char file[DP_WEB_FILE_MAX]; /* decoded file= value */
+	bool has_file;
+	enum dp_format fmt;	    /* format= of the request, for the server's own pages */
+	struct dp_buf rest;	    /* every other parameter, still encoded, '&'-joined */
+	const char *bad;	    /* why the query string is unusable, or NULL */
+};
+
+int dp_web_router_init(struct dp_web_router *rt, struct dp_session *s)
+{
+	rt->s = s;
+	if (pthread_mutex_init(&rt->lock, NULL) != 0)
+		return dp_error(DP_EIO, "cannot create the web server's lock");
+	return 0;
+}
+
+void dp_web_router_release(struct dp_web_router *rt)
+{
+	pthread_mutex_destroy(&rt->lock);
+}
+
+void dp_web_reply_release(struct dp_web_reply *r)
+{
+	dp_buf_release(&r->body);
+}
+
+int dp_web_html_escape(struct dp_buf *b, const char *s)
+{
+	const char *run = s;
+
+	for (; *s; s++) {
+		const char *rep;
+
+		switch (*s) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&#39;"; break;
+		default: continue;
+		}
+		dp_buf_add(b, run, (size_t)(s - run));
+		dp_buf_adds(b, rep);
+		run = s + 1;
+	}
+	return dp_buf_add(b, run, (size_t)(s - run));
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+long dp_web_pct_decode(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c == '+') {
+			c = ' ';
+		} else if (c == '%') {
+			int hi = i + 2 < len ? hexval(s[i + 1]) : -1;
+			int lo = i + 2 < len ? hexval(s[i + 2]) : -1;
+
+			if (hi < 0 || lo < 0)
+				return -1;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (c == 0 || n + 1 >= cap)
+			return -1;
+		out[n++] = (char)c;
+	}
+	out[n] = '\0';
+	return (long)n;
+}
+
+/* Files one "key=value" parameter @p of @len bytes into @q. */
+static void query_param(struct dp_web_query *q, const char *p, size_t len)
+{
+	const char *eq = memchr(p, '=', len);
+	size_t klen = eq ? (size_t)(eq - p) : len;
+	const char *v = eq ? eq + 1 : p + len;
+	size_t vlen = (size_t)(p + len - v);
+	char key[16], val[16];
+
+	if (dp_web_pct_decode(p, klen, key, sizeof(key)) >= 0 && strcmp(key, "file") == 0) {
+		if (dp_web_pct_decode(v, vlen, val, sizeof(val)) < 0) {
+			q->bad = "file= is malformed: it is the number of a profile";
+		} else {
+			if (q->has_file && strcmp(q->file, val) != 0)
+				q->bad = "file= is given twice with different values";
+			memcpy(q->file, val, strlen(val) + 1);
+			q->has_file = true;
+		}
+		return; /* the session never sees file= */
+	}
+	if (strcmp(key, "format") == 0 && dp_web_pct_decode(v, vlen, val, sizeof(val)) >= 0)
+		q->fmt = strcmp(val, "json") == 0	? DP_FMT_JSON
+			 : strcmp(val, "text") == 0 ? DP_FMT_TEXT
+						    : DP_FMT_HTML;
+	if (q->rest.len)
+		dp_buf_addc(&q->rest, '&');
+	dp_buf_add(&q->rest, p, len);
+}
+
+/* Splits query string @qs (NULL = none) into @q (release q->rest afterwards). */
+static void query_split(struct dp_web_query *q, const char *qs)
+{
+	memset(q, 0, sizeof(*q));
+	q->fmt = DP_FMT_HTML;
+	dp_buf_init(&q->rest, DP_WEB_URI_MAX);
+	while (qs && *qs) {
+		const char *amp = strchr(qs, '&');
+		size_t len = amp ? (size_t)(amp - qs) : strlen(qs);
+
+		if (len)
+			query_param(q, qs, len);
+		qs += len + (amp ? 1 : 0);
+	}
+}
+
+static const char *status_text(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 400: return "Bad Request";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 414: return "URI Too Long";
+	default: return "Internal Server Error";
+	}
+}
+
+static void page_head(struct dp_buf *b, const char *title)
+{
+	dp_buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		       "<meta name=\"viewport\" content=\"width=device-width\"><title>");
+	dp_web_html_escape(b, title);
+	dp_buf_adds(b, " - deepprof</title><style>body{font-family:sans-serif;margin:2em;"
+		       "max-width:60em}li{margin:.3em 0}.warn{color:#a50}</style></head>"
+		       "<body>\n<h1>");
+	dp_web_html_escape(b, title);
+	dp_buf_adds(b, "</h1>\n");
+}
+
+/* The list of files, as links, for the index and the "which file?" pages. */
+static void file_list(struct dp_buf *b, const struct dp_session *s)
+{
+	uint32_t i, n = dp_session_n_files(s);
+
+	dp_buf_adds(b, "<ul>\n");
+	for (i = 0; i < n; i++) {
+		const char *w = dp_session_warnings(s, i);
+
+		dp_buf_addf(b, "<li><a href=\"/?file=%u\">", i);
+		dp_web_html_escape(b, dp_session_path(s, i));
+		dp_buf_adds(b, "</a>");
+		if (w && *w) {
+			dp_buf_adds(b, " <span class=\"warn\">");
+			dp_web_html_escape(b, w);
+			dp_buf_adds(b, "</span>");
+		}
+		dp_buf_adds(b, "</li>\n");
+	}
+	dp_buf_adds(b, "</ul>\n");
+}
+
+/* A page of the server's own: @status, a message, and the list of files. */
+static int own_page(struct dp_web_reply *r, const struct dp_session *s, int status,
+		    enum dp_format fmt, const char *msg)
+{
+	char title[64];
+
+	r->status = status;
+	if (fmt == DP_FMT_JSON) {
+		r->content_type = "application/json";
+		dp_buf_addf(&r->body, "{\"status\":%d,\"error\":\"", status);
+		dp_json_escape(&r->body, msg, strlen(msg));
+		dp_buf_adds(&r->body, "\"}\n");
+		return dp_buf_error(&r->body);
+	}
+	if (fmt == DP_FMT_TEXT) {
+		r->content_type = "text/plain; charset=utf-8";
+		dp_buf_addf(&r->body, "%d %s: %s\n", status, status_text(status), msg);
+		return dp_buf_error(&r->body);
+	}
+	r->content_type = "text/html; charset=utf-8";
+	if (status == 200)
+		snprintf(title, sizeof(title), "Profiles");
+	else
+		snprintf(title, sizeof(title), "%d %s", status, status_text(status));
+	page_head(&r->body, title);
+	dp_buf_adds(&r->body, "<p>");
+	dp_web_html_escape(&r->body, msg);
+	dp_buf_adds(&r->body, "</p>\n");
+	if (s && dp_session_n_files(s))
+		file_list(&r->body, s);
+	else if (status != 200)
+		dp_buf_adds(&r->body, "<p><a href=\"/\">Start page</a></p>\n");
+	dp_buf_adds(&r->body, "</body></html>\n");
+	return dp_buf_error(&r->body);
+}
+
+/* Which file the request is about: 0..n-1, or -1 after making the reply. */
+static long pick_file(struct dp_web_reply *r, const struct dp_session *s,
+		      const struct dp_web_query *q, int *rc)
+{
+	uint32_t n = dp_session_n_files(s);
+	char msg[DP_WEB_FILE_MAX + 128];
+	unsigned long v = 0;
+	const char *p;
+
+	if (!q->has_file) {
+		if (n == 1)
+			return 0;
+		if (q->rest.len == 0)
+			*rc = own_page(r, s, 200, q->fmt, n ? "The profiles this server shows:"
+							     : "This server shows no profiles.");
+		else
+			*rc = own_page(r, s, 400, q->fmt,
+				       "This server shows several profiles: say which with file=N.");
+		return -1;
+	}
+	for (p = q->file; *p >= '0' && *p <= '9' && p - q->file < 9; p++)
+		v = v * 10 + (unsigned long)(*p - '0');
+	if (*p || p == q->file || v >= n) {
+		snprintf(msg, sizeof(msg), "No file \"%s\" here: file= is the number (0 to %u) "
+			 "of one of the profiles this server shows.", q->file, n ? n - 1 : 0);
+		*rc = own_page(r, s, 404, q->fmt, msg);
+		return -1;
+	}
+	return (long)v;
+}
+
+/* A basename for page titles. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* Answers the query @q about file @i through the session. */
+static int session_page(struct dp_web_router *rt, struct dp_web_reply *r, uint32_t i,
+			struct dp_web_query *q)
+{
+	struct dp_render_opts opts = {0};
+	struct dp_answer a;
+	char prefix[32];
+	int rc;
+
+	snprintf(prefix, sizeof(prefix), "/?file=%u&", i);
+	opts.link_prefix = prefix;
+	opts.title = base_name(dp_session_path(rt->s, i));
+	pthread_mutex_lock(&rt->lock);
+	rc = dp_session_answer(rt->s, i, dp_buf_cstr(&q->rest), DP_FMT_HTML, &opts, &a);
+	pthread_mutex_unlock(&rt->lock);
+	if (rc < 0)
+		return own_page(r, NULL, 500, q->fmt, dp_errmsg());
+	r->status = a.status;
+	r->content_type = a.content_type;
+	dp_buf_release(&r->body);
+	r->body = a.body; /* the session's buffer moves into the reply */
+	return 0;
+}
+
+int dp_web_route(struct dp_web_router *rt, const char *method, const char *uri, size_t uri_len,
+		 struct dp_web_reply *r)
+{
+	struct dp_web_query q;
+	const char *qs;
+	size_t path_len;
+	long file;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	dp_buf_init(&r->body, DP_WEB_BODY_MAX);
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+		r->allow = "GET, HEAD";
+		return own_page(r, NULL, 405, DP_FMT_HTML,
+				"This server only answers GET and HEAD requests.");
+	}
+	if (!uri || uri_len > DP_WEB_URI_MAX)
+		return own_page(r, NULL, 414, DP_FMT_HTML, "The request's URL is too long.");
+	qs = strchr(uri, '?');
+	path_len = qs ? (size_t)(qs - uri) : strlen(uri);
+	if (path_len == 12 && strncmp(uri, "/favicon.ico", 12) == 0) {
+		r->status = 204; /* no icon, and no error in the browser's console */
+		r->content_type = "text/plain; charset=utf-8";
+		return 0;
+	}
+	if (path_len != 1 || uri[0] != '/')
+		return own_page(r, rt->s, 404, DP_FMT_HTML,
+				"There is no such page: every page of this server is at / "
+				"with a query string (/?file=N&page=...).");
+	query_split(&q, qs ? qs + 1 : NULL);
+	if (q.bad)
+		rc = own_page(r, rt->s, 400, q.fmt, q.bad);
+	else if (dp_buf_error(&q.rest))
+		rc = own_page(r, NULL, 414, q.fmt, "The request's query string is too long.");
+	else if ((file = pick_file(r, rt->s, &q, &rc)) >= 0)
+		rc = session_page(rt, r, (uint32_t)file, &q);
+	dp_buf_release(&q.rest);
+	return rc;
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""golden.py - golden and exact-count tests of deepprof's reports.
+
+For one program of progs/ (built with `deepprof cc` by gcc at -O0 and run with sampling
+off, so every number is deterministic): render the program's queries with
+`deepprof report` in text and JSON, normalise the paths, and compare with
+golden/PROG.NAME.txt|json; then check exact counts in the JSON that follow from the
+program's structure (independently of the golden files, so regenerating them cannot hide
+a wrong number); then `deepprof check` the profile.
+
+usage: golden.py --deepprof BIN --work DIR [--update] PROG
+Exit status: 0 pass, 1 fail, 77 skip (gcc missing).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGS = os.path.join(HERE, "progs")
+GOLDEN = os.path.join(HERE, "golden")
+FIELDS = "&fields=psab"  # ports, callseqs, allocs, bytes: deterministic with DEEPPROF_HZ=0
+
+# program -> (sources, [(name, query)])
+PROGRAMS = {
+    "mutual": (["mutual.c"], [
+        ("tree", "page=flame&metric=calls&min=0"),
+        ("proc_is_even", "page=proc&name=is_even" + FIELDS),
+        ("clique_is_even", "page=CLIQUE_OF:is_even" + FIELDS),
+        ("callers_leaf", "page=callers&proc=PS:leaf&group=proc" + FIELDS),
+    ]),
+    "context": (["context.c"], [
+        ("tree", "page=flame&metric=bytes&min=0"),
+        ("proc_compute", "page=proc&name=compute" + FIELDS),
+        ("callers_compute", "page=callers&proc=PS:compute&group=site" + FIELDS),
+        ("top_calls", "page=top&metric=calls&limit=1-10" + FIELDS),
+    ]),
+    "indirect": (["indirect.c"], [
+        ("proc_apply", "page=proc&name=apply" + FIELDS),
+        ("clique_apply", "page=CLIQUE_OF:apply" + FIELDS),
+        ("clique_apply_sum", "page=CLIQUE_OF:apply&sum=1" + FIELDS),
+    ]),
+    "threads": (["threads.c"], [
+        ("tree_merged", "page=flame&metric=calls&min=0"),
+        ("tree_threads", "page=flame&metric=calls&min=0&view=threads"),
+        ("proc_worker", "page=proc&name=worker" + FIELDS),
+        ("clique_worker", "page=CLIQUE_OF:worker" + FIELDS),
+    ]),
+    "contour": (["contour_app.c", "contour_lib.c"], [
+        ("callers_plain", "page=callers&proc=PS:tree_search&group=proc" + FIELDS),
+        ("callers_contour", "page=callers&proc=PS:tree_search&group=proc&contour=1" + FIELDS),
+        ("modules", "page=modules" + FIELDS),
+    ]),
+}
+
+
+class Fail(Exception):
+    pass
+
+
+class Run:
+    def __init__(self, args):
+        self.deepprof = os.path.abspath(args.deepprof)
+        self.work = os.path.abspath(args.work)
+        self.update = args.update
+        self.env = dict(os.environ, DEEPPROF_CC="gcc", DEEPPROF_HZ="0", COLUMNS="100")
+        self.errors = []
+
+    def sh(self, argv, ok=(0,)):
+        r = subprocess.run(argv, cwd=self.work, env=self.env, capture_output=True, text=True,
+                           check=False)
+        if r.returncode not in ok:
+            raise Fail("%s: exit %d\n%s%s" % (" ".join(argv), r.returncode, r.stdout,
+                                                r.stderr))
+        return r
+
+    def report(self, query, fmt="text"):
+        return self.sh([self.deepprof, "report", "--format=" + fmt, "--width", "100",
+                        "prog.data", query]).stdout
+
+    def json(self, query):
+        return json.loads(self.report(query, "json"))
+
+    def check(self, what, got, want):
+        if got != want:
+            self.errors.append("%s: got %r, want %r" % (what, got, want))
+
+
+def normalise(text, run):
+    return text.replace(run.work, "<work>").replace(PROGS, "<progs>")
+
+
+def resolve(run, query):
+    """PS:name -> the procedure's id; page=CLIQUE_OF:name -> page=clique&id=<the clique
+    of name's first PD in the merged view> (via the proc page's JSON)."""
+    while "PS:" in query:
+        head, rest = query.split("PS:", 1)
+        name, tail = (rest.split("&", 1) + [""])[:2]
+        ps = run.json("page=proc&name=" + name)["subject"]["id"]
+        query = "%s%d%s" % (head, ps, "&" + tail if tail else "")
+    if "page=CLIQUE_OF:" in query:
+        head, rest = query.split("page=CLIQUE_OF:", 1)
+        name, tail = (rest.split("&", 1) + [""])[:2]
+        view = "&view=threads" if "view=threads" in tail else ""
+        tree = run.json("page=flame&metric=calls&min=0" + view)
+        ids = [r["clique"] for s in tree["sections"] for r in s["rows"] if r["name"] == name]
+        if not ids:
+            raise Fail("no clique of %s in the flame graph" % name)
+        query = "%spage=clique&id=%d%s" % (head, ids[0], "&" + tail if tail else "")
+    return query
+
+
+def compare_golden(run, prog, name, query):
+    for fmt, ext in (("text", "txt"), ("json", "json")):
+        got = normalise(run.report(query, fmt), run)
+        path = os.path.join(GOLDEN, "%s.%s.%s" % (prog, name, ext))
+        if run.update:
+            with open(path, "w") as f:
+                f.write(got)
+            continue
+        if not os.path.exists(path):
+            run.errors.append("missing golden file %s (run with --update)" % path)
+            continue
+        with open(path) as f:
+            want = f.read()
+        if got != want:
+            with open(os.path.join(run.work, os.path.basename(path)), "w") as f:
+                f.write(got)
+            run.errors.append("%s differs from %s (got: %s)" % (
+                query, path, os.path.join(run.work, os.path.basename(path))))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deepprof", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("prog", choices=sorted(PROGRAMS))
+    args = ap.parse_args()
+    if not shutil.which("gcc"):
+        print("gcc not found: skipped")
+        return 77
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    run = Run(args)
+    sources, queries = PROGRAMS[args.prog]
+    try:
+        for s in sources:
+            shutil.copy(os.path.join(PROGS, s), run.work)
+        if args.prog == "contour":
+            shutil.copy(os.path.join(PROGS, "contour.contour"),
+                        os.path.join(run.work, "prog.contour"))
+        run.sh([run.deepprof, "cc", "-O0", "-pthread", "-o", "prog"] + sources)
+        run.sh([run.deepprof, "run", "-o", "prog.data", "./prog"])
+        for name, query in queries:
+            compare_golden(run, args.prog, name, resolve(run, query))
+        import golden_checks  # noqa: E402  (exact counts, per program)
+        getattr(golden_checks, "check_" + args.prog)(run)
+        r = run.sh([run.deepprof, "check", "prog.data"], ok=(0, 1))
+        if r.returncode != 0:
+            run.errors.append("deepprof check failed:\n" + r.stdout[-3000:] + r.stderr)
+    except Fail as e:
+        run.errors.append(str(e))
+    for e in run.errors:
+        print("FAIL: " + e)
+    print("%s: %s" % (args.prog, "FAIL" if run.errors else "ok"))
+    return 1 if run.errors else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    sys.exit(main())

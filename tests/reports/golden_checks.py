@@ -1,0 +1,119 @@
+"""golden_checks.py - exact counts that follow from each program's structure (see the
+comment at the top of each program in progs/), checked in `deepprof report`'s JSON.
+These do not depend on the golden files: regenerating those cannot hide a wrong number."""
+
+
+def total(row, metric):
+    """own + inherited for bytes/callseqs/allocs; calls are own only."""
+    if metric == "calls":
+        return row["own"]["calls"]
+    return row["own"][metric] + row["desc"][metric]
+
+
+def paths(report):
+    """(path of names from the top, row) for each row of a flame report, in order."""
+    out, stack = [], []
+    for sec in report["sections"]:
+        for row in sec["rows"]:
+            del stack[row["depth"]:]
+            stack.append(row["name"])
+            out.append((tuple(stack), row))
+    return out
+
+
+def ending(report, *suffix):
+    """The rows whose path ends with @suffix."""
+    return [r for p, r in paths(report) if p[-len(suffix):] == suffix]
+
+
+def rows(report, section):
+    for sec in report["sections"]:
+        if sec["id"] == section:
+            return sec["rows"]
+    raise KeyError("no section %r in %s" % (section, [s["id"] for s in report["sections"]]))
+
+
+def by_name(rs):
+    return {r["name"]: r for r in rs}
+
+
+def check_mutual(run):
+    n, r = 20, 3
+    even, odd = r * (n // 2 + 1), r * (n // 2)
+    p = run.json("page=proc&name=is_even")
+    run.check("is_even calls", p["subject"]["own"]["calls"], even)
+    p = run.json("page=proc&name=is_odd")
+    run.check("is_odd calls", p["subject"]["own"]["calls"], odd)
+    tree = run.json("page=flame&metric=bytes&min=0")
+    clq = ending(tree, "main", "is_even")
+    run.check("one clique node for the mutual recursion", len(clq), 1)
+    if clq:
+        run.check("clique inherited bytes, counted once", total(clq[0], "bytes"),
+                  16 * (even + odd))
+    run.check("no node of is_odd below the clique (folded)",
+              len(ending(tree, "is_even", "is_odd")), 0)
+    c = run.json("page=callers&proc=%d&group=proc"
+                 % run.json("page=proc&name=leaf")["subject"]["id"])
+    got = {x["name"]: x["own"]["calls"] for x in rows(c, "callers")}
+    run.check("leaf's callers", got, {"is_even": even, "is_odd": odd})
+
+
+def check_context(run):
+    tree = run.json("page=flame&metric=bytes&min=0")
+    for level in (("via_heavy",), ("via_heavy", "heavy"), ("via_heavy", "heavy", "compute")):
+        rs = ending(tree, *level)
+        run.check("bytes under %s" % "/".join(level), [total(x, "bytes") for x in rs],
+                  [100000])
+    for level in (("via_light",), ("via_light", "light"), ("via_light", "light", "compute")):
+        rs = ending(tree, *level)
+        run.check("bytes under %s" % "/".join(level), [total(x, "bytes") for x in rs], [100])
+    calls = run.json("page=flame&metric=calls&min=0")
+    run.check("step calls under heavy",
+              [x["own"]["calls"] for x in ending(calls, "heavy", "compute", "step")], [100000])
+    run.check("step calls under light",
+              [x["own"]["calls"] for x in ending(calls, "light", "compute", "step")], [100])
+    ps = run.json("page=proc&name=compute")["subject"]["id"]
+    c = run.json("page=callers&proc=%d&group=proc" % ps)
+    got = {x["name"]: (x["own"]["calls"], x["own"]["bytes"]) for x in rows(c, "callers")}
+    run.check("compute's callers: calls and bytes", got,
+              {"light": (10, 100), "heavy": (1, 100000)})
+
+
+def check_indirect(run):
+    p = run.json("page=proc&name=apply")
+    sites = rows(p, "sites")
+    multi = [r for r in sites if "multi" in r["flags"]]
+    run.check("one site with several callees", len(multi), 1)
+    if multi:
+        run.check("its calls", multi[0]["own"]["calls"], 30)
+        subs = {r["name"]: r["own"]["calls"] for r in sites if r["depth"] == 1}
+        run.check("its callees", subs, {"add": 10, "sub": 10, "mul": 10})
+    mul = run.json("page=proc&name=mul")["subject"]
+    run.check("mul's bytes", (mul["own"]["allocs"], mul["own"]["bytes"]), (10, 80))
+
+
+def check_threads(run):
+    merged = run.json("page=flame&metric=calls&min=0")
+    w = ending(merged, "worker")
+    run.check("merged view: one worker node with 4 calls", [x["own"]["calls"] for x in w], [4])
+    run.check("merged view: chunk under worker",
+              [x["own"]["calls"] for x in ending(merged, "worker", "chunk")], [200])
+    per = run.json("page=flame&metric=calls&min=0&view=threads")
+    run.check("per-thread view: four worker nodes",
+              [x["own"]["calls"] for x in ending(per, "worker")], [1, 1, 1, 1])
+    run.check("per-thread view: chunk under each worker",
+              [x["own"]["calls"] for x in ending(per, "worker", "chunk")], [50] * 4)
+    for q in ("page=proc&name=chunk", "page=proc&name=chunk&view=threads"):
+        run.check(q + ": calls over all contexts",
+                  run.json(q)["subject"]["own"]["calls"], 201)
+
+
+def check_contour(run):
+    ps = run.json("page=proc&name=tree_search")["subject"]["id"]
+    plain = run.json("page=callers&proc=%d&group=proc" % ps)
+    run.check("callers without contour",
+              {x["name"]: x["own"]["calls"] for x in rows(plain, "callers")}, {"map_find": 35})
+    cont = run.json("page=callers&proc=%d&group=proc&contour=1" % ps)
+    run.check("callers with contour exclusion",
+              {x["name"]: x["own"]["calls"] for x in rows(cont, "callers")},
+              {"find_user": 30, "find_group": 5})

@@ -1,0 +1,230 @@
+/*
+ * tests/unit/test_display_text.c - golden text of hand-built reports: aligned columns,
+ * human units, group headings, the two-line layout of wide tables, names shortened to
+ * the width, the "See also" queries, the flame page as a tree with ASCII guides, and the
+ * error page.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/err.h"
+#include "harness.h"
+#include "test_display_rep.h"
+
+/* Whether @s contains @frag; prints both if not. */
+static int contains(const char *s, const char *frag)
+{
+	if (strstr(s, frag))
+		return 1;
+	fprintf(stderr, "--- missing:\n%s--- in:\n%s---\n", frag, s);
+	return 0;
+}
+
+TEST(clique_page_golden)
+{
+	struct dp_report *r = tr_clique("page=clique&id=3&fields=t");
+	char *s = tr_render(r, false, 100);
+
+	CHECK_STR(s, "Clique 3: fib\n"
+		     "=============\n"
+		     "\n"
+		     "          time --------------------\n"
+		     "Id  Name    Self     %  Total     %  Where\n"
+		     "c3  fib   400 ms 40.0% 500 ms 50.0%  fib.c:3\n"
+		     "\n"
+		     "Ancestors:\n"
+		     "                 time -------------------\n"
+		     "Id  Name           Self    %  Total     %  Where\n"
+		     "c1  main -> fib  1.0 ms 0.1% 500 ms 50.0%  main.c:12\n"
+		     "\n"
+		     "Procedures:\n"
+		     "                                    time ----------------------\n"
+		     "Id   Name                              Self     %   Total     %  Where\n"
+		     "p2   fib                             400 ms 40.0%  500 ms 50.0%  fib.c:3\n"
+		     "c3     fib (rec)                     390 ms 39.0%  390 ms 39.0%  fib.c:5\n"
+		     "s11    (indirect)                   60.0 ms  6.0%  100 ms 10.0%  fib.c:9\n"
+		     "c6       cb_a                       50.0 ms  5.0% 90.0 ms  9.0%  fib.c:9\n"
+		     "c7       <script>alert(1)</script>  10.0 ms  1.0% 10.0 ms  1.0%  fib.c:9\n"
+		     "  (3 inactive rows hidden; to show them: "
+		     "page=clique&id=3&fields=t&inactive=sss)\n"
+		     "\n"
+		     "See also:\n"
+		     "  procedure      page=proc&id=2&fields=t\n"
+		     "  callers        page=callers&proc=2&fields=t\n"
+		     "  callers graph  page=flame_callers&proc=2&fields=t\n"
+		     "  module         page=module&id=1&fields=t\n"
+		     "\n"
+		     "Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N),\n"
+		     "     sN = call site (page=site&id=N), mN = module (page=module&id=N).\n");
+	free(s);
+	tr_free(r);
+}
+
+TEST(wide_tables_take_two_lines)
+{
+	struct dp_report *r = tr_clique("page=clique&id=3");
+	char *s = tr_render(r, false, 100);
+	const char *line;
+	size_t max = 0;
+
+	CHECK(contains(s, "Ancestors:\n"
+			  "Id  Name  Where\n"
+			  "    ports  time -------------------  callseqs -------------  "
+			  "bytes ----------\n"
+			  "    Calls    Self    %  Total     %  Self     % Total     %  "
+			  "Self  % Total  %\n"
+			  "c1  main -> fib  main.c:12\n"
+			  "        1  1.0 ms 0.1% 500 ms 50.0%    10 <0.1% 25.0k 50.0%   "
+			  "0 B 0%   0 B 0%\n"));
+	CHECK(contains(s, "c7       <script>alert(1)</script>  fib.c:9\n"
+			  "        10  10.0 ms  1.0% 10.0 ms  1.0%    100  0.2%   100  0.2%    "
+			  "512 B <0.1%   512 B <0.1%\n"));
+	CHECK(contains(s, "Exits and Unwinds are left out of tables where every row has "
+			  "exits = calls and no unwinds.\n"));
+	/* every line fits in 100 columns */
+	for (line = s; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		max = len > max ? len : max;
+		line += len + (nl ? 1 : 0);
+	}
+	CHECK(max <= 100);
+	free(s);
+	tr_free(r);
+}
+
+TEST(unwinds_shown_when_they_happen)
+{
+	struct dp_report *r = tr_clique("page=clique&id=3&fields=p");
+	char *s;
+
+	r->sections[0].rows[0].own.unwinds = 1;
+	r->sections[0].rows[0].own.exits = 0;
+	s = tr_render(r, false, 100);
+	CHECK(contains(s, "Ancestors:\n"
+			  "                 ports -------------\n"
+			  "Id  Name         Calls Exits Unwinds  Where\n"
+			  "c1  main -> fib      1     0       1  main.c:12\n"));
+	free(s);
+	tr_free(r);
+}
+
+TEST(names_shortened_to_fit)
+{
+	struct dp_report *r = tr_clique("page=clique&id=3&fields=p");
+	char *s;
+
+	r->sections[1].rows[4].name =
+		"std::_Rb_tree<std::string, std::pair<std::string const, int>>::_M_insert_unique"
+		"(std::pair<std::string const, int> const&)";
+	s = tr_render(r, false, 66);
+	CHECK(contains(s, "Id   Name                                           Calls  Where\n"
+			  "p2   fib                                              100  fib.c:3\n"));
+	CHECK(contains(s, "c6       std::_Rb_tree<...>::_M_insert_unique(...)     20  "
+			  "fib.c:9\n"));
+	free(s);
+	r->sections[1].rows[4].name = "abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz"
+				      "_abcdefghijklmnopqrstuvwxyz";
+	s = tr_render(r, false, 66);
+	CHECK(contains(s, "c6       abcdefghijklmnopqrs...hijklmnopqrstuvwxyz     20  fib.c:9\n"));
+	free(s);
+	tr_free(r);
+}
+
+TEST(flame_tree_golden)
+{
+	struct dp_report *r = tr_flame("page=flame");
+	char *s = tr_render(r, false, 100);
+
+	CHECK_STR(s, "Flame graph\n"
+		     "===========\n"
+		     "\n"
+		     "Total   Self    time  Calls  Call tree\n"
+		     " 100%     0%   1.0 s      1  main  main.c:10\n"
+		     "60.0%  10.0%  600 ms      3  |-- a  a.c:2\n"
+		     "50.0%  50.0%  500 ms   1200  |   `-- c<int>  c.cc:8\n"
+		     "30.0%  30.0%  300 ms      2  |-- b & co  b.c:4\n"
+		     "10.0%  10.0%  100 ms      0  `-- other\n");
+	free(s);
+	tr_free(r);
+}
+
+TEST(tree_guides_under_last_child)
+{
+	struct dp_report *r = tr_new("page=flame&metric=calls");
+	struct dp_rep_section *sec = tr_section(r, "flame", NULL, 5);
+	static const char *const names[5] = { "root", "x", "y", "z", "w" };
+	static const uint32_t depth[5] = { 0, 1, 2, 3, 2 };
+	char *s;
+
+	for (uint32_t i = 0; i < 5; i++)
+		tr_costs(tr_row(sec, DP_ENT_CSD, i + 1, depth[i], 0, names[i], NULL, 0),
+			 100 - 10 * i, 0, 0, 0, 0, 0);
+	s = tr_render(r, false, 100);
+	/* with metric=calls, a node's self is its calls */
+	CHECK(contains(s, "Total   Self  calls  Calls  Call tree\n"
+			  " 100%   100%    100    100  root\n"
+			  "90.0%  90.0%     90     90  `-- x\n"
+			  "80.0%  80.0%     80     80      |-- y\n"
+			  "70.0%  70.0%     70     70      |   `-- z\n"
+			  "60.0%  60.0%     60     60      `-- w\n"));
+	free(s);
+	tr_free(r);
+}
+
+TEST(error_page_text)
+{
+	struct dp_display *d = NULL;
+	struct dp_buf b;
+
+	dp_buf_init(&b, 1 << 20);
+	CHECK_EQ(dp_display_error(400, "unknown page 'foo'; pages: menu, root, action", NULL, &d),
+		 0);
+	CHECK_EQ(dp_render_text(d, NULL, &b), 0);
+	CHECK_STR(dp_buf_cstr(&b), "Error 400: Bad query\n"
+				   "====================\n"
+				   "\n"
+				   "Error: unknown page 'foo'; pages: menu, root, action\n"
+				   "\n"
+				   "Where to go from here:\n"
+				   "  menu            page=menu\n"
+				   "  root            page=root\n"
+				   "  top procedures  page=top\n"
+				   "  modules         page=modules\n"
+				   "  flame graph     page=flame\n");
+	dp_display_free(d);
+	dp_buf_release(&b);
+}
+
+TEST(menu_and_pager_text)
+{
+	struct dp_report *r = tr_menu();
+	char *s = tr_render(r, false, 100);
+
+	CHECK(contains(s, "Profile of ./prog <a&b>\n=======================\n\n"
+			  "  program           ./prog\n"
+			  "  cliques           42\n"
+			  "  sample rate (Hz)  999.5\n\n"
+			  "Starting points:\n"
+			  "  The root clique                   page=root\n"
+			  "  Top 100 procedures by total time  page=top&scope=total\n"));
+	free(s);
+	tr_free(r);
+	r = tr_callers("page=callers&proc=6&bunch=2");
+	s = tr_render(r, false, 100);
+	CHECK(contains(s, "Page 2 of 5 (93 items):\n"
+			  "  first  page=callers&proc=6\n"
+			  "  prev   page=callers&proc=6\n"
+			  "  1      page=callers&proc=6\n"
+			  "  3      page=callers&proc=6&bunch=3\n"));
+	CHECK(contains(s, "  last   page=callers&proc=6&bunch=5\n"));
+	free(s);
+	tr_free(r);
+}
+
+DP_TEST_MAIN(test_clique_page_golden, test_wide_tables_take_two_lines,
+	     test_unwinds_shown_when_they_happen, test_names_shortened_to_fit,
+	     test_flame_tree_golden, test_tree_guides_under_last_child, test_error_page_text,
+	     test_menu_and_pager_text)

@@ -1,0 +1,287 @@
+/*
+ * tests/unit/test_report_flame.c - the flame and flame_callers pages: exact preorder rows
+ * of the fixture, pruning by min (with the "(other)" rows) and depth, thread subtrees,
+ * the calls metric, the inverted tree through a clique's entry; and properties on
+ * generated profiles (every reachable clique once, parents hold their children).
+ */
+#include <stdlib.h>
+
+#include "core/err.h"
+#include "harness.h"
+#include "query/query.h"
+#include "report/report_int.h"
+#include "test_analysis_gen.h"
+#include "test_report_fix.h"
+
+/* kinds, ids and depths of the rows of section "tree" */
+static void tree_is(const struct dp_report *r, const uint32_t (*want)[3], uint32_t n)
+{
+	const struct dp_rep_section *s = tf_section(r, "tree");
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_EQ(s->n_rows, n);
+	for (uint32_t i = 0; i < n && i < s->n_rows; i++) {
+		CHECK_EQ(s->rows[i].kind, want[i][0]);
+		CHECK_EQ(s->rows[i].id, want[i][1]);
+		CHECK_EQ(s->rows[i].depth, want[i][2]);
+	}
+}
+
+TEST(flame_fixture)
+{
+	struct tf_ctx t;
+	struct dp_report *r;
+	int rc;
+
+	if (tf_open(&t, NULL) < 0) {
+		CHECK(0);
+		return;
+	}
+	r = tf_report(&t, "page=flame&min=0", NULL, 0);
+	CHECK(r != NULL);
+	if (r) {
+		const uint32_t want[][3] = {
+			{DP_ENT_CLIQUE, t.a->root_clique, 0},
+			{DP_ENT_CSD, 1, 1},
+			{DP_ENT_CSD, 2, 2},
+			{DP_ENT_CSD, 7, 3}, /* cb.c: cb1 */
+			{DP_ENT_CSD, 8, 3}, /* cb.c: cb2 */
+			{DP_ENT_CSD, 3, 3}, /* fib.c: fib */
+			{DP_ENT_CSD, 9, 3}, /* mut.c: is_even */
+			{DP_ENT_CSD, 12, 3}, /* util.c: cheap */
+			{DP_ENT_CSD, 5, 3}, /* work.c: work */
+			{DP_ENT_CSD, 6, 4},
+		};
+		const struct dp_rep_section *s = tf_section(r, "tree");
+
+		tree_is(r, want, 10);
+		CHECK_EQ(tf_fact(r, "kept"), 10);
+		CHECK_EQ(tf_fact(r, "dropped"), 0);
+		CHECK_EQ(s->rows[0].own.samples + s->rows[0].desc.samples, TF_TOTAL_SAMPLES);
+		CHECK_EQ(s->rows[8].own.samples + s->rows[8].desc.samples, 41);
+		CHECK_EQ(s->rows[5].clique, tf_clique_of(&t, 4));
+		CHECK_EQ(r->subject.id, t.a->root_clique);
+		dp_report_free(r);
+	}
+	/* 5% of 81: cb1 (3), cb2 (4) and cheap (1) gathered in "(other)" (8) */
+	r = tf_report(&t, "page=flame&min=5", NULL, 0);
+	CHECK(r != NULL);
+	if (r) {
+		const uint32_t want[][3] = {
+			{DP_ENT_CLIQUE, t.a->root_clique, 0},
+			{DP_ENT_CSD, 1, 1},
+			{DP_ENT_CSD, 2, 2},
+			{DP_ENT_CSD, 3, 3},
+			{DP_ENT_CSD, 9, 3},
+			{DP_ENT_CSD, 5, 3},
+			{DP_ENT_CSD, 6, 4},
+			{DP_ENT_NONE, 0, 3},
+		};
+		const struct dp_rep_row *o = &tf_section(r, "tree")->rows[7];
+
+		tree_is(r, want, 8);
+		CHECK_STR(o->name, "(other)");
+		CHECK_EQ(o->flags, DP_ROW_SUM);
+		CHECK_EQ(o->n, 3);
+		CHECK_EQ(o->own.samples, 8);
+		CHECK_EQ(o->own.calls, 6);
+		CHECK_EQ(tf_fact(r, "kept"), 7);
+		CHECK_EQ(tf_fact(r, "dropped"), 3);
+		dp_report_free(r);
+	}
+	/* 10% (8.1): the dropped ones add up to 8, no "(other)" row */
+	r = tf_report(&t, "page=flame&min=10", NULL, 0);
+	if (r) {
+		CHECK_EQ(tf_section(r, "tree")->n_rows, 7);
+		CHECK_EQ(tf_fact(r, "dropped"), 3);
+		dp_report_free(r);
+	}
+	r = tf_report(&t, "page=flame&min=0&depth=2", NULL, 0);
+	if (r) {
+		const uint32_t want[][3] = {{DP_ENT_CLIQUE, t.a->root_clique, 0}, {DP_ENT_CSD, 1, 1}};
+
+		tree_is(r, want, 2);
+		dp_report_free(r);
+	}
+	r = tf_report(&t, "page=flame&min=0&thread=1", NULL, 0);
+	if (r) {
+		const struct dp_rep_section *s = tf_section(r, "tree");
+
+		CHECK_EQ(s->n_rows, 9);
+		CHECK_EQ(s->rows[0].kind, DP_ENT_CLIQUE);
+		CHECK_EQ(s->rows[0].id, tf_clique_of(&t, 2));
+		CHECK_EQ(s->rows[1].id, 2);
+		CHECK_EQ(s->rows[1].depth, 1);
+		dp_report_free(r);
+	}
+	CHECK(tf_report(&t, "page=flame&thread=2", &rc, 1) == NULL);
+	CHECK_EQ(rc, -DP_ENOENT);
+	/* calls: 3% of the 50 calls is 1.5; the thread's one call is dropped */
+	r = tf_report(&t, "page=flame&metric=calls&min=3", NULL, 0);
+	if (r) {
+		CHECK_EQ(tf_section(r, "tree")->n_rows, 1);
+		CHECK_EQ(tf_fact(r, "dropped"), 1);
+		dp_report_free(r);
+	}
+	r = tf_report(&t, "page=flame&metric=calls&min=2", NULL, 0);
+	if (r) {
+		CHECK_EQ(tf_section(r, "tree")->n_rows, 10);
+		dp_report_free(r);
+	}
+	tf_close(&t);
+}
+
+TEST(flame_callers_fixture)
+{
+	struct tf_ctx t;
+	struct dp_report *r;
+
+	if (tf_open(&t, NULL) < 0) {
+		CHECK(0);
+		return;
+	}
+	r = tf_page(&t, "page=flame_callers&proc=%u&min=0", TF_CHEAP);
+	CHECK(r != NULL);
+	if (r) {
+		static const uint32_t want[][3] = {
+			{DP_ENT_PS, TF_CHEAP, 0}, {DP_ENT_PS, TF_MAIN, 1},  {DP_ENT_PS, TF_THREAD, 2},
+			{DP_ENT_PS, TF_ROOT, 3},  {DP_ENT_PS, TF_WORK, 1},  {DP_ENT_PS, TF_MAIN, 2},
+			{DP_ENT_PS, TF_THREAD, 3}, {DP_ENT_PS, TF_ROOT, 4},
+		};
+		static const uint64_t samples[] = {41, 1, 1, 1, 40, 40, 40, 40};
+		const struct dp_rep_section *s = tf_section(r, "tree");
+
+		tree_is(r, want, 8);
+		for (uint32_t i = 0; i < 8 && i < s->n_rows; i++)
+			CHECK_EQ(s->rows[i].own.samples, samples[i]);
+		CHECK_EQ(s->rows[1].flags, DP_ROW_SUM);
+		CHECK_EQ(s->rows[1].n, 1);
+		CHECK_EQ(r->subject.id, TF_CHEAP);
+		dp_report_free(r);
+	}
+	r = tf_page(&t, "page=flame_callers&proc=%u&min=5", TF_CHEAP);
+	if (r) {
+		static const uint32_t want[][3] = {
+			{DP_ENT_PS, TF_CHEAP, 0}, {DP_ENT_PS, TF_WORK, 1}, {DP_ENT_PS, TF_MAIN, 2},
+			{DP_ENT_PS, TF_THREAD, 3}, {DP_ENT_PS, TF_ROOT, 4},
+		};
+
+		tree_is(r, want, 5);
+		CHECK_EQ(tf_fact(r, "dropped"), 1);
+		dp_report_free(r);
+	}
+	r = tf_page(&t, "page=flame_callers&proc=%u&min=0&depth=2", TF_CHEAP);
+	if (r) {
+		static const uint32_t want[][3] = {
+			{DP_ENT_PS, TF_CHEAP, 0}, {DP_ENT_PS, TF_MAIN, 1}, {DP_ENT_PS, TF_WORK, 1}};
+
+		tree_is(r, want, 3);
+		dp_report_free(r);
+	}
+	/* is_odd is not its clique's entry: its callers go through is_even */
+	r = tf_report(&t, "page=flame_callers&name=is_odd&min=0", NULL, 0);
+	CHECK(r != NULL);
+	if (r) {
+		static const uint32_t want[][3] = {
+			{DP_ENT_PS, TF_ODD, 0}, {DP_ENT_PS, TF_EVEN, 1}, {DP_ENT_PS, TF_MAIN, 2},
+			{DP_ENT_PS, TF_THREAD, 3}, {DP_ENT_PS, TF_ROOT, 4},
+		};
+
+		tree_is(r, want, 5);
+		dp_report_free(r);
+	}
+	/* fib: the recursive call is not a caller */
+	r = tf_page(&t, "page=flame_callers&proc=%u&min=0", TF_FIB);
+	if (r) {
+		static const uint32_t want[][3] = {
+			{DP_ENT_PS, TF_FIB, 0}, {DP_ENT_PS, TF_MAIN, 1},
+			{DP_ENT_PS, TF_THREAD, 2}, {DP_ENT_PS, TF_ROOT, 3},
+		};
+
+		tree_is(r, want, 4);
+		dp_report_free(r);
+	}
+	tf_close(&t);
+}
+
+static uint64_t seed;
+
+static int gen(struct dp_profile *p)
+{
+	struct dp_gen_sim g = {.seed = seed, .n_fn = 10, .n_threads = 3, .n_steps = 5000,
+			       .max_depth = 25, .pct_call = 55};
+
+	return dp_gen_simulate(p, &g);
+}
+
+/* each row's total of samples >= the sum of its children's */
+static void parents_hold_children(const struct dp_rep_section *s)
+{
+	for (uint32_t i = 0; i < s->n_rows; i++) {
+		uint64_t sum = 0, self = s->rows[i].own.samples + s->rows[i].desc.samples;
+
+		for (uint32_t j = i + 1; j < s->n_rows && s->rows[j].depth > s->rows[i].depth; j++)
+			if (s->rows[j].depth == s->rows[i].depth + 1)
+				sum += s->rows[j].own.samples + s->rows[j].desc.samples;
+		CHECK(sum <= self);
+	}
+}
+
+TEST(generated_properties)
+{
+	for (seed = 21; seed < 25; seed++) {
+		struct tf_ctx t;
+		struct dp_report *r;
+
+		if (tf_open(&t, gen) < 0) {
+			CHECK(0);
+			return;
+		}
+		r = tf_report(&t, "page=flame&min=0", NULL, 0);
+		if (r) {
+			const struct dp_rep_section *s = tf_section(r, "tree");
+			uint8_t *seen = calloc(t.a->n_cliques + 1, 1);
+
+			/* every clique reachable from the root exactly once */
+			CHECK_EQ(s->n_rows, t.a->root_clique);
+			for (uint32_t i = 0; seen && i < s->n_rows; i++) {
+				uint32_t k = s->rows[i].clique;
+
+				CHECK(k >= 1 && k <= t.a->root_clique && !seen[k]);
+				if (k >= 1 && k <= t.a->n_cliques)
+					seen[k] = 1;
+			}
+			free(seen);
+			parents_hold_children(s);
+			CHECK_EQ(s->rows[0].own.samples + s->rows[0].desc.samples,
+				 t.a->root_total.samples);
+			dp_report_free(r);
+		}
+		for (uint32_t ps = 3; ps <= t.p.n_ps; ps++) {
+			r = tf_page(&t, "page=flame_callers&proc=%u&min=0", ps);
+			if (!r) {
+				CHECK(0);
+				break;
+			}
+			const struct dp_rep_section *s = tf_section(r, "tree");
+			uint64_t n1 = 0, own1 = 0;
+
+			for (uint32_t i = 1; i < s->n_rows; i++)
+				if (s->rows[i].depth == 1) {
+					n1 += s->rows[i].n;
+					own1 += s->rows[i].own.samples;
+				}
+			/* every PD of a function has a caller: depth 1 holds them all */
+			CHECK_EQ(n1, dp_csr_count(&t.a->ps_pds, ps));
+			CHECK_EQ(own1, t.a->ps_own[ps].samples);
+			CHECK_EQ(s->rows[0].own.samples, t.a->ps_own[ps].samples);
+			parents_hold_children(s);
+			dp_report_free(r);
+		}
+		tf_close(&t);
+	}
+}
+
+DP_TEST_MAIN(test_flame_fixture, test_flame_callers_fixture, test_generated_properties)
