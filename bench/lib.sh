@@ -2,7 +2,8 @@
 # bench/lib.sh - the measuring and reporting half of bench/run (sourced by it): builds
 # the launcher and the empty hooks, turns results.tsv into per-(workload, config)
 # medians and spreads, renders them as Markdown, and splices that into the doc between
-# the <!-- bench:begin --> and <!-- bench:end --> markers (text around them is kept).
+# the <!-- bench:begin --> and <!-- bench:end --> markers (text around them is kept);
+# also the helpers the other sections share (splice_doc, tool).
 # results.tsv columns: workload config rep wall_ns user_ns sys_ns maxrss_kb status
 #   data_bytes report_wall_ns report_status same_output_as_plain cpu_ns (user + sys)
 # The main figure is CPU time (user + sys of the run's process tree), which a busy
@@ -94,18 +95,68 @@ write_report() {
 		awk -F'\t' -f "$BENCH/render.awk" "$WORK/meta" "$WORK/cpu.stat" "$WORK/wall.stat" \
 			"$WORK/report.stat" "$WORK/rss.stat" "$WORK/data.stat" "$WORK/differs" \
 			"$WORK/paired"
+		echo "![Slowdown against the plain build, per configuration and workload](perf-slowdown.svg)"
+		echo
 		echo "<!-- bench:end -->"
 	} >"$md"
 	cat "$md"
+	splice_doc bench "$md"
+}
+
+# splice_doc NAME MD - put file MD (which starts with "<!-- NAME:begin" and ends with
+# "<!-- NAME:end -->") into $DOC in place of the old NAME section, or append it.
+splice_doc() {
+	local name=$1 md=$2
 	[ "$DOC" = "-" ] && return 0
-	if [ -f "$DOC" ] && grep -q '^<!-- bench:begin' "$DOC" && grep -q '^<!-- bench:end' "$DOC"; then
-		awk -v md="$md" '
-			/^<!-- bench:begin/ { while ((getline l < md) > 0) print l; skip = 1; next }
-			/^<!-- bench:end/ { skip = 0; next }
+	if [ -f "$DOC" ] && grep -q "^<!-- $name:begin" "$DOC" && grep -q "^<!-- $name:end" "$DOC"; then
+		awk -v md="$md" -v b="^<!-- $name:begin" -v e="^<!-- $name:end" '
+			$0 ~ b { while ((getline l < md) > 0) print l; skip = 1; next }
+			$0 ~ e { skip = 0; next }
 			!skip' "$DOC" >"$DOC.tmp"
 	else
 		{ [ -f "$DOC" ] && cat "$DOC" && echo; cat "$md"; } >"$DOC.tmp"
 	fi
 	mv "$DOC.tmp" "$DOC"
-	echo "bench: wrote $DOC" >&2
+	echo "bench: wrote the $name section of $DOC" >&2
+}
+
+# tool NAME - the path of a bench/gen program (deepprof-genprof, deepprof-loadbench):
+# built by CMake when the top-level CMakeLists adds bench/gen, else compiled into $TOOLS
+# against the build's static libraries.
+tool() {
+	local t src def=
+	for t in "$BUILD/bin/$1" "$BUILD/bench/gen/$1"; do
+		if [ -x "$t" ]; then
+			echo "$t"
+			return 0
+		fi
+	done
+	case $1 in
+	deepprof-genprof)
+		src="$BENCH/gen/genprof.c $BENCH/gen/genprof_static.c $BENCH/gen/genprof_tree.c"
+		src+=" $BENCH/gen/genprof_finish.c" ;;
+	deepprof-loadbench)
+		src=$BENCH/gen/loadbench.c
+		if grep -q 'merge\.c' "$BENCH/../src/analysis/CMakeLists.txt"; then
+			def=-DDP_HAVE_MERGE=1
+		fi ;;
+	*) return 1 ;;
+	esac
+	mkdir -p "$TOOLS"
+	# rebuilt only when a source or library changed (load.sh regenerates profiles when
+	# the generator is newer than them)
+	local f fresh=1
+	for f in $src "$BENCH/gen/genprof.h" "$BUILD/lib/libdp_analysis.a" \
+		"$BUILD/lib/libdp_format.a" "$BUILD/lib/libdp_core.a"; do
+		[ "$f" -nt "$TOOLS/$1" ] && fresh=
+	done
+	if [ -n "$fresh" ] && [ -x "$TOOLS/$1" ]; then
+		echo "$TOOLS/$1"
+		return 0
+	fi
+	# shellcheck disable=SC2086 # $src is a list of files, $def empty or one word
+	cc -std=c17 -O2 $def -I"$BENCH/../src" -I"$BENCH/../include" -o "$TOOLS/$1" $src \
+		"$BUILD/lib/libdp_analysis.a" "$BUILD/lib/libdp_format.a" \
+		"$BUILD/lib/libdp_core.a" -lz -lm -pthread >&2 || return 1
+	echo "$TOOLS/$1"
 }

@@ -4,6 +4,8 @@
  * About N contexts (PDs; CSDs a few percent more), deterministic for a given seed; the
  * file is checked by reading it back before it replaces OUT.data (dp_write_file).
  */
+#include "genprof.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,6 @@
 
 #include "core/err.h"
 #include "format/writer.h"
-#include "genprof.h"
 
 static int usage(void)
 {
@@ -27,10 +28,13 @@ static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 
 	if (end == s)
 		return -1;
-	if (*end == 'k' || *end == 'K')
-		x *= 1e3, end++;
-	else if (*end == 'M' || *end == 'm')
-		x *= 1e6, end++;
+	if (*end == 'k' || *end == 'K') {
+		x *= 1e3;
+		end++;
+	} else if (*end == 'M' || *end == 'm') {
+		x *= 1e6;
+		end++;
+	}
 	if (*end || x < (double)lo || x > (double)hi)
 		return -1;
 	*v = (uint64_t)x;
@@ -57,9 +61,8 @@ static int generate(const struct dp_gen_opts *o, const char *out)
 		rc = dp_gen_finish(&g);
 	finished = rc == 0;
 	if (rc == 0) {
-		printf("deepprof-genprof: %" PRIu32 " PS, %" PRIu32 " CSS, %" PRIu32
-		       " PD, %" PRIu32 " CSD, %" PRIu32 " threads; depth max %" PRIu64
-		       ", mean %.1f\n",
+		printf("deepprof-genprof: %" PRIu32 " PS, %" PRIu32 " CSS, %" PRIu32 " PD, %" PRIu32
+		       " CSD, %" PRIu32 " threads; depth max %" PRIu64 ", mean %.1f\n",
 		       p.n_ps, p.n_css, p.n_pd, p.n_csd, p.n_threads, g.max_depth_seen,
 		       (double)g.depth_sum / (p.n_pd > 1 ? p.n_pd - 1 : 1));
 		rc = dp_write_file(&p, out);

@@ -116,11 +116,13 @@ static int gen_info(struct dp_gen *g)
 	p->pid = 4001;
 	p->ppid = 4000;
 	p->start_ns = 1795306558000000000ull;
-	p->end_ns = p->start_ns + 1000000ull * (p->samples_outside + 1);
+	/* the threads ran side by side: wall time about the samples per thread */
+	p->end_ns = p->start_ns + 1000000ull * (p->samples_outside / p->n_threads + 1);
 	p->exit_status = 1;
 	return 0;
 }
 
+/* dp_gen_finish - contract in genprof.h. */
 int dp_gen_finish(struct dp_gen *g)
 {
 	struct dp_profile *p = g->p;
@@ -154,6 +156,7 @@ int dp_gen_finish(struct dp_gen *g)
 	return 0;
 }
 
+/* dp_gen_release - contract in genprof.h. */
 void dp_gen_release(struct dp_gen *g)
 {
 	free(g->fn);

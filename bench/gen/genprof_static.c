@@ -16,19 +16,19 @@
 #define GEN_N_OBJ 6 /* the executable, four libraries, libc */
 
 static const char *const gen_dirs[] = {"core", "net", "io", "db", "ui", "util", "parse", "gfx"};
-static const char *const gen_pre[] = {"buf", "hash", "list", "tree", "conn", "req", "page",
-				       "cache", "lex", "ast", "vm", "mem", "str", "file", "sock",
-				       "tbl", "img", "sched", "log", "cfg"};
-static const char *const gen_verb[] = {"init",	 "free",  "get",   "set",   "parse", "emit",
-				       "find",	 "add",	  "del",   "grow",  "read",  "write",
-				       "flush",	 "check", "merge", "split", "visit", "apply",
-				       "encode", "decode"};
+static const char *const gen_pre[] = {"buf",   "hash", "list", "tree",	"conn", "req", "page",
+				      "cache", "lex",  "ast",  "vm",	"mem",	"str", "file",
+				      "sock",  "tbl",  "img",  "sched", "log",	"cfg"};
+static const char *const gen_verb[] = {
+	"init", "free",	 "get",	  "set",   "parse", "emit",  "find",  "add",   "del",	 "grow",
+	"read", "write", "flush", "check", "merge", "split", "visit", "apply", "encode", "decode"};
 static const char *const gen_noun[] = {"node", "entry", "item",	 "key",	  "block", "header",
 				       "slot", "range", "token", "frame", "chunk", "state",
 				       "ctx",  "attr",	"field", "index", "value", "list"};
 
 #define GEN_NELEM(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
+/* dp_gen_next - contract in genprof.h. */
 uint64_t dp_gen_next(struct dp_gen *g)
 {
 	uint64_t x = g->rng;
@@ -40,11 +40,13 @@ uint64_t dp_gen_next(struct dp_gen *g)
 	return x * 0x2545F4914F6CDD1Du;
 }
 
+/* dp_gen_below - contract in genprof.h. */
 uint32_t dp_gen_below(struct dp_gen *g, uint32_t n)
 {
 	return (uint32_t)((dp_gen_next(g) >> 32) % n);
 }
 
+/* dp_gen_unit - contract in genprof.h. */
 double dp_gen_unit(struct dp_gen *g)
 {
 	return (double)(dp_gen_next(g) >> 11) * (1.0 / 9007199254740992.0);
@@ -291,6 +293,7 @@ static uint32_t gen_n_fn(uint64_t n)
 	return f > 60000 ? 60000 : (uint32_t)f;
 }
 
+/* dp_gen_static - contract in genprof.h. */
 int dp_gen_static(struct dp_gen *g)
 {
 	struct dp_profile *p = g->p;
@@ -318,14 +321,14 @@ int dp_gen_static(struct dp_gen *g)
 	/* layers: main and the worker on 0, the others spread evenly over 1..LEVELS-1 */
 	g->lvl_first[0] = 3;
 	for (uint32_t l = 1; l <= DP_GEN_LEVELS; l++)
-		g->lvl_first[l] = 5 + (uint32_t)((uint64_t)(g->n_fn - 2) * (l - 1) /
-						 (DP_GEN_LEVELS - 1));
+		g->lvl_first[l] =
+			5 + (uint32_t)((uint64_t)(g->n_fn - 2) * (l - 1) / (DP_GEN_LEVELS - 1));
 	for (uint32_t l = 0; l < DP_GEN_LEVELS; l++)
 		for (uint32_t ps = g->lvl_first[l]; ps < g->lvl_first[l + 1]; ps++) {
 			struct dp_gen_fn *f = &g->fn[ps - 3];
 
 			f->level = l;
-			f->work_ns = 20 + (uint32_t)gen_exp(g, 300);
+			f->work_ns = 5 + (uint32_t)gen_exp(g, 60);
 			if (dp_gen_unit(g) < 0.02)
 				f->work_ns *= 50;
 			if (dp_gen_unit(g) < 0.1)

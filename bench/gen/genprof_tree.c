@@ -14,8 +14,8 @@
 #include "deepprof/format.h"
 #include "genprof.h"
 
-#define GEN_BACK UINT64_MAX /* budget mark: a recursive call to a PD on the stack */
-#define GEN_MAX_CALLS (1ull << 34)
+#define GEN_BACK      UINT64_MAX /* budget mark: a recursive call to a PD on the stack */
+#define GEN_MAX_CALLS (1ull << 28)
 
 /* Random values for counters, from their own generator g->crng. */
 static uint32_t cnt_below(struct dp_gen *g, uint32_t n)
@@ -100,17 +100,19 @@ static uint32_t gen_new_csd(struct dp_gen *g, uint32_t caller, uint32_t css, uin
 	return p->n_csd;
 }
 
-/* How many times a callee is called, given its caller's @act activations. */
+/* How many times a callee is called, given its caller's @act activations: a random walk
+ * in log scale with a slight downward drift (deep contexts neither explode nor all run
+ * once). */
 static uint64_t gen_calls(struct dp_gen *g, uint64_t act)
 {
-	uint32_t r = cnt_below(g, 10);
+	uint32_t r = cnt_below(g, 20);
 	uint64_t c;
 
-	if (r < 4)
+	if (r < 13)
 		c = act / (1 + cnt_below(g, 8)); /* called conditionally */
-	else if (r < 8)
+	else if (r < 16)
 		c = act * (1 + cnt_below(g, 3));
-	else if (r < 9)
+	else if (r < 19)
 		c = act * (2 + cnt_below(g, 30)); /* a loop */
 	else
 		c = act * (20 + cnt_below(g, 500)); /* a hot loop */
@@ -198,8 +200,13 @@ static int gen_push(struct dp_gen *g, uint32_t pd, uint32_t csd, uint64_t act, u
 
 	if (gen_budget_reserve(g, f->n_pairs) < 0)
 		return dp_error(DP_ENOMEM, "out of memory growing a context tree");
-	*fr = (struct dp_gen_frame){.pd = pd, .ps = ps, .csd = csd, .saved_top = g->ps_top[ps],
-				    .bud = g->n_budget, .pd_base = g->p->n_pd - 1, .act = act,
+	*fr = (struct dp_gen_frame){.pd = pd,
+				    .ps = ps,
+				    .csd = csd,
+				    .saved_top = g->ps_top[ps],
+				    .bud = g->n_budget,
+				    .pd_base = g->p->n_pd - 1,
+				    .act = act,
 				    .budget = budget};
 	g->ps_top[ps] = pd;
 	g->n_budget += f->n_pairs;
@@ -234,7 +241,7 @@ static int gen_visit(struct dp_gen *g, uint32_t css, uint32_t c, uint32_t k)
 	if (b == 0)
 		return 0;
 	if (b == GEN_BACK) {
-		uint64_t calls = fr->act * (1 + cnt_below(g, 40));
+		uint64_t calls = fr->act * (1 + cnt_below(g, 20));
 
 		calls = calls > GEN_MAX_CALLS ? GEN_MAX_CALLS : calls;
 		return gen_new_csd(g, fr->pd, css, g->ps_top[c], calls) ? 0 : -DP_ENOMEM;
@@ -315,6 +322,7 @@ static int gen_thread(struct dp_gen *g, uint32_t t, uint64_t budget)
 	return 0;
 }
 
+/* dp_gen_threads - contract in genprof.h. */
 int dp_gen_threads(struct dp_gen *g)
 {
 	struct dp_profile *p = g->p;

@@ -8,7 +8,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -48,25 +50,51 @@ static int fail(void)
 	return 1;
 }
 
+struct job {
+	const struct dp_profile *p;
+	struct dp_analysis *a;
+	int err;
+};
+
+static void *analyse(void *arg)
+{
+	struct job *j = arg;
+
+	j->a = dp_analysis_new(j->p, &j->err);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct dp_profile p;
-	struct dp_analysis *a, *m = NULL;
+	struct dp_analysis *a = NULL, *m = NULL;
 	struct clock2 t[PH_N + 1];
 	struct rusage ru;
-	int err;
+	struct job job = {0};
+	pthread_t th;
+	int err, par = 0, skip = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: deepprof-loadbench FILE\n");
+	memset(&th, 0, sizeof(th));
+	if (argc == 3 && !strcmp(argv[1], "--parallel"))
+		par = 1;
+	else if (argc == 3 && !strcmp(argv[1], "--merged-only"))
+		skip = 1;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: deepprof-loadbench [--merged-only | --parallel] FILE\n");
 		return 2;
 	}
 	t[PH_READ] = now2();
-	if (dp_read_file(argv[1], &p) < 0)
+	if (dp_read_file(argv[argc - 1], &p) < 0)
 		return fail();
 	t[PH_ANALYSIS] = now2();
-	a = dp_analysis_new(&p, &err);
-	if (!a)
-		return fail();
+	job.p = &p;
+	if (par && pthread_create(&th, NULL, analyse, &job) != 0)
+		par = 0;
+	if (!par && !skip) {
+		analyse(&job);
+		if (!job.a)
+			return fail();
+	}
 	t[PH_MERGE] = now2();
 #ifdef DP_HAVE_MERGE
 	struct dp_profile mp;
@@ -77,14 +105,21 @@ int main(int argc, char **argv)
 	m = dp_analysis_new(&mp, &err);
 	if (!m)
 		return fail();
-	t[PH_N] = now2();
 #else
-	t[PH_MERGED] = t[PH_N] = t[PH_MERGE];
+	t[PH_MERGED] = t[PH_MERGE];
 #endif
+	if (par) {
+		pthread_join(th, NULL);
+		if (!job.a)
+			return fail();
+	}
+	t[PH_N] = now2();
+	a = job.a;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("pd=%" PRIu32 " csd=%" PRIu32 " ps=%" PRIu32 " cliques=%" PRIu32
 	       " extra_entries=%" PRIu32 " merged_pd=%" PRIu32,
-	       p.n_pd, p.n_csd, p.n_ps, a->n_cliques, a->n_extra_entries, m ? m->p->n_pd : 0);
+	       p.n_pd, p.n_csd, p.n_ps, a ? a->n_cliques : 0, a ? a->n_extra_entries : 0,
+	       m ? m->p->n_pd : 0);
 	for (int i = 0; i < PH_N; i++)
 		printf(" %s_ms=%.1f %s_cpu=%.1f", ph_name[i], t[i + 1].wall - t[i].wall, ph_name[i],
 		       t[i + 1].cpu - t[i].cpu);

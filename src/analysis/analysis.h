@@ -101,9 +101,10 @@ struct dp_analysis {
 	uint32_t *ps_module;		/* [1..n_ps] */
 	struct dp_csr module_pss;	/* module -> its PSs */
 	struct dp_costs *module_own;	/* [1..n_modules] */
-	struct dp_inherit *module_desc; /* [1..n_modules] */
+	struct dp_inherit *module_desc; /* [1..n_modules] total - own, where the total counts
+					   nested calls once: see grouptotal.c */
 	struct dp_costs *object_own;	/* [0..n_objects]; 0 = unknown object */
-	struct dp_inherit *object_desc; /* [0..n_objects] */
+	struct dp_inherit *object_desc; /* [0..n_objects] likewise */
 };
 
 /*

@@ -32,6 +32,17 @@ int dp_analysis_costs(struct dp_analysis *a);
 /* dp_analysis_summaries - per PS, CSS, module and object sums (needs the costs). */
 int dp_analysis_summaries(struct dp_analysis *a);
 
+/*
+ * dp_analysis_group_totals - @group_desc[g] for every group g in 0..@n_groups of a
+ * grouping of procedures (@ps_group[ps], e.g. modules or objects) whose own costs are
+ * @group_own: total - own, where the total counts each PD's own cost once if the PD or a
+ * PD making a call on its chain of ancestor contexts is in the group (grouptotal.c; the
+ * artificial root and thread procedures belong to no group). Needs costs and cliques.
+ * Return: 0 or -DP_ENOMEM.
+ */
+int dp_analysis_group_totals(struct dp_analysis *a, const uint32_t *ps_group, uint32_t n_groups,
+			     const struct dp_costs *group_own, struct dp_inherit *group_desc);
+
 /* dp_csd_costs - the counters of CSD @d as a struct dp_costs. */
 static inline struct dp_costs dp_csd_costs(const struct dp_csd *d)
 {

@@ -4,6 +4,8 @@
  * procedures, and dp_contour_site(), the walk from a caller CSD up through excluded
  * callers to the call site it is grouped under.
  */
+#include "contour.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,7 +14,6 @@
 
 #include "../core/err.h"
 #include "deepprof/format.h"
-#include "contour.h"
 
 #define CT_FILE_MAX   ((size_t)64 << 20) /* a contour file is a few lines; refuse more */
 #define CT_SHOW_MAX   60		 /* bytes of a bad line quoted in a message */
@@ -194,7 +195,9 @@ int dp_contour_parse(const char *path, const char *text, size_t len, const struc
 	}
 	rc = parse_lines(c, path, text, len, a, &n_named, &n_unknown, &n_warn);
 	if (rc == 0 && n_named > 0 && n_unknown == n_named)
-		rc = dp_error(DP_EUSAGE, "%s: none of the %" PRIu32 " module(s) named is in the profile (%.*s)",
+		rc = dp_error(DP_EUSAGE,
+			      "%s: none of the %" PRIu32
+			      " module(s) named is in the profile (%.*s)",
 			      path, n_named, (int)strcspn(c->warnings, "\n"), c->warnings);
 	if (rc < 0) {
 		dp_contour_free(c);
@@ -221,10 +224,10 @@ int dp_contour_read(const char *path, const struct dp_analysis *a, struct dp_con
 			char *b = cap >= CT_FILE_MAX ? NULL : realloc(buf, cap ? cap * 2 : 4096);
 
 			if (!b) {
-				rc = cap >= CT_FILE_MAX ? dp_error(DP_EUSAGE,
-								   "contour file %s is too large",
-								   path)
-							: nomem();
+				rc = cap >= CT_FILE_MAX
+					     ? dp_error(DP_EUSAGE, "contour file %s is too large",
+							path)
+					     : nomem();
 				break;
 			}
 			buf = b;

@@ -4,14 +4,15 @@
  * of entry functions, and, in any class, the callees of CSDs with the same CSS and callee
  * PS. Iterative (a worklist of pairs to unite); merge_out.c builds the result.
  */
+#include "merge.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
-#include "deepprof/format.h"
 #include "analysis_int.h"
-#include "merge.h"
+#include "deepprof/format.h"
 #include "merge_int.h"
 
 #define MG_TAB_MIN 1024u
@@ -27,7 +28,8 @@ static int check_ids(const struct dp_profile *p)
 	if (!p->ps || !p->pd || (p->n_css && !p->css) || (p->n_csd && !p->csd))
 		return dp_error(DP_EFORMAT, "cannot merge threads: node arrays missing");
 	if (p->root_pd < 1 || p->root_pd > p->n_pd)
-		return dp_error(DP_EFORMAT, "cannot merge threads: root PD %" PRIu32 " out of range",
+		return dp_error(DP_EFORMAT,
+				"cannot merge threads: root PD %" PRIu32 " out of range",
 				p->root_pd);
 	for (uint32_t i = 1; i <= p->n_pd; i++)
 		if (p->pd[i].ps < 1 || p->pd[i].ps > p->n_ps)
@@ -41,15 +43,16 @@ static int check_ids(const struct dp_profile *p)
 		if (d->caller < 1 || d->caller > p->n_pd || d->callee < 1 || d->callee > p->n_pd ||
 		    d->css < 1 || d->css > p->n_css)
 			return dp_error(DP_EFORMAT,
-					"cannot merge threads: CSD %" PRIu32 " has caller PD %" PRIu32
-					", callee PD %" PRIu32 ", CSS %" PRIu32 ": out of range",
+					"cannot merge threads: CSD %" PRIu32
+					" has caller PD %" PRIu32 ", callee PD %" PRIu32
+					", CSS %" PRIu32 ": out of range",
 					i, d->caller, d->callee, d->css);
 	}
 	for (uint32_t i = 1; i <= p->n_threads; i++)
 		if (p->threads && p->threads[i].root_pd > p->n_pd)
 			return dp_error(DP_EFORMAT,
-					"cannot merge threads: thread %" PRIu32 " has root PD %" PRIu32
-					" out of range",
+					"cannot merge threads: thread %" PRIu32
+					" has root PD %" PRIu32 " out of range",
 					i, p->threads[i].root_pd);
 	return 0;
 }
@@ -277,6 +280,7 @@ static int index_class(struct dp_mg *m, uint32_t rep)
 	int rc = 0;
 
 	m->indexed[rep] = 1;
+	m->n_indexed++;
 	do {
 		for (uint32_t i = m->csd_start[mem]; rc == 0 && i < m->csd_start[mem + 1]; i++)
 			rc = tab_add(m, rep, m->csd_ids[i]);

@@ -27,17 +27,18 @@ struct dp_mg_ent {
  */
 struct dp_mg {
 	const struct dp_profile *in;
-	uint32_t *parent;		 /* union-find, path halving */
-	uint32_t *size;			 /* class size, valid at representatives */
-	uint32_t *next;			 /* circular list of a class's members */
-	uint32_t *sig;			 /* thread root PDs: signature class (>= 1); else 0 */
-	uint8_t *indexed;		 /* at representatives: 1 = its CSDs are in the table;
-					    0 = a single PD whose CSDs all differ in key */
-	uint32_t *csd_start, *csd_ids;	 /* CSR: PD -> the CSDs it makes */
-	struct dp_mg_ent *tab;		 /* open addressing, linear probing */
-	size_t n_tab, n_used;		 /* slots (a power of two), used (stale included) */
-	uint32_t *pend;			 /* pairs of PDs still to unite */
-	size_t n_pend, cap_pend;	 /* in pairs */
+	uint32_t *parent;	       /* union-find, path halving */
+	uint32_t *size;		       /* class size, valid at representatives */
+	uint32_t *next;		       /* circular list of a class's members */
+	uint32_t *sig;		       /* thread root PDs: signature class (>= 1); else 0 */
+	uint8_t *indexed;	       /* at representatives: 1 = its CSDs are in the table;
+					  0 = a single PD whose CSDs all differ in key */
+	uint32_t n_indexed;	       /* classes ever indexed; 0 = nothing merges */
+	uint32_t *csd_start, *csd_ids; /* CSR: PD -> the CSDs it makes */
+	struct dp_mg_ent *tab;	       /* open addressing, linear probing */
+	size_t n_tab, n_used;	       /* slots (a power of two), used (stale included) */
+	uint32_t *pend;		       /* pairs of PDs still to unite */
+	size_t n_pend, cap_pend;       /* in pairs */
 };
 
 /* dp_mg_find - the representative of @x's class (compresses the path on the way). */

@@ -44,7 +44,8 @@ static int copy_strings(const struct dp_profile *in, struct dp_profile *out)
 			rc = (int)got;
 		else if (got != id)
 			rc = dp_error(DP_EFORMAT,
-				      "cannot merge threads: string %" PRIu32 " is a duplicate", id);
+				      "cannot merge threads: string %" PRIu32 " is a duplicate",
+				      id);
 	}
 	return rc;
 }
@@ -64,16 +65,16 @@ int dp_mg_copy_static(const struct dp_profile *in, struct dp_profile *out)
 	if (rc < 0)
 		goto out_release;
 	out->argv = dup_array(a, in->argv, in->argc, sizeof(*in->argv), &fail);
-	out->threads = dup_array(a, in->threads, (size_t)in->n_threads + 1, sizeof(*in->threads),
-				 &fail);
-	out->objects = dup_array(a, in->objects, (size_t)in->n_objects + 1, sizeof(*in->objects),
-				 &fail);
+	out->threads =
+		dup_array(a, in->threads, (size_t)in->n_threads + 1, sizeof(*in->threads), &fail);
+	out->objects =
+		dup_array(a, in->objects, (size_t)in->n_objects + 1, sizeof(*in->objects), &fail);
 	out->segs = dup_array(a, in->segs, in->n_segs, sizeof(*in->segs), &fail);
 	out->ps = dup_array(a, in->ps, (size_t)in->n_ps + 1, sizeof(*in->ps), &fail);
 	out->css = dup_array(a, in->css, (size_t)in->n_css + 1, sizeof(*in->css), &fail);
 	for (uint32_t i = 1; !fail && out->ps && i <= in->n_ps; i++)
-		out->ps[i].cp = dup_array(a, in->ps[i].cp, in->ps[i].n_cp, sizeof(*in->ps[i].cp),
-					  &fail);
+		out->ps[i].cp =
+			dup_array(a, in->ps[i].cp, in->ps[i].n_cp, sizeof(*in->ps[i].cp), &fail);
 	if (!fail)
 		return 0;
 	rc = nomem();
@@ -172,8 +173,7 @@ static int number_csds(struct dp_mg *m, uint32_t *map, uint32_t *n_out)
 	return 0;
 }
 
-static int build_csds(struct dp_mg *m, const uint32_t *newpd, uint32_t *map,
-		      struct dp_profile *out)
+static int build_csds(struct dp_mg *m, const uint32_t *newpd, uint32_t *map, struct dp_profile *out)
 {
 	const struct dp_profile *in = m->in;
 	int rc = number_csds(m, map, &out->n_csd);
@@ -203,12 +203,32 @@ static int build_csds(struct dp_mg *m, const uint32_t *newpd, uint32_t *map,
 	return 0;
 }
 
+/* Nothing merges: the nodes are copied as they are (coverage counts too). */
+static int copy_nodes(const struct dp_profile *in, struct dp_profile *out)
+{
+	int fail = 0;
+
+	out->n_pd = in->n_pd;
+	out->n_csd = in->n_csd;
+	out->pd = dup_array(&out->arena, in->pd, (size_t)in->n_pd + 1, sizeof(*in->pd), &fail);
+	out->csd = dup_array(&out->arena, in->csd, (size_t)in->n_csd + 1, sizeof(*in->csd), &fail);
+	for (uint32_t i = 1; !fail && i <= in->n_pd; i++)
+		out->pd[i].cp = dup_array(&out->arena, in->pd[i].cp, in->pd[i].n_cp,
+					  sizeof(*in->pd[i].cp), &fail);
+	return fail ? nomem() : 0;
+}
+
 int dp_mg_build_nodes(struct dp_mg *m, struct dp_profile *out)
 {
 	const struct dp_profile *in = m->in;
-	uint32_t *newpd = calloc((size_t)in->n_pd + 1, sizeof(*newpd));
-	uint32_t *map = calloc((size_t)in->n_csd + 1, sizeof(*map));
-	int rc = newpd && map ? 0 : nomem();
+	uint32_t *newpd, *map;
+	int rc;
+
+	if (m->n_indexed == 0) /* root and thread root ids stay as they are */
+		return copy_nodes(in, out);
+	newpd = calloc((size_t)in->n_pd + 1, sizeof(*newpd));
+	map = calloc((size_t)in->n_csd + 1, sizeof(*map));
+	rc = newpd && map ? 0 : nomem();
 
 	if (rc == 0)
 		rc = build_pds(m, newpd, out);

@@ -60,10 +60,25 @@ static void sum_modules_objects(struct dp_analysis *a)
 		uint32_t m = a->ps_module[ps], o = p->ps[ps].object;
 
 		dp_costs_add(&a->module_own[m], &a->ps_own[ps]);
-		dp_inherit_add(&a->module_desc[m], &a->ps_desc[ps]);
 		dp_costs_add(&a->object_own[o], &a->ps_own[ps]);
-		dp_inherit_add(&a->object_desc[o], &a->ps_desc[ps]);
 	}
+}
+
+/* Object of each PS, as a grouping for dp_analysis_group_totals(). */
+static int object_totals(struct dp_analysis *a)
+{
+	const struct dp_profile *p = a->p;
+	uint32_t *of = malloc(((size_t)p->n_ps + 1) * sizeof(*of));
+	int rc;
+
+	if (!of)
+		return dp_error(DP_ENOMEM, "out of memory summarizing objects");
+	of[0] = 0;
+	for (uint32_t ps = 1; ps <= p->n_ps; ps++)
+		of[ps] = p->ps[ps].object <= p->n_objects ? p->ps[ps].object : 0;
+	rc = dp_analysis_group_totals(a, of, p->n_objects, a->object_own, a->object_desc);
+	free(of);
+	return rc;
 }
 
 int dp_analysis_summaries(struct dp_analysis *a)
@@ -94,5 +109,6 @@ int dp_analysis_summaries(struct dp_analysis *a)
 	if (rc < 0)
 		return rc;
 	sum_modules_objects(a);
-	return 0;
+	rc = dp_analysis_group_totals(a, a->ps_module, a->n_modules, a->module_own, a->module_desc);
+	return rc < 0 ? rc : object_totals(a);
 }

@@ -51,8 +51,7 @@ static int send_request(struct dp_cgi_dir *d, int to, const struct dp_buf *msg)
 }
 
 /* Read the @len bytes of reply file @name into @resp, then remove it. */
-static int read_reply_file(struct dp_cgi_dir *d, const char *name, size_t len,
-			   struct dp_buf *resp)
+static int read_reply_file(struct dp_cgi_dir *d, const char *name, size_t len, struct dp_buf *resp)
 {
 	struct stat st;
 	int rc = 0, fd;
@@ -163,16 +162,16 @@ int dp_cgi_client_ask(struct dp_cgi_dir *d, const struct dp_cgi_req *r, struct d
 	 * end, so that between a dropped late reply and ours the pipe never reads as EOF. */
 	from = openat(d->fd, d->from, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (from < 0) {
-		rc = errno == ENOENT ? DP_CGI_NO_SERVER : dp_error(DP_EIO, "%s: %s", d->from,
-								  strerror(errno));
+		rc = errno == ENOENT ? DP_CGI_NO_SERVER
+				     : dp_error(DP_EIO, "%s: %s", d->from, strerror(errno));
 		goto out_msg;
 	}
 	from_w = openat(d->fd, d->from, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	to = openat(d->fd, d->to, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (to < 0 || from_w < 0) {
-		rc = errno == ENXIO || errno == ENOENT ? DP_CGI_NO_SERVER
-						       : dp_error(DP_EIO, "%s: %s", d->to,
-								  strerror(errno));
+		rc = errno == ENXIO || errno == ENOENT
+			     ? DP_CGI_NO_SERVER
+			     : dp_error(DP_EIO, "%s: %s", d->to, strerror(errno));
 		goto out_fds;
 	}
 	rc = send_request(d, to, &msg);

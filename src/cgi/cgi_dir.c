@@ -107,8 +107,9 @@ int dp_cgi_dir_open(struct dp_cgi_dir *d, const struct dp_cgi_conf *c, const cha
 	if (fstat(d->fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
 		close(d->fd);
 		d->fd = -1;
-		return dp_error(DP_EUSAGE, "%s: refusing a directory that is not ours alone "
-					   "(owner %lu, mode %04o; want owner %lu, mode 0700)",
+		return dp_error(DP_EUSAGE,
+				"%s: refusing a directory that is not ours alone "
+				"(owner %lu, mode %04o; want owner %lu, mode 0700)",
 				c->dir, (unsigned long)st.st_uid, (unsigned)(st.st_mode & 07777),
 				(unsigned long)geteuid());
 	}
@@ -149,52 +150,60 @@ static int create_excl(struct dp_cgi_dir *d, const char *name)
 	return 0;
 }
 
-/* The pid written in @name (0 if none yet) and the file's age in ms. Return: -1 if gone. */
-static long holder(struct dp_cgi_dir *d, const char *name, int64_t *age_ms)
+/*
+ * Remove @name (the lock or the break file) if the process written in it has died, or it
+ * has stayed empty for DP_CGI_STALE_MS (its creator died between creating and writing
+ * it); with @old_too, only if it is also that old. The pid is read through a descriptor,
+ * and the name is removed only if it still names that same file: a lock released and
+ * taken again meanwhile is a new file, which must not be removed on the old holder's
+ * death. With its holder dead, no one but another breaker (kept out by the break file)
+ * could remove or replace the file between the check and the unlink, and the open
+ * descriptor keeps its inode number from being reused. Return: whether it was removed.
+ */
+static bool remove_if_stale(struct dp_cgi_dir *d, const char *name, bool old_too)
 {
 	char buf[24];
-	struct stat st;
+	struct stat st, now_st;
 	struct timespec now;
+	int64_t age;
+	long pid;
+	bool stale, removed = false;
 	ssize_t n;
 	int fd = openat(d->fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 
 	if (fd < 0)
-		return -1;
+		return false;
 	n = read(fd, buf, sizeof(buf) - 1);
-	if (fstat(fd, &st) < 0)
-		n = -1;
-	close(fd);
-	if (n < 0)
-		return -1;
+	if (n < 0 || fstat(fd, &st) < 0)
+		goto out;
 	buf[n] = '\0';
+	pid = strtol(buf, NULL, 10);
 	clock_gettime(CLOCK_REALTIME, &now);
-	*age_ms = ((int64_t)now.tv_sec - st.st_mtim.tv_sec) * 1000 +
-		  (now.tv_nsec - st.st_mtim.tv_nsec) / 1000000;
-	return strtol(buf, NULL, 10);
+	age = ((int64_t)now.tv_sec - st.st_mtim.tv_sec) * 1000 +
+	      (now.tv_nsec - st.st_mtim.tv_nsec) / 1000000;
+	stale = pid > 0 ? !dp_cgi_pid_alive((pid_t)pid) : age > DP_CGI_STALE_MS;
+	if (old_too && age <= DP_CGI_STALE_MS)
+		stale = false;
+	if (stale && fstatat(d->fd, name, &now_st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    now_st.st_ino == st.st_ino && now_st.st_dev == st.st_dev) {
+		dp_cgi_log(d->log_fd, "breaking %s of dead process %ld", name, pid);
+		removed = unlinkat(d->fd, name, 0) == 0;
+	}
+out:
+	close(fd);
+	return removed;
 }
 
-/*
- * Remove the lock if its holder has died (or it stayed empty too long: its creator died
- * between creating and writing it). Two waiters must not both decide to break it, the
- * second removing the lock the first has just taken: so the decision and the removal are
- * made holding a second O_EXCL file, and only a lock naming a dead process is removed.
- */
+/* Remove the lock if its holder has died. Only one process at a time decides: the one
+ * holding the break file (O_EXCL too); a break file left by a dead breaker is removed
+ * once it is old. */
 static void break_stale(struct dp_cgi_dir *d)
 {
-	int64_t age = 0;
-	long pid;
-
 	if (create_excl(d, d->brk) != 0) {
-		pid = holder(d, d->brk, &age);
-		if (pid >= 0 && age > DP_CGI_STALE_MS && !dp_cgi_pid_alive((pid_t)pid))
-			unlinkat(d->fd, d->brk, 0);
+		remove_if_stale(d, d->brk, true);
 		return;
 	}
-	pid = holder(d, d->lock, &age);
-	if ((pid > 0 && !dp_cgi_pid_alive((pid_t)pid)) || (pid == 0 && age > DP_CGI_STALE_MS)) {
-		dp_cgi_log(d->log_fd, "breaking the lock %s of dead process %ld", d->lock, pid);
-		unlinkat(d->fd, d->lock, 0);
-	}
+	remove_if_stale(d, d->lock, false);
 	unlinkat(d->fd, d->brk, 0);
 }
 
@@ -202,6 +211,7 @@ static void break_stale(struct dp_cgi_dir *d)
 int dp_cgi_lock(struct dp_cgi_dir *d, int wait_ms)
 {
 	int64_t start = dp_cgi_now_ms(), now;
+	int64_t next_check = 500;
 	long sleep_us = 200;
 
 	for (;;) {
@@ -212,8 +222,10 @@ int dp_cgi_lock(struct dp_cgi_dir *d, int wait_ms)
 		now = dp_cgi_now_ms();
 		if (now - start >= wait_ms)
 			return 1;
-		if (now - start >= 50)
+		if (now - start >= next_check) { /* rare: a holder killed while holding it */
 			break_stale(d);
+			next_check = now - start + 250;
+		}
 		struct timespec ts = {0, sleep_us * 1000};
 
 		nanosleep(&ts, NULL);

@@ -21,8 +21,8 @@
 #include "cgi_int.h"
 
 /* Record the message of a refused request (dp_errmsg()) and return its HTTP @status. */
-static int __attribute__((format(printf, 3, 4))) refuse(int status, enum dp_err code,
-							  const char *fmt, ...)
+static int __attribute__((format(printf, 3, 4)))
+refuse(int status, enum dp_err code, const char *fmt, ...)
 {
 	char msg[DP_CGI_QS_MAX + 256];
 	va_list ap;
@@ -164,8 +164,10 @@ static int conf_root(struct dp_cgi_conf *c)
 	if (!root || !*root)
 		return 0;
 	if (normalise(root, c->root, sizeof(c->root)) < 0)
-		return dp_error(DP_EUSAGE, "DEEPPROF_CGI_ROOT=%s: not an absolute path without "
-					   "'.' or '..' components", root);
+		return dp_error(DP_EUSAGE,
+				"DEEPPROF_CGI_ROOT=%s: not an absolute path without "
+				"'.' or '..' components",
+				root);
 	if (!realpath(c->root, real) || strlen(real) >= sizeof(c->root_real))
 		return dp_error(DP_EUSAGE, "DEEPPROF_CGI_ROOT=%s: %s", root, strerror(errno));
 	memcpy(c->root_real, real, strlen(real) + 1);
@@ -186,7 +188,8 @@ static int conf_dir(struct dp_cgi_conf *c)
 		n = snprintf(c->dir, sizeof(c->dir), "/tmp/deepprof-cgi-%lu",
 			     (unsigned long)geteuid());
 	if (n < 0 || (size_t)n >= sizeof(c->dir) || c->dir[0] != '/')
-		return dp_error(DP_EUSAGE, "DEEPPROF_CGI_DIR=%s: not an absolute path (or too long)",
+		return dp_error(DP_EUSAGE,
+				"DEEPPROF_CGI_DIR=%s: not an absolute path (or too long)",
 				dir ? dir : "");
 	return 0;
 }
@@ -217,8 +220,10 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach)
 
 		c->timeout = parse_uint(t, DP_CGI_TIMEOUT_MAX, &ok);
 		if (!ok)
-			return dp_error(DP_EUSAGE, "DEEPPROF_CGI_TIMEOUT=%s: not a number of seconds "
-						   "in 1..%u", t, DP_CGI_TIMEOUT_MAX);
+			return dp_error(DP_EUSAGE,
+					"DEEPPROF_CGI_TIMEOUT=%s: not a number of seconds "
+					"in 1..%u",
+					t, DP_CGI_TIMEOUT_MAX);
 	}
 	rc = conf_root(c);
 	if (rc < 0)
@@ -258,11 +263,12 @@ static int param(struct dp_cgi_req *r, const char *seg, size_t len, bool *have_f
 
 		r->timeout = parse_uint(val, DP_CGI_TIMEOUT_MAX, &ok);
 		if (!ok)
-			return refuse(400, DP_EUSAGE, "timeout=%s: not a number of seconds in 1..%u",
-					val, DP_CGI_TIMEOUT_MAX);
+			return refuse(400, DP_EUSAGE,
+				      "timeout=%s: not a number of seconds in 1..%u", val,
+				      DP_CGI_TIMEOUT_MAX);
 	}
 	if (strcmp(key, "format") == 0)
-		r->fmt = strcmp(val, "json") == 0 ? DP_FMT_JSON
+		r->fmt = strcmp(val, "json") == 0   ? DP_FMT_JSON
 			 : strcmp(val, "text") == 0 ? DP_FMT_TEXT
 						    : DP_FMT_HTML;
 	size_t qlen = strlen(r->query);
@@ -274,6 +280,26 @@ static int param(struct dp_cgi_req *r, const char *seg, size_t len, bool *have_f
 	return 0;
 }
 
+/*
+ * Whether the deepest existing ancestor of @norm (normalised, under the root by name)
+ * really lies under @root_real. When a missing file's path crosses a symbolic link out of
+ * the root, it must be refused like an existing one: a 404 there would tell which files
+ * exist outside.
+ */
+static bool exists_inside(const char *norm, const char *root_real)
+{
+	char prefix[DP_CGI_QS_MAX + DP_CGI_DIR_MAX + 2], real[PATH_MAX];
+	char *slash;
+
+	snprintf(prefix, sizeof(prefix), "%s", norm);
+	while ((slash = strrchr(prefix, '/')) != NULL && slash != prefix) {
+		*slash = '\0';
+		if (realpath(prefix, real))
+			return under(real, root_real);
+	}
+	return false;
+}
+
 /* Resolve r->given under the root into r->path. Return: 0 or a status (403, 404). */
 static int resolve(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 {
@@ -281,8 +307,9 @@ static int resolve(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 	struct stat st;
 
 	if (!c->root[0])
-		return refuse(403, DP_EUSAGE, "DEEPPROF_CGI_ROOT is not set: no data file may be "
-					   "opened");
+		return refuse(403, DP_EUSAGE,
+			      "DEEPPROF_CGI_ROOT is not set: no data file may be "
+			      "opened");
 	if (r->given[0] == '/')
 		snprintf(joined, sizeof(joined), "%s", r->given);
 	else
@@ -292,8 +319,12 @@ static int resolve(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 	if (normalise(joined, norm, sizeof(norm)) < 0 ||
 	    !(under(norm, c->root) || under(norm, c->root_real)))
 		return refuse(403, DP_EUSAGE, "%s: outside the profile directory", r->given);
-	if (!realpath(norm, real))
+	if (!realpath(norm, real)) {
+		if (!exists_inside(norm, c->root_real))
+			return refuse(403, DP_EUSAGE, "%s: outside the profile directory",
+				      r->given);
 		goto not_found;
+	}
 	if (!under(real, c->root_real)) /* a symbolic link out of the root */
 		return refuse(403, DP_EUSAGE, "%s: outside the profile directory", r->given);
 	if (stat(real, &st) < 0 || !S_ISREG(st.st_mode) || access(real, R_OK) < 0 ||
@@ -302,8 +333,10 @@ static int resolve(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 	memcpy(r->path, real, strlen(real) + 1);
 	return 0;
 not_found:
-	return refuse(404, DP_ENOENT, "%s: no such profile (missing, unreadable or not a deepprof "
-				   "data file)", r->given);
+	return refuse(404, DP_ENOENT,
+		      "%s: no such profile (missing, unreadable or not a deepprof "
+		      "data file)",
+		      r->given);
 }
 
 /* dp_cgi_req_parse: see cgi_int.h. */
@@ -323,10 +356,10 @@ int dp_cgi_req_parse(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 		script = "";
 	if (strlen(qs) > DP_CGI_QS_MAX)
 		return refuse(414, DP_EUSAGE, "the query string is longer than %u bytes",
-				DP_CGI_QS_MAX);
+			      DP_CGI_QS_MAX);
 	if (strlen(script) >= sizeof(r->script))
 		return refuse(414, DP_EUSAGE, "SCRIPT_NAME is longer than %zu bytes",
-				sizeof(r->script) - 1);
+			      sizeof(r->script) - 1);
 	memcpy(r->script, script, strlen(script) + 1);
 	while (*qs) {
 		size_t n = strcspn(qs, "&");
@@ -343,7 +376,8 @@ int dp_cgi_req_parse(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 	if (r->ctl == DP_CGI_CTL_TIMEOUT && r->timeout == 0)
 		return refuse(400, DP_EUSAGE, "page=timeout needs timeout=SECONDS");
 	if (!have_file || !r->given[0])
-		return refuse(400, DP_EUSAGE, "no file= parameter: the query must name a data file, "
-					   "e.g. ?file=prog.data&page=menu");
+		return refuse(400, DP_EUSAGE,
+			      "no file= parameter: the query must name a data file, "
+			      "e.g. ?file=prog.data&page=menu");
 	return resolve(c, r);
 }

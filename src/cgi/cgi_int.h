@@ -17,18 +17,18 @@
 
 struct dp_session;
 
-#define DP_CGI_QS_MAX 2048	    /* longest QUERY_STRING accepted (414 beyond) */
-#define DP_CGI_SCRIPT_MAX 512	    /* longest SCRIPT_NAME accepted */
-#define DP_CGI_PATH_MAX 1024	    /* longest canonical data file path accepted */
-#define DP_CGI_DIR_MAX 1024	    /* longest DEEPPROF_CGI_DIR / DEEPPROF_CGI_ROOT */
-#define DP_CGI_NAME_MAX 256	    /* a file name inside the protocol directory */
-#define DP_CGI_MANGLE_MAX 180	    /* longest mangled data file name (then hashed) */
-#define DP_CGI_RESP_MAX (512u << 20) /* ceiling on one CGI response */
-#define DP_CGI_TIMEOUT_DEFAULT 1800u /* idle timeout of a server, seconds */
-#define DP_CGI_TIMEOUT_MAX 2000000u	   /* largest timeout accepted (fits poll's int ms) */
-#define DP_CGI_LOCK_WAIT_MS 600000	   /* longest a client waits for the lock */
-#define DP_CGI_REPLY_WAIT_MS 600000	   /* longest a client waits for a server's reply */
-#define DP_CGI_STALE_MS 10000		   /* an empty lock or break file older than this is stale */
+#define DP_CGI_QS_MAX	       2048	    /* longest QUERY_STRING accepted (414 beyond) */
+#define DP_CGI_SCRIPT_MAX      512	    /* longest SCRIPT_NAME accepted */
+#define DP_CGI_PATH_MAX	       1024	    /* longest canonical data file path accepted */
+#define DP_CGI_DIR_MAX	       1024	    /* longest DEEPPROF_CGI_DIR / DEEPPROF_CGI_ROOT */
+#define DP_CGI_NAME_MAX	       256	    /* a file name inside the protocol directory */
+#define DP_CGI_MANGLE_MAX      180	    /* longest mangled data file name (then hashed) */
+#define DP_CGI_RESP_MAX	       (512u << 20) /* ceiling on one CGI response */
+#define DP_CGI_TIMEOUT_DEFAULT 1800u	    /* idle timeout of a server, seconds */
+#define DP_CGI_TIMEOUT_MAX     2000000u	    /* largest timeout accepted (fits poll's int ms) */
+#define DP_CGI_LOCK_WAIT_MS    600000	    /* longest a client waits for the lock */
+#define DP_CGI_REPLY_WAIT_MS   300000	    /* longest a client waits for a server's reply */
+#define DP_CGI_STALE_MS	       10000 /* an empty lock or break file older than this is stale */
 
 /* What the server is asked to do besides answering a query. */
 enum dp_cgi_ctl {
@@ -62,15 +62,15 @@ struct dp_cgi_req {
 
 /* The protocol directory and the names of one data file's files in it. */
 struct dp_cgi_dir {
-	int fd;					/* the directory, O_DIRECTORY */
-	char mangled[DP_CGI_MANGLE_MAX + 24];	/* the data file's path, mangled */
-	char lock[DP_CGI_NAME_MAX];		/* lock-M: the mutex (O_CREAT|O_EXCL) */
-	char brk[DP_CGI_NAME_MAX];		/* lock-M.break: guards breaking a stale lock */
-	char to[DP_CGI_NAME_MAX];		/* to-M: requests, clients -> server */
-	char from[DP_CGI_NAME_MAX];		/* from-M: replies, server -> client */
-	char want_prefix[DP_CGI_NAME_MAX];	/* want-M. (then a pid) */
-	char reply_prefix[DP_CGI_NAME_MAX];	/* reply-M. (then a pid) */
-	int log_fd;				/* copied from the configuration */
+	int fd;				      /* the directory, O_DIRECTORY */
+	char mangled[DP_CGI_MANGLE_MAX + 24]; /* the data file's path, mangled */
+	char lock[DP_CGI_NAME_MAX];	      /* lock-M: the mutex (O_CREAT|O_EXCL) */
+	char brk[DP_CGI_NAME_MAX];	      /* lock-M.break: guards breaking a stale lock */
+	char to[DP_CGI_NAME_MAX];	      /* to-M: requests, clients -> server */
+	char from[DP_CGI_NAME_MAX];	      /* from-M: replies, server -> client */
+	char want_prefix[DP_CGI_NAME_MAX];    /* want-M. (then a pid) */
+	char reply_prefix[DP_CGI_NAME_MAX];   /* reply-M. (then a pid) */
+	int log_fd;			      /* copied from the configuration */
 };
 
 /* cgi_env.c */
@@ -205,9 +205,9 @@ long dp_cgi_req_decode(const uint8_t *data, size_t len, struct dp_cgi_req *r);
 struct dp_cgi_reply_hdr {
 	uint64_t nonce;
 	bool in_file;
-	size_t len;			/* bytes of the response */
-	char name[DP_CGI_NAME_MAX];	/* in_file: the reply file's name in the directory */
-	size_t hdr_len;			/* bytes of the header (and name) in the message */
+	size_t len;		    /* bytes of the response */
+	char name[DP_CGI_NAME_MAX]; /* in_file: the reply file's name in the directory */
+	size_t hdr_len;		    /* bytes of the header (and name) in the message */
 };
 
 /*

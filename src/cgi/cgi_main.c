@@ -24,15 +24,16 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: deepprof-cgi [--no-detach] [--help] [--version]\n\n"
-		   "The deepprof CGI program: run by a web server, it answers the query in\n"
-		   "QUERY_STRING (file=PATH&page=...) about a deepprof data file, keeping a\n"
-		   "server process per data file between requests.\n\n"
-		   "  --no-detach   serve in the foreground, logging to stderr (debugging)\n\n"
-		   "environment: DEEPPROF_CGI_ROOT (required: the directory data files may be\n"
-		   "in), DEEPPROF_CGI_DIR (pipes and lock files), DEEPPROF_CGI_TIMEOUT (idle\n"
-		   "seconds, default %u), DEEPPROF_CGI_NO_DETACH, DEEPPROF_CGI_LOG (a log file).\n"
-		   "See docs/CGI.md.\n",
+	fprintf(f,
+		"usage: deepprof-cgi [--no-detach] [--help] [--version]\n\n"
+		"The deepprof CGI program: run by a web server, it answers the query in\n"
+		"QUERY_STRING (file=PATH&page=...) about a deepprof data file, keeping a\n"
+		"server process per data file between requests.\n\n"
+		"  --no-detach   serve in the foreground, logging to stderr (debugging)\n\n"
+		"environment: DEEPPROF_CGI_ROOT (required: the directory data files may be\n"
+		"in), DEEPPROF_CGI_DIR (pipes and lock files), DEEPPROF_CGI_TIMEOUT (idle\n"
+		"seconds, default %u), DEEPPROF_CGI_NO_DETACH, DEEPPROF_CGI_LOG (a log file).\n"
+		"See docs/CGI.md.\n",
 		DP_CGI_TIMEOUT_DEFAULT);
 }
 
@@ -58,9 +59,10 @@ static int respond_error(int status, int fmt, const char *msg)
 static int internal_error(int status, int fmt, const char *what)
 {
 	fprintf(stderr, "deepprof-cgi: %s: %s\n", what, dp_errmsg());
-	return respond_error(status, fmt, status == 500 ? "deepprof-cgi is misconfigured or "
-							  "failed; see the web server's error log"
-							: what);
+	return respond_error(status, fmt,
+			     status == 500 ? "deepprof-cgi is misconfigured or "
+					     "failed; see the web server's error log"
+					   : what);
 }
 
 static uint64_t make_nonce(void)
@@ -87,8 +89,10 @@ static int first_request(const struct dp_cgi_conf *c, struct dp_cgi_dir *d,
 		fprintf(stderr, "deepprof-cgi: %s\n", s ? dp_errmsg() : "out of memory");
 		dp_session_free(s);
 		/* the same page as for a missing file: nothing to learn by probing */
-		snprintf(msg, sizeof(msg), "%s: no such profile (missing, unreadable or not a "
-					   "deepprof data file)", r->given);
+		snprintf(msg, sizeof(msg),
+			 "%s: no such profile (missing, unreadable or not a "
+			 "deepprof data file)",
+			 r->given);
 		return respond_error(404, r->fmt, msg);
 	}
 	rc = dp_cgi_answer(s, 0, r, &resp);

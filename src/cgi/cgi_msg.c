@@ -41,8 +41,7 @@ static const char *reason(int status)
 }
 
 /* dp_cgi_response: see cgi_int.h. */
-int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const void *body,
-		    size_t len)
+int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const void *body, size_t len)
 {
 	dp_buf_addf(out,
 		    "Status: %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
@@ -87,10 +86,10 @@ int dp_cgi_error_response(struct dp_buf *out, int status, int fmt, const char *m
 	dp_buf_init(&body, 1u << 20);
 	if (fmt == DP_FMT_JSON) {
 		ctype = "application/json";
-		dp_buf_addf(&body, "{\"status\": %d, \"%s\": \"", status,
+		dp_buf_addf(&body, "{\"status\": %d, \"%s\": ", status,
 			    status == 200 ? "message" : "error");
-		dp_json_escape(&body, msg, strlen(msg));
-		dp_buf_adds(&body, "\"}\n");
+		dp_json_escape(&body, msg, strlen(msg)); /* quotes included */
+		dp_buf_adds(&body, "}\n");
 	} else if (fmt == DP_FMT_TEXT) {
 		ctype = "text/plain; charset=utf-8";
 		dp_buf_addf(&body, "%s%s\n", status == 200 ? "" : "deepprof-cgi: ", msg);
@@ -232,8 +231,8 @@ int dp_cgi_reply_hdr_decode(const uint8_t *data, size_t len, struct dp_cgi_reply
 	f = sscanf(line, "DPR1 %16llx %c %zu %zu%n", &nonce, &kind, &n1, &n2, &used);
 	if (f == 3)
 		sscanf(line, "DPR1 %16llx %c %zu%n", &nonce, &kind, &n1, &used);
-	if ((kind == 'I' && f != 3) || (kind == 'F' && (f != 4 || n2 == 0 ||
-							n2 >= sizeof(h->name))) ||
+	if ((kind == 'I' && f != 3) ||
+	    (kind == 'F' && (f != 4 || n2 == 0 || n2 >= sizeof(h->name))) ||
 	    (kind != 'I' && kind != 'F') || line[used] != '\0' || n1 > DP_CGI_RESP_MAX)
 		return dp_error(DP_EFORMAT, "reply: malformed header");
 	h->nonce = nonce;

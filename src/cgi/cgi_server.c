@@ -56,7 +56,8 @@ int dp_cgi_write_all(int fd, const void *data, size_t len)
 			continue;
 		}
 		if (n <= 0)
-			return dp_error(DP_EIO, "write: %s", n < 0 ? strerror(errno) : "no progress");
+			return dp_error(DP_EIO, "write: %s",
+					n < 0 ? strerror(errno) : "no progress");
 		p += n;
 		len -= (size_t)n;
 	}
@@ -64,8 +65,7 @@ int dp_cgi_write_all(int fd, const void *data, size_t len)
 }
 
 /* Write @resp into a reply file for client @pid; put its name in @name. */
-static int reply_file(struct srv *v, pid_t pid, const struct dp_buf *resp, char *name,
-		      size_t cap)
+static int reply_file(struct srv *v, pid_t pid, const struct dp_buf *resp, char *name, size_t cap)
 {
 	int fd, rc;
 
@@ -99,8 +99,8 @@ static void send_reply(struct srv *v, int fd, const struct dp_cgi_req *r, struct
 	} else {
 		dp_buf_reset(&msg);
 		if (reply_file(v, r->pid, resp, name, sizeof(name)) == 0) {
-			dp_buf_addf(&msg, "DPR1 %016llx F %zu %zu\n%s", (unsigned long long)r->nonce,
-				    resp->len, strlen(name), name);
+			dp_buf_addf(&msg, "DPR1 %016llx F %zu %zu\n%s",
+				    (unsigned long long)r->nonce, resp->len, strlen(name), name);
 		} else {
 			dp_cgi_log(v->d->log_fd, "%s", dp_errmsg());
 			dp_buf_reset(resp);
@@ -148,8 +148,7 @@ static bool handle(struct srv *v, const struct dp_cgi_req *r)
 	} else {
 		dp_cgi_log(v->d->log_fd, "client %ld gone: %s", (long)r->pid, strerror(errno));
 	}
-	dp_cgi_log(v->d->log_fd, "answered %ld: %s (%zu bytes)", (long)r->pid, r->query,
-		   resp.len);
+	dp_cgi_log(v->d->log_fd, "answered %ld: %s (%zu bytes)", (long)r->pid, r->query, resp.len);
 	dp_buf_release(&resp);
 	return quit;
 }
@@ -163,10 +162,13 @@ static bool try_stop(struct srv *v)
 {
 	struct pollfd p = {v->to_fd, POLLIN, 0};
 
-	if (dp_cgi_lock(v->d, 0) != 0)
-		return false; /* a client holds the lock: it needs us */
+	if (dp_cgi_lock(v->d, 0) != 0) {
+		dp_cgi_log(v->d->log_fd, "idle timeout: a client holds the lock, carrying on");
+		return false;
+	}
 	if (poll(&p, 1, 0) > 0 || dp_cgi_want_any(v->d)) {
 		dp_cgi_unlock(v->d);
+		dp_cgi_log(v->d->log_fd, "idle timeout: a client wants us, carrying on");
 		return false;
 	}
 	dp_cgi_pipes_remove(v->d);

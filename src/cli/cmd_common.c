@@ -31,7 +31,7 @@ static unsigned cli_width(void)
  * used @val, 0 if not, 2 on a bad value. */
 static int cli_common_opt(const char *a, const char *val, struct dp_cli_report_opts *o)
 {
-	char *end;
+	char *end = NULL;
 	long w;
 
 	if (strcmp(a, "--format") == 0) {
@@ -54,8 +54,10 @@ static int cli_common_opt(const char *a, const char *val, struct dp_cli_report_o
 		return 1;
 	}
 	if (strcmp(a, "--width") == 0) {
-		w = val ? strtol(val, &end, 10) : 0;
-		if (!val || *end || w < 40 || w > 1000)
+		if (!val)
+			return 2;
+		w = strtol(val, &end, 10);
+		if (*end || w < 40 || w > 1000)
 			return 2;
 		o->width = (unsigned)w;
 		return 1;

@@ -77,7 +77,7 @@ static int dp_disp_text(struct dp_display *d, enum dp_dblock_kind kind, const ch
 	if (!b)
 		return -DP_ENOMEM;
 	b->id = id;
-	b->text = dp_disp_strdup(d, text);
+	b->text = dp_disp_strdup_lines(d, text);
 	return b->text ? 0 : -DP_ENOMEM;
 }
 
@@ -125,9 +125,8 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 	*out = NULL;
 	if (!d)
 		return -DP_ENOMEM;
-	d->title = dp_disp_strdup(d, r->title && r->title[0]
-					     ? r->title
-					     : dp_query_page_name(r->q.page));
+	d->title = dp_disp_strdup(d, r->title && r->title[0] ? r->title
+							     : dp_query_page_name(r->q.page));
 	if (!d->title)
 		goto fail;
 	rc = dp_disp_nav(d, r);
@@ -165,11 +164,11 @@ static int dp_error_links(struct dp_display *d, const struct dp_query *q)
 	static const struct {
 		const char *label;
 		enum dp_page page;
-	} to[] = { { "menu", DP_PAGE_MENU },
-		   { "root", DP_PAGE_ROOT },
-		   { "top procedures", DP_PAGE_TOP },
-		   { "modules", DP_PAGE_MODULES },
-		   { "flame graph", DP_PAGE_FLAME } };
+	} to[] = {{"menu", DP_PAGE_MENU},
+		  {"root", DP_PAGE_ROOT},
+		  {"top procedures", DP_PAGE_TOP},
+		  {"modules", DP_PAGE_MODULES},
+		  {"flame graph", DP_PAGE_FLAME}};
 	size_t n = sizeof(to) / sizeof(to[0]);
 	struct dp_dblock *b = dp_disp_block(d, DP_DB_LINKS);
 

@@ -68,8 +68,8 @@ static double dp_flame_den(const struct dp_report *r, enum dp_metric m, uint64_t
 }
 
 /* Value @v of @m as shown. */
-static const char *dp_flame_value(struct dp_display *d, const struct dp_report *r,
-				  enum dp_metric m, uint64_t v)
+static const char *dp_flame_value(struct dp_display *d, const struct dp_report *r, enum dp_metric m,
+				  uint64_t v)
 {
 	char s[DP_UNIT_MAX];
 
@@ -109,10 +109,7 @@ static int dp_flame_node(struct dp_display *d, const struct dp_report *r,
 	n->depth = row->depth;
 	n->flags = row->flags;
 	n->name = dp_disp_strdup(d, row->name);
-	if (row->file && row->line)
-		n->where = dp_disp_printf(d, "%s:%u", row->file, row->line);
-	else
-		n->where = dp_disp_strdup(d, row->file ? row->file : "");
+	n->where = dp_disp_where(d, row->file, row->line);
 	n->total = dp_flame_value(d, r, m, tot);
 	n->self = dp_flame_value(d, r, m, self);
 	dp_fmt_pct(s, sizeof(s), (double)tot, den);

@@ -42,9 +42,18 @@ struct dp_dcol {
 			      unwinds when every row has exits == calls and no unwinds */
 };
 
+/* Size of a formatted value, NUL included (every dp_fmt_* output fits). */
+#define DP_UNIT_MAX 32
+
+/* What the tooltip of a cell says: its raw value as a count, samples, bytes, or nothing. */
+enum dp_tip { DP_TIP_NONE = 0, DP_TIP_COUNT, DP_TIP_SAMPLES, DP_TIP_BYTES };
+
+/* A number cell, stored inline (big pages have 100,000 of them). */
 struct dp_dcell {
-	const char *text;  /* as shown ("" = empty) */
-	const char *exact; /* the unabbreviated value (HTML tooltip), NULL = same as text */
+	char text[DP_UNIT_MAX]; /* as shown */
+	uint64_t raw;		/* the value it shows (0 for per-call values) */
+	uint8_t len;		/* strlen(text) */
+	uint8_t tip;		/* enum dp_tip: the exact value for the HTML tooltip */
 };
 
 /* Row flags beyond DP_ROW_* (report.h), kept in the high bits. */
@@ -66,14 +75,14 @@ struct dp_dtable {
 	uint32_t n_num; /* DP_DCOL_NUM columns */
 	uint32_t n_rows;
 	struct dp_drow *rows;
-	uint32_t n_hidden;	 /* inactive rows left out */
-	const char *show_href;	 /* link showing them, NULL = none */
+	uint32_t n_hidden;     /* inactive rows left out */
+	const char *show_href; /* link showing them, NULL = none */
 };
 
 /* One node of a flame graph, in preorder. */
 struct dp_dflame_node {
 	uint32_t depth;
-	unsigned flags;	  /* DP_ROW_* */
+	unsigned flags; /* DP_ROW_* */
 	const char *name;
 	const char *where; /* "file:line" or "" */
 	const char *href;  /* NULL = none */
@@ -145,10 +154,19 @@ struct dp_display *dp_disp_new(void);
 /* dp_disp_block - a new zeroed block of @kind at the end of @d, or NULL (-DP_ENOMEM). */
 struct dp_dblock *dp_disp_block(struct dp_display *d, enum dp_dblock_kind kind);
 
-/* dp_disp_strdup / dp_disp_printf - strings in @d's arena; NULL on out of memory. */
+/* dp_disp_strdup / dp_disp_printf - strings in @d's arena; NULL on out of memory.
+ * dp_disp_strdup replaces control characters by '?' (dp_disp_strdup_lines keeps line
+ * breaks): every string from the profile goes through one of them. */
 char *dp_disp_strdup(struct dp_display *d, const char *s);
+char *dp_disp_strdup_lines(struct dp_display *d, const char *s);
 char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* dp_disp_where - "FILE:LINE" ("FILE" if @line is 0, "" if @file is NULL) in @d's arena. */
+const char *dp_disp_where(struct dp_display *d, const char *file, uint32_t line);
+
+/* dp_disp_ref - the short reference "@c@id" ("c12") in @d's arena. */
+const char *dp_disp_ref(struct dp_display *d, char c, uint32_t id);
 
 /* dp_disp_href - the canonical query string of @q in @d's arena (NULL on failure). */
 const char *dp_disp_href(struct dp_display *d, const struct dp_query *q);
@@ -157,17 +175,23 @@ const char *dp_disp_href(struct dp_display *d, const struct dp_query *q);
 const char *dp_disp_link_to(struct dp_display *d, const struct dp_query *base, enum dp_page page,
 			    uint32_t id);
 
-/* Units. Each writes a NUL-terminated string of at most @n - 1 bytes into @s. */
-#define DP_UNIT_MAX 32
+/* Units. Each writes a NUL-terminated string of at most @n - 1 bytes into @s and
+ * returns its length. */
+/* dp_fmt_u64 - the decimal digits of @v and a NUL into @s (room for 21 bytes).
+ * Return: the number of digits. */
+size_t dp_fmt_u64(char *s, uint64_t v);
 /* dp_fmt_count - 1234, 12.3k, 456k, 1.2M ... (exact below 10,000) */
-void dp_fmt_count(char *s, size_t n, double v);
+size_t dp_fmt_count(char *s, size_t n, double v);
 /* dp_fmt_bytes - 512 B, 4.5 KiB, 12.3 MiB ... */
-void dp_fmt_bytes(char *s, size_t n, double v);
+size_t dp_fmt_bytes(char *s, size_t n, double v);
 /* dp_fmt_seconds - @v seconds in @unit: auto picks s/ms/us/ns per value ("1.2 s",
  * "340 ms"); a fixed unit prints the bare number in it ("0.340"). */
-void dp_fmt_seconds(char *s, size_t n, double v, enum dp_time_unit unit);
+size_t dp_fmt_seconds(char *s, size_t n, double v, enum dp_time_unit unit);
 /* dp_fmt_pct - a percentage: "100%", "12.3%", "<0.1%", "0%"; "-" if @den is 0. */
-void dp_fmt_pct(char *s, size_t n, double num, double den);
+size_t dp_fmt_pct(char *s, size_t n, double num, double den);
+/* dp_cell_tip - the tooltip of @c ("400 samples", "4608 bytes", "25000") into @s (of
+ * DP_UNIT_MAX bytes); "" if it has none. */
+void dp_cell_tip(const struct dp_dcell *c, char *s);
 
 /* dp_text_width - display columns of UTF-8 string @s (continuation bytes not counted),
  * up to @len bytes. */

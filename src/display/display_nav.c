@@ -8,10 +8,10 @@
 #include "../core/err.h"
 #include "display_int.h"
 
-#define DP_NAV_MAX 16
+#define DP_NAV_MAX	 16
 #define DP_TOGGLE_GROUPS 10
-#define DP_TOGGLE_MAX 12
-#define DP_PAGER_MAX 16
+#define DP_TOGGLE_MAX	 12
+#define DP_PAGER_MAX	 16
 
 /* A link to @q labelled @label into @l; the current page (same page and id) gets no href. */
 static int dp_nav_add(struct dp_display *d, const struct dp_report *r, struct dp_dlink *l,
@@ -29,8 +29,8 @@ static int dp_nav_add(struct dp_display *d, const struct dp_report *r, struct dp
  * parameter of the last two, so they are made by hand). */
 static int dp_nav_proc(struct dp_display *d, const struct dp_report *r, uint32_t ps, uint32_t *n)
 {
-	static const enum dp_page pages[2] = { DP_PAGE_CALLERS, DP_PAGE_FLAME_CALLERS };
-	static const char *const labels[2] = { "callers", "callers graph" };
+	static const enum dp_page pages[2] = {DP_PAGE_CALLERS, DP_PAGE_FLAME_CALLERS};
+	static const char *const labels[2] = {"callers", "callers graph"};
 	struct dp_query q;
 
 	if (dp_nav_add(d, r, &d->nav[(*n)++], "procedure", DP_PAGE_PROC, ps) < 0)
@@ -56,10 +56,10 @@ int dp_disp_nav(struct dp_display *d, const struct dp_report *r)
 	static const struct {
 		const char *label;
 		enum dp_page page;
-	} gen[] = { { "menu", DP_PAGE_MENU },	  { "root", DP_PAGE_ROOT },
-		    { "action", DP_PAGE_ACTION }, { "modules", DP_PAGE_MODULES },
-		    { "top", DP_PAGE_TOP },	  { "threads", DP_PAGE_THREADS },
-		    { "flame graph", DP_PAGE_FLAME } };
+	} gen[] = {{"menu", DP_PAGE_MENU},	  {"root", DP_PAGE_ROOT},
+		   {"action", DP_PAGE_ACTION},	  {"modules", DP_PAGE_MODULES},
+		   {"top", DP_PAGE_TOP},	  {"threads", DP_PAGE_THREADS},
+		   {"flame graph", DP_PAGE_FLAME}};
 	const struct dp_rep_row *s = r->has_subject ? &r->subject : NULL;
 	uint32_t n = 0;
 
@@ -70,10 +70,12 @@ int dp_disp_nav(struct dp_display *d, const struct dp_report *r)
 		if (dp_nav_add(d, r, &d->nav[n++], gen[i].label, gen[i].page, 0) < 0)
 			return -DP_ENOMEM;
 	d->n_nav_general = n;
+	if (r->q.page == DP_PAGE_FLAME)
+		s = NULL; /* the subject is the graph's root: no page about it to offer */
 	if (s && s->ps && dp_nav_proc(d, r, s->ps, &n) < 0)
 		return -DP_ENOMEM;
-	if (s && s->module && dp_nav_add(d, r, &d->nav[n++], "module", DP_PAGE_MODULE,
-					 s->module) < 0)
+	if (s && s->module &&
+	    dp_nav_add(d, r, &d->nav[n++], "module", DP_PAGE_MODULE, s->module) < 0)
 		return -DP_ENOMEM;
 	if (s && s->clique && r->q.page != DP_PAGE_CLIQUE &&
 	    dp_nav_add(d, r, &d->nav[n++], "clique", DP_PAGE_CLIQUE, s->clique) < 0)
@@ -134,16 +136,11 @@ static int dp_tg_fields(struct dp_tg *g)
 	static const struct {
 		const char *label;
 		unsigned bit;
-	} f[] = { { "ports", DP_FIELD_PORTS },
-		  { "time", DP_FIELD_TIME },
-		  { "ticks", DP_FIELD_TICKS },
-		  { "callseqs", DP_FIELD_CALLSEQS },
-		  { "allocs", DP_FIELD_ALLOCS },
-		  { "bytes", DP_FIELD_BYTES },
-		  { "time/call", DP_FIELD_TIME_PC },
-		  { "callseqs/call", DP_FIELD_CALLSEQS_PC },
-		  { "allocs/call", DP_FIELD_ALLOCS_PC },
-		  { "bytes/call", DP_FIELD_BYTES_PC } };
+	} f[] = {{"ports", DP_FIELD_PORTS},	      {"time", DP_FIELD_TIME},
+		 {"ticks", DP_FIELD_TICKS},	      {"callseqs", DP_FIELD_CALLSEQS},
+		 {"allocs", DP_FIELD_ALLOCS},	      {"bytes", DP_FIELD_BYTES},
+		 {"time/call", DP_FIELD_TIME_PC},     {"callseqs/call", DP_FIELD_CALLSEQS_PC},
+		 {"allocs/call", DP_FIELD_ALLOCS_PC}, {"bytes/call", DP_FIELD_BYTES_PC}};
 	const struct dp_prefs *cur = &g->r->q.prefs;
 
 	if (dp_tg_begin(g, "fields") < 0)
@@ -161,7 +158,7 @@ static int dp_tg_fields(struct dp_tg *g)
 /* Inactive rows: each kind shown or hidden. */
 static int dp_tg_inactive(struct dp_tg *g)
 {
-	static const char *const labels[3] = { "sites", "procedures", "modules" };
+	static const char *const labels[3] = {"sites", "procedures", "modules"};
 	const struct dp_prefs *cur = &g->r->q.prefs;
 
 	if (dp_tg_begin(g, "inactive") < 0)
@@ -216,31 +213,56 @@ static int dp_tg_bool(struct dp_tg *g, const char *label, size_t off)
 	return 0;
 }
 
+/* Flame pages: the metric that sets the widths (a page parameter, not a preference). */
+static int dp_tg_metric(struct dp_tg *g)
+{
+	if (dp_tg_begin(g, "width") < 0)
+		return -DP_ENOMEM;
+	for (int m = 0; m < DP_METRIC_COUNT; m++) {
+		struct dp_query q = g->r->q;
+		uint32_t i = g->t->n_links++;
+
+		g->t->links[i].label = dp_metric_name((enum dp_metric)m);
+		g->t->on[i] = q.metric == (enum dp_metric)m;
+		g->t->links[i].href = NULL;
+		if (g->t->on[i])
+			continue;
+		q.metric = (enum dp_metric)m;
+		if (!(g->t->links[i].href = dp_disp_href(g->d, &q)))
+			return -DP_ENOMEM;
+	}
+	return 0;
+}
+
 int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 {
-	static const int sorts[] = { DP_SORT_CONTEXT, DP_SORT_NAME, DP_SORT_COST };
-	static const char *const sort_l[] = { "position", "name", "cost" };
-	static const int mqs[] = { DP_MQ_DIFF, DP_MQ_ALWAYS, DP_MQ_NEVER };
-	static const char *const mq_l[] = { "when different", "always", "never" };
-	static const int views[] = { DP_VIEW_MERGED, DP_VIEW_THREADS };
-	static const char *const view_l[] = { "merged", "per thread" };
-	static const int ancs[] = { 1, 5, 10, -1 };
-	static const char *const anc_l[] = { "1", "5", "10", "all" };
-	static const int units[] = { DP_TIME_AUTO, DP_TIME_S, DP_TIME_MS, DP_TIME_US,
-				     DP_TIME_TICKS };
-	static const char *const unit_l[] = { "auto", "s", "ms", "us", "ticks" };
+	static const int sorts[] = {DP_SORT_CONTEXT, DP_SORT_NAME, DP_SORT_COST};
+	static const char *const sort_l[] = {"position", "name", "cost"};
+	static const int mqs[] = {DP_MQ_DIFF, DP_MQ_ALWAYS, DP_MQ_NEVER};
+	static const char *const mq_l[] = {"when different", "always", "never"};
+	static const int views[] = {DP_VIEW_MERGED, DP_VIEW_THREADS};
+	static const char *const view_l[] = {"merged", "per thread"};
+	static const int ancs[] = {1, 5, 10, -1};
+	static const char *const anc_l[] = {"1", "5", "10", "all"};
+	static const int units[] = {DP_TIME_AUTO, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS};
+	static const char *const unit_l[] = {"auto", "s", "ms", "us", "ticks"};
 	enum dp_page pg = r->q.page;
-	struct dp_tg g = { d, r, NULL };
+	struct dp_tg g = {d, r, NULL};
 	int rc;
 
 	d->toggles = dp_arena_array(&d->arena, DP_TOGGLE_GROUPS, sizeof(*d->toggles));
 	if (!d->toggles)
 		return dp_error(DP_ENOMEM, "out of memory building a page");
-	rc = dp_tg_fields(&g);
-	if (!rc)
-		rc = dp_tg_choice(&g, "sort", offsetof(struct dp_prefs, sort), sorts, sort_l, 3);
-	if (!rc)
-		rc = dp_tg_inactive(&g);
+	if (pg == DP_PAGE_FLAME || pg == DP_PAGE_FLAME_CALLERS) {
+		rc = dp_tg_metric(&g);
+	} else {
+		rc = dp_tg_fields(&g);
+		if (!rc)
+			rc = dp_tg_choice(&g, "sort", offsetof(struct dp_prefs, sort), sorts,
+					  sort_l, 3);
+		if (!rc)
+			rc = dp_tg_inactive(&g);
+	}
 	if (!rc && (r->q.prefs.fields & DP_FIELD_TIME))
 		rc = dp_tg_choice(&g, "time unit", offsetof(struct dp_prefs, time_unit), units,
 				  unit_l, 5);

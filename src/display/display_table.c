@@ -14,9 +14,9 @@ enum dp_cval {
 	DP_CV_CALLS = 0,
 	DP_CV_EXITS,
 	DP_CV_UNWINDS,
-	DP_CV_TICKS,	/* raw samples of scope */
-	DP_CV_VALUE,	/* metric in scope and per */
-	DP_CV_PCT	/* metric in scope, % of the root total */
+	DP_CV_TICKS, /* raw samples of scope */
+	DP_CV_VALUE, /* metric in scope and per */
+	DP_CV_PCT    /* metric in scope, % of the root total */
 };
 
 /* What a numeric column shows. */
@@ -79,19 +79,19 @@ static uint64_t dp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum 
 }
 
 /* Append the columns of one cost group (value, %, total, %, per-call values). */
-static uint32_t dp_group_cols(struct dp_colspec *c, uint32_t n, enum dp_metric m,
-			      const char *group, bool per_call)
+static uint32_t dp_group_cols(struct dp_colspec *c, uint32_t n, enum dp_metric m, const char *group,
+			      bool per_call)
 {
-	c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_SELF, DP_PER_OVERALL, "Self", group };
-	c[n++] = (struct dp_colspec){ DP_CV_PCT, m, DP_SCOPE_SELF, DP_PER_OVERALL, "%", group };
-	c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_TOTAL, DP_PER_OVERALL, "Total",
-				      group };
-	c[n++] = (struct dp_colspec){ DP_CV_PCT, m, DP_SCOPE_TOTAL, DP_PER_OVERALL, "%", group };
+	c[n++] = (struct dp_colspec){DP_CV_VALUE, m, DP_SCOPE_SELF, DP_PER_OVERALL, "Self", group};
+	c[n++] = (struct dp_colspec){DP_CV_PCT, m, DP_SCOPE_SELF, DP_PER_OVERALL, "%", group};
+	c[n++] =
+		(struct dp_colspec){DP_CV_VALUE, m, DP_SCOPE_TOTAL, DP_PER_OVERALL, "Total", group};
+	c[n++] = (struct dp_colspec){DP_CV_PCT, m, DP_SCOPE_TOTAL, DP_PER_OVERALL, "%", group};
 	if (per_call) {
-		c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_SELF, DP_PER_CALL,
-					      "Self/call", group };
-		c[n++] = (struct dp_colspec){ DP_CV_VALUE, m, DP_SCOPE_TOTAL, DP_PER_CALL,
-					      "Total/call", group };
+		c[n++] = (struct dp_colspec){DP_CV_VALUE, m,	       DP_SCOPE_SELF,
+					     DP_PER_CALL, "Self/call", group};
+		c[n++] = (struct dp_colspec){DP_CV_VALUE,  m,	 DP_SCOPE_TOTAL, DP_PER_CALL,
+					     "Total/call", group};
 	}
 	return n;
 }
@@ -102,18 +102,18 @@ static uint32_t dp_columns(unsigned f, struct dp_colspec *c)
 	uint32_t n = 0;
 
 	if (f & DP_FIELD_PORTS) {
-		c[n++] = (struct dp_colspec){ DP_CV_CALLS, DP_METRIC_CALLS, DP_SCOPE_SELF,
-					      DP_PER_OVERALL, "Calls", "ports" };
-		c[n++] = (struct dp_colspec){ DP_CV_EXITS, DP_METRIC_CALLS, DP_SCOPE_SELF,
-					      DP_PER_OVERALL, "Exits", "ports" };
-		c[n++] = (struct dp_colspec){ DP_CV_UNWINDS, DP_METRIC_CALLS, DP_SCOPE_SELF,
-					      DP_PER_OVERALL, "Unwinds", "ports" };
+		c[n++] = (struct dp_colspec){DP_CV_CALLS,    DP_METRIC_CALLS, DP_SCOPE_SELF,
+					     DP_PER_OVERALL, "Calls",	      "ports"};
+		c[n++] = (struct dp_colspec){DP_CV_EXITS,    DP_METRIC_CALLS, DP_SCOPE_SELF,
+					     DP_PER_OVERALL, "Exits",	      "ports"};
+		c[n++] = (struct dp_colspec){DP_CV_UNWINDS,  DP_METRIC_CALLS, DP_SCOPE_SELF,
+					     DP_PER_OVERALL, "Unwinds",	      "ports"};
 	}
 	if (f & DP_FIELD_TICKS) {
-		c[n++] = (struct dp_colspec){ DP_CV_TICKS, DP_METRIC_TIME, DP_SCOPE_SELF,
-					      DP_PER_OVERALL, "Self", "ticks" };
-		c[n++] = (struct dp_colspec){ DP_CV_TICKS, DP_METRIC_TIME, DP_SCOPE_TOTAL,
-					      DP_PER_OVERALL, "Total", "ticks" };
+		c[n++] = (struct dp_colspec){DP_CV_TICKS,    DP_METRIC_TIME, DP_SCOPE_SELF,
+					     DP_PER_OVERALL, "Self",	     "ticks"};
+		c[n++] = (struct dp_colspec){DP_CV_TICKS,    DP_METRIC_TIME, DP_SCOPE_TOTAL,
+					     DP_PER_OVERALL, "Total",	     "ticks"};
 	}
 	if (f & DP_FIELD_TIME)
 		n = dp_group_cols(c, n, DP_METRIC_TIME, "time", f & DP_FIELD_TIME_PC);
@@ -126,43 +126,53 @@ static uint32_t dp_columns(unsigned f, struct dp_colspec *c)
 	return n;
 }
 
-/* Format value @v of metric @m (a count, samples, bytes) into @s. */
-static void dp_fmt_metric(char *s, size_t n, double v, enum dp_metric m, const struct dp_report *r)
+/* Format value @v of metric @m (a count, samples, bytes) into @s; return the length. */
+static size_t dp_fmt_metric(char *s, size_t n, double v, enum dp_metric m,
+			    const struct dp_report *r)
 {
 	enum dp_time_unit u = r->q.prefs.time_unit;
 
 	if (m == DP_METRIC_TIME && u != DP_TIME_TICKS && r->sample_period_ns)
-		dp_fmt_seconds(s, n, v * (double)r->sample_period_ns * 1e-9, u);
-	else if (m == DP_METRIC_BYTES)
-		dp_fmt_bytes(s, n, v);
-	else
-		dp_fmt_count(s, n, v);
+		return dp_fmt_seconds(s, n, v * (double)r->sample_period_ns * 1e-9, u);
+	if (m == DP_METRIC_BYTES)
+		return dp_fmt_bytes(s, n, v);
+	return dp_fmt_count(s, n, v);
 }
 
-/* The cell of column @c for @row, in the page's arena. Return: 0 or -DP_ENOMEM. */
-static int dp_cell(struct dp_display *d, const struct dp_report *r, const struct dp_colspec *c,
-		   const struct dp_rep_row *row, struct dp_dcell *cell)
+/* The tooltip kind of a cell of @c showing @raw (which the text may abbreviate). */
+static uint8_t dp_cell_tipkind(const struct dp_colspec *c, uint64_t raw)
 {
-	char s[DP_UNIT_MAX], e[DP_UNIT_MAX];
+	if (c->what == DP_CV_VALUE && c->metric == DP_METRIC_TIME && raw)
+		return DP_TIP_SAMPLES;
+	if (c->what == DP_CV_VALUE && c->metric == DP_METRIC_BYTES && raw >= 1024)
+		return DP_TIP_BYTES;
+	return raw >= 10000 ? DP_TIP_COUNT : DP_TIP_NONE;
+}
+
+/* Cell @cell of column @c for @row. */
+static void dp_cell(const struct dp_report *r, const struct dp_colspec *c,
+		    const struct dp_rep_row *row, struct dp_dcell *cell)
+{
+	size_t n = sizeof(cell->text), len = 0;
 	uint64_t raw = 0;
 	double v;
 
-	e[0] = 0;
 	switch (c->what) {
 	case DP_CV_CALLS:
 	case DP_CV_EXITS:
 	case DP_CV_UNWINDS:
-		raw = c->what == DP_CV_CALLS ? row->own.calls
-		      : c->what == DP_CV_EXITS ? row->own.exits : row->own.unwinds;
-		dp_fmt_count(s, sizeof(s), (double)raw);
+		raw = c->what == DP_CV_CALLS   ? row->own.calls
+		      : c->what == DP_CV_EXITS ? row->own.exits
+					       : row->own.unwinds;
+		len = dp_fmt_count(cell->text, n, (double)raw);
 		break;
 	case DP_CV_TICKS:
 		raw = dp_row_raw(row, DP_METRIC_TIME, c->scope);
-		dp_fmt_count(s, sizeof(s), (double)raw);
+		len = dp_fmt_count(cell->text, n, (double)raw);
 		break;
 	case DP_CV_PCT:
-		dp_fmt_pct(s, sizeof(s), (double)dp_row_raw(row, c->metric, c->scope),
-			   (double)dp_inh(&r->root_total, c->metric));
+		len = dp_fmt_pct(cell->text, n, (double)dp_row_raw(row, c->metric, c->scope),
+				 (double)dp_inh(&r->root_total, c->metric));
 		break;
 	case DP_CV_VALUE:
 		raw = dp_row_raw(row, c->metric, c->scope);
@@ -171,18 +181,12 @@ static int dp_cell(struct dp_display *d, const struct dp_report *r, const struct
 			v = row->own.calls ? v / (double)row->own.calls : 0.0;
 			raw = 0;
 		}
-		dp_fmt_metric(s, sizeof(s), v, c->metric, r);
+		len = dp_fmt_metric(cell->text, n, v, c->metric, r);
 		break;
 	}
-	if (c->what == DP_CV_VALUE && c->metric == DP_METRIC_TIME && raw)
-		snprintf(e, sizeof(e), "%llu sample%s", (unsigned long long)raw, raw == 1 ? "" : "s");
-	else if (c->what == DP_CV_VALUE && c->metric == DP_METRIC_BYTES && raw >= 1024)
-		snprintf(e, sizeof(e), "%llu bytes", (unsigned long long)raw);
-	else if (raw >= 10000)
-		snprintf(e, sizeof(e), "%llu", (unsigned long long)raw);
-	cell->text = dp_disp_strdup(d, s);
-	cell->exact = e[0] && strcmp(e, s) ? dp_disp_strdup(d, e) : NULL;
-	return cell->text ? 0 : -DP_ENOMEM;
+	cell->raw = raw;
+	cell->len = (uint8_t)len;
+	cell->tip = c->what == DP_CV_PCT ? DP_TIP_NONE : dp_cell_tipkind(c, raw);
 }
 
 /* Whether the preferences hide inactive row @row. */
@@ -252,28 +256,23 @@ static int dp_row_link(struct dp_display *d, const struct dp_report *r,
 	if (page == DP_PAGE_COUNT || !id)
 		return 0;
 	out->href = dp_disp_link_to(d, &r->q, page, id);
-	out->ref = dp_disp_printf(d, "%c%u", c, id);
+	out->ref = dp_disp_ref(d, c, id);
 	return out->href && out->ref ? 0 : -DP_ENOMEM;
 }
 
 /* Fill display row @out from report row @row. */
-static int dp_make_row(struct dp_display *d, const struct dp_report *r,
-		       const struct dp_colspec *cs, uint32_t n_num, const struct dp_rep_row *row,
-		       struct dp_drow *out)
+static int dp_make_row(struct dp_display *d, const struct dp_report *r, const struct dp_colspec *cs,
+		       uint32_t n_num, const struct dp_rep_row *row, struct dp_drow *out)
 {
 	out->depth = row->depth;
 	out->flags = row->flags;
 	out->name = dp_disp_strdup(d, row->name);
-	if (row->file && row->line)
-		out->where = dp_disp_printf(d, "%s:%u", row->file, row->line);
-	else
-		out->where = dp_disp_strdup(d, row->file ? row->file : "");
+	out->where = dp_disp_where(d, row->file, row->line);
 	out->num = dp_arena_array(&d->arena, n_num ? n_num : 1, sizeof(*out->num));
 	if (!out->name || !out->where || !out->num)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
 	for (uint32_t i = 0; i < n_num; i++)
-		if (dp_cell(d, r, &cs[i], row, &out->num[i]) < 0)
-			return dp_error(DP_ENOMEM, "out of memory building a table");
+		dp_cell(r, &cs[i], row, &out->num[i]);
 	return dp_row_link(d, r, row, out);
 }
 
@@ -309,10 +308,14 @@ static int dp_table_header(struct dp_display *d, const struct dp_report *r,
 	t->cols = dp_arena_array(&d->arena, t->n_cols, sizeof(*t->cols));
 	if (!t->cols)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
-	t->cols[0] = (struct dp_dcol){ DP_DCOL_ID, "Id", NULL, NULL, false, 0 };
+	t->cols[0] = (struct dp_dcol){DP_DCOL_ID, "Id", NULL, NULL, false, 0};
 	q.prefs.sort = DP_SORT_NAME;
-	t->cols[1] = (struct dp_dcol){ DP_DCOL_NAME, "Name", NULL, dp_disp_href(d, &q),
-				       r->q.prefs.sort == DP_SORT_NAME, 0 };
+	t->cols[1] = (struct dp_dcol){DP_DCOL_NAME,
+				      "Name",
+				      NULL,
+				      dp_disp_href(d, &q),
+				      r->q.prefs.sort == DP_SORT_NAME,
+				      0};
 	for (uint32_t i = 0; i < n_num; i++) {
 		struct dp_dcol *c = &t->cols[2 + i];
 
@@ -326,8 +329,12 @@ static int dp_table_header(struct dp_display *d, const struct dp_report *r,
 							: 0;
 	}
 	q.prefs.sort = DP_SORT_CONTEXT;
-	t->cols[n_num + 2] = (struct dp_dcol){ DP_DCOL_WHERE, "Where", NULL, dp_disp_href(d, &q),
-					       r->q.prefs.sort == DP_SORT_CONTEXT, 0 };
+	t->cols[n_num + 2] = (struct dp_dcol){DP_DCOL_WHERE,
+					      "Where",
+					      NULL,
+					      dp_disp_href(d, &q),
+					      r->q.prefs.sort == DP_SORT_CONTEXT,
+					      0};
 	if (!t->cols[1].href || !t->cols[n_num + 2].href)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
 	for (uint32_t i = 0; i < n_num; i++)
@@ -342,8 +349,8 @@ static const char *dp_show_href(struct dp_display *d, const struct dp_report *r)
 {
 	struct dp_query q = r->q;
 
-	q.prefs.inactive = DP_SHOW_INACTIVE_SITES | DP_SHOW_INACTIVE_PROCS |
-			   DP_SHOW_INACTIVE_MODULES;
+	q.prefs.inactive =
+		DP_SHOW_INACTIVE_SITES | DP_SHOW_INACTIVE_PROCS | DP_SHOW_INACTIVE_MODULES;
 	return dp_disp_href(d, &q);
 }
 

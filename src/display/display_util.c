@@ -62,16 +62,33 @@ struct dp_dblock *dp_disp_block(struct dp_display *d, enum dp_dblock_kind kind)
 	return b;
 }
 
-char *dp_disp_strdup(struct dp_display *d, const char *s)
+/* Copy @s into @d's arena with control characters (terminal escapes, line breaks unless
+ * @lines) replaced by '?': profile strings must not drive a terminal or break a row. */
+static char *dp_disp_copy(struct dp_display *d, const char *s, bool lines)
 {
 	char *c;
 
 	if (!s)
 		s = "";
 	c = dp_arena_strndup(&d->arena, s, strlen(s));
-	if (!c)
+	if (!c) {
 		dp_error(DP_ENOMEM, "out of memory building a page");
+		return NULL;
+	}
+	for (char *p = c; *p; p++)
+		if (((unsigned char)*p < 0x20 && !(lines && *p == '\n')) || *p == 0x7f)
+			*p = '?';
 	return c;
+}
+
+char *dp_disp_strdup(struct dp_display *d, const char *s)
+{
+	return dp_disp_copy(d, s, false);
+}
+
+char *dp_disp_strdup_lines(struct dp_display *d, const char *s)
+{
+	return dp_disp_copy(d, s, true);
 }
 
 char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
@@ -93,6 +110,41 @@ char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
+	return s;
+}
+
+const char *dp_disp_where(struct dp_display *d, const char *file, uint32_t line)
+{
+	size_t len;
+	char *s;
+
+	if (!file || !line)
+		return dp_disp_strdup(d, file ? file : "");
+	len = strlen(file);
+	s = dp_arena_alloc(&d->arena, len + 12);
+	if (!s) {
+		dp_error(DP_ENOMEM, "out of memory building a page");
+		return NULL;
+	}
+	memcpy(s, file, len);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = '?';
+	s[len] = ':';
+	dp_fmt_u64(s + len + 1, line);
+	return s;
+}
+
+const char *dp_disp_ref(struct dp_display *d, char c, uint32_t id)
+{
+	char *s = dp_arena_alloc(&d->arena, 12);
+
+	if (!s) {
+		dp_error(DP_ENOMEM, "out of memory building a page");
+		return NULL;
+	}
+	s[0] = c;
+	dp_fmt_u64(s + 1, id);
 	return s;
 }
 
@@ -125,9 +177,72 @@ const char *dp_disp_link_to(struct dp_display *d, const struct dp_query *base, e
 	return s;
 }
 
+size_t dp_fmt_u64(char *s, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		s[i] = tmp[n - 1 - i];
+	s[n] = 0;
+	return n;
+}
+
+/* Append @s at @o (bounded by @end); return the new end. */
+static char *dp_put(char *o, const char *end, const char *s)
+{
+	while (*s && o < end)
+		*o++ = *s++;
+	return o;
+}
+
+/* @v (>= 0) with @dec (0..3) decimals, then @sep and @unit, into @s (of @n bytes).
+ * Integer arithmetic: printf's float formatting is the bottleneck of big pages.
+ * Return: the length. */
+static size_t dp_fixed(char *s, size_t n, double v, unsigned dec, const char *sep, const char *unit)
+{
+	static const uint64_t p10[4] = {1, 10, 100, 1000};
+	uint64_t r, fp;
+	char *o;
+	size_t k;
+
+	if (!(v >= 0) || v > 1e15 || dec > 3 || n < DP_UNIT_MAX) {
+		int len = snprintf(s, n, "%.*f%s%s", (int)dec, v, sep, unit);
+
+		return len < 0 ? 0 : (size_t)len < n ? (size_t)len : n - 1;
+	}
+	r = (uint64_t)(v * (double)p10[dec] + 0.5);
+	k = dp_fmt_u64(s, r / p10[dec]);
+	if (dec) {
+		fp = r % p10[dec];
+		s[k++] = '.';
+		for (unsigned i = dec; i-- > 0;) {
+			s[k + i] = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		k += dec;
+	}
+	o = dp_put(dp_put(s + k, s + n - 1, sep), s + n - 1, unit);
+	*o = 0;
+	return (size_t)(o - s);
+}
+
+/* Copy @lit into @s (of @n bytes); return its length. */
+static size_t dp_lit(char *s, size_t n, const char *lit)
+{
+	char *o = dp_put(s, s + n - 1, lit);
+
+	*o = 0;
+	return (size_t)(o - s);
+}
+
 /* @v scaled by @base through @units (units[0] = ""): one decimal below 100, none above. */
-static void dp_fmt_scaled(char *s, size_t n, double v, double base, const char *const *units,
-			  size_t n_units, const char *sep)
+static size_t dp_fmt_scaled(char *s, size_t n, double v, double base, const char *const *units,
+			    size_t n_units, const char *sep)
 {
 	size_t u = 0;
 
@@ -135,87 +250,83 @@ static void dp_fmt_scaled(char *s, size_t n, double v, double base, const char *
 		v /= base;
 		u++;
 	}
-	if (v < 99.95)
-		snprintf(s, n, "%.1f%s%s", v, sep, units[u]);
-	else
-		snprintf(s, n, "%.0f%s%s", v, sep, units[u]);
+	return dp_fixed(s, n, v, v < 99.95 ? 1 : 0, sep, units[u]);
 }
 
 /* A plain number below the abbreviation threshold: integral values exactly. */
-static void dp_fmt_plain(char *s, size_t n, double v, const char *unit)
+static size_t dp_fmt_plain(char *s, size_t n, double v, const char *unit)
 {
-	if (v == floor(v))
-		snprintf(s, n, "%.0f%s", v, unit);
-	else if (v < 9.995)
-		snprintf(s, n, "%.2f%s", v, unit);
-	else if (v < 99.95)
-		snprintf(s, n, "%.1f%s", v, unit);
-	else
-		snprintf(s, n, "%.0f%s", v, unit);
+	unsigned dec = v == floor(v) ? 0 : v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
+
+	return dp_fixed(s, n, v, dec, "", unit);
 }
 
-void dp_fmt_count(char *s, size_t n, double v)
+size_t dp_fmt_count(char *s, size_t n, double v)
 {
-	static const char *const units[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const units[] = {"", "k", "M", "G", "T", "P", "E"};
 
 	if (v < 9999.5)
-		dp_fmt_plain(s, n, v, "");
-	else
-		dp_fmt_scaled(s, n, v, 1000.0, units, 7, "");
+		return dp_fmt_plain(s, n, v, "");
+	return dp_fmt_scaled(s, n, v, 1000.0, units, 7, "");
 }
 
-void dp_fmt_bytes(char *s, size_t n, double v)
+size_t dp_fmt_bytes(char *s, size_t n, double v)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
 	if (v < 1023.5)
-		dp_fmt_plain(s, n, v, " B");
-	else
-		dp_fmt_scaled(s, n, v, 1024.0, units, 7, " ");
+		return dp_fmt_plain(s, n, v, " B");
+	return dp_fmt_scaled(s, n, v, 1024.0, units, 7, " ");
 }
 
-void dp_fmt_seconds(char *s, size_t n, double v, enum dp_time_unit unit)
+size_t dp_fmt_seconds(char *s, size_t n, double v, enum dp_time_unit unit)
 {
-	static const char *const units[] = { "ns", "us", "ms", "s" };
+	static const char *const units[] = {"ns", "us", "ms", "s"};
 
 	switch (unit) {
 	case DP_TIME_S:
-		snprintf(s, n, "%.3f", v);
-		return;
+		return dp_fixed(s, n, v, 3, "", "");
 	case DP_TIME_MS:
-		snprintf(s, n, "%.1f", v * 1e3);
-		return;
+		return dp_fixed(s, n, v * 1e3, 1, "", "");
 	case DP_TIME_US:
 	case DP_TIME_TICKS:
-		snprintf(s, n, "%.0f", v * 1e6);
-		return;
+		return dp_fixed(s, n, v * 1e6, 0, "", "");
 	case DP_TIME_AUTO:
 		break;
 	}
-	if (v <= 0) {
-		snprintf(s, n, "0");
-		return;
-	}
-	dp_fmt_scaled(s, n, v * 1e9, 1000.0, units, 4, " ");
+	if (v <= 0)
+		return dp_lit(s, n, "0");
+	return dp_fmt_scaled(s, n, v * 1e9, 1000.0, units, 4, " ");
 }
 
-void dp_fmt_pct(char *s, size_t n, double num, double den)
+size_t dp_fmt_pct(char *s, size_t n, double num, double den)
 {
 	double p;
 
-	if (den <= 0) {
-		snprintf(s, n, "-");
-		return;
-	}
+	if (den <= 0)
+		return dp_lit(s, n, "-");
 	p = 100.0 * num / den;
 	if (num <= 0)
-		snprintf(s, n, "0%%");
-	else if (p >= 99.95 && p < 100.05)
-		snprintf(s, n, "100%%");
-	else if (p < 0.05)
-		snprintf(s, n, "<0.1%%");
-	else
-		snprintf(s, n, "%.1f%%", p);
+		return dp_lit(s, n, "0%");
+	if (p >= 99.95 && p < 100.05)
+		return dp_lit(s, n, "100%");
+	if (p < 0.05)
+		return dp_lit(s, n, "<0.1%");
+	return dp_fixed(s, n, p, 1, "", "%");
+}
+
+void dp_cell_tip(const struct dp_dcell *c, char *s)
+{
+	size_t k;
+
+	s[0] = 0;
+	if (c->tip == DP_TIP_NONE)
+		return;
+	k = dp_fmt_u64(s, c->raw);
+	if (c->tip == DP_TIP_SAMPLES)
+		dp_lit(s + k, DP_UNIT_MAX - k, c->raw == 1 ? " sample" : " samples");
+	else if (c->tip == DP_TIP_BYTES)
+		dp_lit(s + k, DP_UNIT_MAX - k, " bytes");
 }
 
 size_t dp_text_width(const char *s, size_t len)

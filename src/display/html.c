@@ -19,7 +19,8 @@ static const char dp_html_css[] =
 	"table.cost{border-collapse:collapse;font-variant-numeric:tabular-nums}"
 	"table.cost th,table.cost td{padding:1px 6px;border:1px solid #ddd;white-space:nowrap}"
 	"table.cost th{background:#f3f3f3;font-weight:600}th.g{text-align:center}"
-	"td.n{text-align:right}th.sorted{background:#dde8ff}td.w{color:#666;font-size:.9em}"
+	"table.cost td{text-align:right}table.cost td.l{text-align:left}"
+	"th.sorted{background:#dde8ff}table.cost td.w{color:#666;font-size:.9em;text-align:left}"
 	"tr.subj td{font-weight:600;background:#fafae8}tr.inactive td{color:#999}"
 	"tr.sel td{background:#ffeebb}span.rec{color:#a40;margin-left:.4em}"
 	"span.multi{color:#666;font-style:italic}"
@@ -200,12 +201,25 @@ static void dp_html_thead(struct dp_buf *out, const struct dp_dtable *t,
 static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const struct dp_drow *r,
 			const struct dp_render_opts *o)
 {
-	dp_buf_addf(out, "<tr class=\"d%u%s%s\"><td", r->depth,
-		    (r->flags & DP_DROW_SUBJECT) ? " subj" : "",
-		    (r->flags & DP_ROW_INACTIVE) ? " inactive" : "");
-	if (r->depth)
-		dp_buf_addf(out, " style=\"padding-left:%.1fem\"",
-			    0.4 + 1.2 * (r->depth > 40 ? 40 : r->depth));
+	char num[24];
+	uint32_t dep = r->depth > 40 ? 40 : r->depth;
+
+	dp_fmt_u64(num, r->depth);
+	dp_buf_adds(out, "<tr class=\"d");
+	dp_buf_adds(out, num);
+	if (r->flags & DP_DROW_SUBJECT)
+		dp_buf_adds(out, " subj");
+	if (r->flags & DP_ROW_INACTIVE)
+		dp_buf_adds(out, " inactive");
+	dp_buf_adds(out, "\"><td class=\"l\"");
+	if (dep) { /* 0.4em + 1.2em per level, in tenths */
+		dp_fmt_u64(num, 4 + 12 * dep);
+		dp_buf_adds(out, " style=\"padding-left:");
+		dp_buf_add(out, num, strlen(num) - 1);
+		dp_buf_addc(out, '.');
+		dp_buf_adds(out, num + strlen(num) - 1);
+		dp_buf_adds(out, "em\"");
+	}
 	dp_buf_addc(out, '>');
 	if (r->href) {
 		dp_buf_adds(out, "<a ");
@@ -221,18 +235,27 @@ static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const str
 		dp_buf_adds(out, "</a>");
 	if (r->flags & DP_ROW_RECURSIVE)
 		dp_buf_adds(out, "<span class=\"rec\" title=\"recursive call\">&#8635;</span>");
+	if (r->flags & DP_ROW_CONTOUR)
+		dp_buf_adds(out, "<span class=\"rec\" title=\"regrouped by contour exclusion\">"
+				 "&#8679;</span>");
 	dp_buf_adds(out, "</td>");
 	for (uint32_t i = 0; i < t->n_num; i++) {
 		const struct dp_dcell *c = &r->num[i];
 
-		if (c->exact) {
-			dp_buf_adds(out, "<td class=\"n\" title=\"");
-			dp_html_escape(out, c->exact);
+		if (c->tip) {
+			char tip[DP_UNIT_MAX];
+
+			dp_cell_tip(c, tip);
+			dp_buf_adds(out, "<td title=\"");
+			dp_buf_adds(out, tip); /* digits and a word: nothing to escape */
 			dp_buf_adds(out, "\">");
 		} else {
-			dp_buf_adds(out, "<td class=\"n\">");
+			dp_buf_adds(out, "<td>");
 		}
-		dp_html_escape(out, c->text);
+		if (c->text[0] == '<') /* "<0.1%": the one value with a character to escape */
+			dp_html_escape(out, c->text);
+		else
+			dp_buf_add(out, c->text, c->len);
 		dp_buf_adds(out, "</td>");
 	}
 	dp_buf_adds(out, "<td class=\"w\">");
@@ -286,7 +309,7 @@ static void dp_html_facts(struct dp_buf *out, const struct dp_dblock *b)
 static void dp_html_block(struct dp_buf *out, const struct dp_dblock *b,
 			  const struct dp_render_opts *o)
 {
-	static const char *const para_cls[] = { "para", "note", "error" };
+	static const char *const para_cls[] = {"para", "note", "error"};
 
 	if (b->title && b->kind != DP_DB_PAGER) {
 		dp_buf_adds(out, "<h2>");

@@ -10,9 +10,9 @@
 #include "../core/err.h"
 #include "html_int.h"
 
-#define DP_SVG_W 1200.0 /* user units across */
-#define DP_SVG_ROW 17	/* height of a row */
-#define DP_SVG_CHAR 6.8 /* width of a label character (11px monospace) */
+#define DP_SVG_W    1200.0 /* user units across */
+#define DP_SVG_ROW  17	   /* height of a row */
+#define DP_SVG_CHAR 6.8	   /* width of a label character (11px monospace) */
 
 /* A warm colour for @name, stable across pages. */
 static void dp_flame_colour(const char *name, char *s, size_t n)
@@ -43,7 +43,7 @@ static void dp_flame_label(struct dp_buf *out, const char *s, size_t chars)
 		i++;
 	}
 	for (size_t k = 0; k < i; k++) {
-		char ch[2] = { s[k], 0 };
+		char ch[2] = {s[k], 0};
 
 		dp_html_escape(out, ch);
 	}

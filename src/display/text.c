@@ -11,8 +11,17 @@
 #include "display_int.h"
 #include "text_int.h"
 
-#define DP_TEXT_MIN_NAME 24 /* narrowest name column before rows take two lines */
-#define DP_TEXT_MAX_WHERE 32
+#define DP_TEXT_MIN_NAME  24 /* narrowest name column before rows take two lines */
+#define DP_TEXT_MIN_WHERE 20 /* narrowest a where column is cut to */
+
+const char *dp_text_marker(unsigned flags)
+{
+	if (flags & DP_ROW_RECURSIVE)
+		return " (rec)";
+	if (flags & DP_ROW_CONTOUR)
+		return " (contour)";
+	return "";
+}
 
 int dp_text_pad(struct dp_buf *out, size_t n)
 {
@@ -49,26 +58,21 @@ static void dp_text_eol(struct dp_buf *out)
 	dp_buf_addc(out, '\n');
 }
 
-/* A list of label / value pairs with the values aligned. */
-static void dp_text_pairs(struct dp_buf *out, const char *const *labels,
-			  const char *const *values, uint32_t n, size_t stride)
+/* Facts as "label  value" lines with the values aligned. */
+static void dp_text_facts(struct dp_buf *out, const struct dp_dfact *f, uint32_t n)
 {
 	size_t lw = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const char *l = *(const char *const *)((const char *)labels + i * stride);
-		size_t w = dp_text_width(l, strlen(l));
+		size_t w = dp_text_width(f[i].label, strlen(f[i].label));
 
 		lw = w > lw ? w : lw;
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		const char *l = *(const char *const *)((const char *)labels + i * stride);
-		const char *v = *(const char *const *)((const char *)values + i * stride);
-
 		dp_buf_adds(out, "  ");
-		dp_text_cell(out, l, lw, false);
+		dp_text_cell(out, f[i].label, lw, false);
 		dp_buf_adds(out, "  ");
-		dp_buf_adds(out, v ? v : "");
+		dp_buf_adds(out, f[i].value);
 		dp_text_eol(out);
 	}
 }
@@ -99,29 +103,22 @@ static void dp_text_links(struct dp_buf *out, const struct dp_dlink *l, uint32_t
 /* Widths of a table's columns and which layout it gets. */
 struct dp_tlayout {
 	size_t id_w, name_w, where_w, nums_w, width;
-	uint32_t n_show;		   /* numeric columns shown */
-	uint32_t show[DP_TEXT_MAX_COLS];   /* their indexes in the row's num[] */
-	size_t gap[DP_TEXT_MAX_COLS];	   /* spaces before each: 1 in a group, 2 across */
-	size_t num_w[DP_TEXT_MAX_COLS];	   /* width of each */
-	bool omitted;			   /* exits and unwinds left out */
+	uint32_t n_show;		 /* numeric columns shown */
+	uint32_t show[DP_TEXT_MAX_COLS]; /* their indexes in the row's num[] */
+	size_t gap[DP_TEXT_MAX_COLS];	 /* spaces before each: 1 in a group, 2 across */
+	size_t num_w[DP_TEXT_MAX_COLS];	 /* width of each */
+	bool omitted;			 /* exits and unwinds left out */
 	bool two_lines;
 };
-
-/* The exact text of cell @i of @r. */
-static const char *dp_text_exact(const struct dp_drow *r, uint32_t i)
-{
-	return r->num[i].exact ? r->num[i].exact : r->num[i].text;
-}
 
 /* Whether every row has exits == calls and no unwinds (the columns say nothing). */
 static bool dp_text_ports_plain(const struct dp_dtable *t, uint32_t calls, uint32_t exits,
 				uint32_t unw)
 {
 	for (uint32_t r = 0; r < t->n_rows; r++) {
-		const struct dp_drow *row = &t->rows[r];
+		const struct dp_dcell *c = t->rows[r].num;
 
-		if (strcmp(dp_text_exact(row, calls), dp_text_exact(row, exits)) != 0 ||
-		    strcmp(dp_text_exact(row, unw), "0") != 0)
+		if (c[calls].raw != c[exits].raw || c[unw].raw != 0)
 			return false;
 	}
 	return true;
@@ -159,7 +156,7 @@ static size_t dp_text_namew(const struct dp_drow *r)
 {
 	size_t w = 2 * (size_t)r->depth + dp_text_width(r->name, strlen(r->name));
 
-	return w + ((r->flags & DP_ROW_RECURSIVE) ? 6 : 0);
+	return w + strlen(dp_text_marker(r->flags));
 }
 
 /* The widths of the id, where and numeric columns (from the cells). */
@@ -182,9 +179,7 @@ static size_t dp_text_widths(const struct dp_dtable *t, struct dp_tlayout *L)
 		w = dp_text_width(row->where, strlen(row->where));
 		L->where_w = w > L->where_w ? w : L->where_w;
 		for (uint32_t k = 0; k < L->n_show; k++) {
-			const char *c = row->num[L->show[k]].text;
-
-			w = dp_text_width(c, strlen(c));
+			w = row->num[L->show[k]].len; /* ASCII */
 			L->num_w[k] = w > L->num_w[k] ? w : L->num_w[k];
 		}
 	}
@@ -203,10 +198,17 @@ static void dp_text_layout(const struct dp_dtable *t, size_t width, struct dp_tl
 		L->id_w = L->id_w < 2 ? 2 : L->id_w;
 	if (L->where_w)
 		L->where_w = L->where_w < 5 ? 5 : L->where_w;
-	L->where_w = L->where_w > DP_TEXT_MAX_WHERE ? DP_TEXT_MAX_WHERE : L->where_w;
 	for (uint32_t k = 0; k < L->n_show; k++)
 		L->nums_w += L->gap[k] + L->num_w[k];
 	rest = (L->id_w ? L->id_w + 2 : 0) + L->nums_w + (L->where_w ? L->where_w + 2 : 0);
+	if (rest + natural > width && L->where_w > DP_TEXT_MIN_WHERE) {
+		/* a narrower where ("...e/file.c:12") to keep rows on one line */
+		size_t cut = L->where_w - DP_TEXT_MIN_WHERE, over = rest + natural - width;
+
+		cut = over < cut ? over : cut;
+		L->where_w -= cut;
+		rest -= cut;
+	}
 	if (rest + natural <= width) {
 		L->name_w = natural;
 	} else if (rest + DP_TEXT_MIN_NAME <= width) {
@@ -232,17 +234,20 @@ static void dp_text_where(struct dp_buf *out, const char *s, size_t w)
 		s++;
 		len--;
 	}
-	while (len > 0 && ((unsigned char)*s & 0xC0u) == 0x80u)
-		s++, len--;
+	while (len > 0 && ((unsigned char)*s & 0xC0u) == 0x80u) {
+		s++;
+		len--;
+	}
 	dp_buf_adds(out, "...");
 	dp_buf_adds(out, s);
 }
 
 /* The name cell: indentation, the name shortened to fit @w, marker; pads to @w if @pad. */
-static void dp_text_name(struct dp_buf *out, struct dp_buf *tmp, const struct dp_drow *r,
-			 size_t w, bool pad)
+static void dp_text_name(struct dp_buf *out, struct dp_buf *tmp, const struct dp_drow *r, size_t w,
+			 bool pad)
 {
-	size_t ind = 2 * (size_t)r->depth, mark = (r->flags & DP_ROW_RECURSIVE) ? 6 : 0, avail;
+	const char *marker = dp_text_marker(r->flags);
+	size_t ind = 2 * (size_t)r->depth, mark = strlen(marker), avail;
 
 	if (ind > w / 2)
 		ind = w / 2;
@@ -250,8 +255,7 @@ static void dp_text_name(struct dp_buf *out, struct dp_buf *tmp, const struct dp
 	dp_text_pad(out, ind);
 	dp_shorten_name(tmp, r->name, avail);
 	dp_buf_adds(out, dp_buf_cstr(tmp));
-	if (mark)
-		dp_buf_adds(out, " (rec)");
+	dp_buf_adds(out, marker);
 	if (pad) {
 		size_t used = ind + dp_text_width(dp_buf_cstr(tmp), tmp->len) + mark;
 
@@ -265,9 +269,11 @@ static void dp_text_nums(struct dp_buf *out, const struct dp_dtable *t, const st
 {
 	for (uint32_t k = 0; k < L->n_show; k++) {
 		uint32_t i = L->show[k];
+		const char *s = row ? row->num[i].text : t->cols[2 + i].label;
+		size_t w = row ? row->num[i].len : dp_text_width(s, strlen(s));
 
-		dp_text_pad(out, L->gap[k]);
-		dp_text_cell(out, row ? row->num[i].text : t->cols[2 + i].label, L->num_w[k], true);
+		dp_text_pad(out, L->gap[k] + (w < L->num_w[k] ? L->num_w[k] - w : 0));
+		dp_buf_add(out, s, row ? w : strlen(s));
 	}
 }
 
@@ -330,8 +336,8 @@ static void dp_text_row(struct dp_buf *out, struct dp_buf *tmp, const struct dp_
 		dp_buf_adds(out, "  ");
 	}
 	if (L->two_lines) {
-		size_t used = (L->id_w ? L->id_w + 2 : 0) + 2 +
-			      dp_text_width(r->where, strlen(r->where));
+		size_t used =
+			(L->id_w ? L->id_w + 2 : 0) + 2 + dp_text_width(r->where, strlen(r->where));
 		size_t nw = L->width > used + DP_TEXT_MIN_NAME ? L->width - used : DP_TEXT_MIN_NAME;
 
 		dp_text_name(out, tmp, r, nw, false);
@@ -398,8 +404,7 @@ static void dp_text_block(struct dp_buf *out, const struct dp_dblock *b, size_t 
 		dp_buf_addf(out, "Error: %s\n", b->text);
 		break;
 	case DP_DB_FACTS:
-		dp_text_pairs(out, &b->facts[0].label, &b->facts[0].value, b->n_facts,
-			      sizeof(b->facts[0]));
+		dp_text_facts(out, b->facts, b->n_facts);
 		break;
 	case DP_DB_LINKS:
 	case DP_DB_PAGER:

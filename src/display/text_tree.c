@@ -46,10 +46,53 @@ static size_t dp_tree_guides(struct dp_buf *out, const struct dp_dflame_node *n,
 	return w;
 }
 
+/* The where of a node cut at the left to @w columns ("...flate.c:1057"). */
+static void dp_tree_where(struct dp_buf *out, const char *s, size_t w)
+{
+	size_t len = strlen(s), sw = dp_text_width(s, len);
+
+	if (sw > w) {
+		while (*s && sw > w - 3) {
+			if (((unsigned char)*s & 0xC0u) != 0x80u)
+				sw--;
+			s++;
+		}
+		while (((unsigned char)*s & 0xC0u) == 0x80u)
+			s++;
+		dp_buf_adds(out, "...");
+	}
+	dp_buf_adds(out, s);
+}
+
+/* Name, marker and where of node @n in @avail columns: the name first (at least 16
+ * columns of it), then the where cut at the left to what is left (at least 20 columns
+ * of it, or all of a shorter one; a deep node may pass the width). */
+static void dp_tree_label(struct dp_buf *out, struct dp_buf *tmp, const struct dp_dflame_node *n,
+			  size_t avail)
+{
+	size_t nw = dp_text_width(n->name, strlen(n->name));
+	const char *marker = dp_text_marker(n->flags);
+	size_t mark = strlen(marker);
+	size_t ww = dp_text_width(n->where, strlen(n->where));
+	size_t wmin = ww < 20 ? ww : 20, used, nb;
+
+	used = mark + (ww ? 2 + wmin : 0);
+	nb = avail > used + DP_TREE_MIN_NAME ? avail - used : DP_TREE_MIN_NAME;
+	dp_shorten_name(tmp, n->name, nb < nw ? nb : nw);
+	dp_buf_adds(out, dp_buf_cstr(tmp));
+	dp_buf_adds(out, marker);
+	if (ww) {
+		used = dp_text_width(dp_buf_cstr(tmp), tmp->len) + mark + 2;
+		dp_buf_adds(out, "  ");
+		dp_tree_where(out, n->where, avail > used + wmin ? avail - used : wmin);
+	}
+	dp_buf_addc(out, '\n');
+}
+
 void dp_text_tree(struct dp_buf *out, const struct dp_dblock *b, size_t width)
 {
 	const struct dp_dflame *f = &b->flame;
-	struct dp_tree_w W = { 5, 4, strlen(f->metric), 5 };
+	struct dp_tree_w W = {5, 4, strlen(f->metric), 5};
 	struct dp_buf tmp;
 	bool *anc_last;
 	size_t lead;
@@ -83,8 +126,7 @@ void dp_text_tree(struct dp_buf *out, const struct dp_dblock *b, size_t width)
 	dp_buf_init(&tmp, 1 << 16);
 	for (uint32_t i = 0; i < f->n_nodes; i++) {
 		const struct dp_dflame_node *n = &f->nodes[i];
-		size_t g, where = n->where[0] ? 2 + dp_text_width(n->where, strlen(n->where)) : 0;
-		size_t avail;
+		size_t g, avail;
 
 		anc_last[n->depth] = n->last;
 		dp_tree_right(out, n->total_pct, W.tot);
@@ -96,17 +138,8 @@ void dp_text_tree(struct dp_buf *out, const struct dp_dblock *b, size_t width)
 		dp_tree_right(out, n->calls, W.calls);
 		dp_buf_adds(out, "  ");
 		g = dp_tree_guides(out, n, anc_last);
-		avail = width > lead + g + where + DP_TREE_MIN_NAME ? width - lead - g - where
-								    : DP_TREE_MIN_NAME;
-		dp_shorten_name(&tmp, n->name, avail);
-		dp_buf_adds(out, dp_buf_cstr(&tmp));
-		if (n->flags & DP_ROW_RECURSIVE)
-			dp_buf_adds(out, " (rec)");
-		if (n->where[0]) {
-			dp_buf_adds(out, "  ");
-			dp_buf_adds(out, n->where);
-		}
-		dp_buf_addc(out, '\n');
+		avail = width > lead + g + DP_TREE_MIN_NAME ? width - lead - g : DP_TREE_MIN_NAME;
+		dp_tree_label(out, &tmp, n, avail);
 	}
 	dp_buf_release(&tmp);
 	free(anc_last);

@@ -104,8 +104,8 @@ int dp_rd_id_slow(struct dp_cur *c, uint32_t *id, uint32_t lo, uint32_t n, const
 
 /* dp_rd_id - dp_rd_id_slow() with valid ids decoded inline; any other case (malformed,
  * out of range) is decoded again by the slow path, which reports it. */
-static inline int dp_rd_id(struct dp_cur *c, uint32_t *id, uint32_t lo, uint32_t n,
-			   const char *who, uint32_t who_id, const char *field, const char *plural)
+static inline int dp_rd_id(struct dp_cur *c, uint32_t *id, uint32_t lo, uint32_t n, const char *who,
+			   uint32_t who_id, const char *field, const char *plural)
 {
 	uint64_t v;
 	size_t len = dp_rd_fast(c->rd->data + c->pos, c->end - c->pos, &v);

@@ -182,12 +182,17 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress)
 		rc = dp_profile_merge_threads(&f->prof, &f->merged);
 		if (rc < 0)
 			goto out;
-		f->has_merged = true;
-		atomic_store(&pr.step, "analysing merged view");
-		f->a_merged = dp_analysis_new(&f->merged, &err);
-		if (!f->a_merged) {
-			rc = err;
-			goto out;
+		if (f->merged.n_pd == f->prof.n_pd && f->merged.n_csd == f->prof.n_csd) {
+			/* nothing merged: the same nodes with the same ids */
+			dp_profile_release(&f->merged);
+		} else {
+			f->has_merged = true;
+			atomic_store(&pr.step, "analysing merged view");
+			f->a_merged = dp_analysis_new(&f->merged, &err);
+			if (!f->a_merged) {
+				rc = err;
+				goto out;
+			}
 		}
 	}
 	f->has_time = f->a->root_total.samples > 10;

@@ -22,22 +22,21 @@
  *     prefs, unless prefs.summarise. Costs are this context's only.
  *   facts: pds (members), procs (distinct procedures among them).
  *   links: "entry procedure" (proc page), "parent clique" (clique page of the caller of
- *     the entry CSD, if any), "flame" (flame page).
+ *     the entry CSD, if any), "flame graph" (flame page).
  * page=root: the clique page of the analysis's root clique.
- * page=action&percent=P (metric=M, default time): from the root clique, descend while
- *   exactly one child clique (entered by a crossing CSD of any member) has a total of M
- *   (own + desc of the crossing CSDs into it) >= P% of the ROOT total of M. metric=time
+ * page=action&percent=P&metric=M (default time): from the root clique, descend while exactly one child clique
+ *   (entered by a crossing CSD of any member) has a total of M (own + desc of a crossing
+ *   CSD into it: each counts alone) >= P% of the ROOT total of M. metric=time
  *   on a profile without samples uses callseqs (r->note says so); metric=calls is a
  *   usage error. The page is the final clique's page (subject and sections above) plus a
  *   section "path" first: the crossing CSD rows descended, outermost first, depth 0.
- *   Facts add: percent (f64), steps.
+ *   Facts add: percent (f64), metric (the one followed, a string), steps.
  */
-#include "report_int.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
+#include "report_int.h"
 
 /* a link to @page (id @id) with @r's preferences and file */
 static int link_to(struct dp_report *r, const char *label, enum dp_page page, uint32_t id)
@@ -132,6 +131,27 @@ static int site_rows(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 	return dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
 }
 
+/* rows_room - room for @more rows in @l beyond its @n (a PD's call sites, known ahead) */
+static int rows_room(struct dp_rep_rows *l, uint32_t more)
+{
+	uint64_t want = (uint64_t)l->n + more, cap = 2 * (uint64_t)l->cap;
+	struct dp_rep_row *rows;
+
+	if (want <= l->cap)
+		return 0;
+	if (want > UINT32_MAX)
+		return dp_error(DP_ENOMEM, "too many rows in a report");
+	cap = cap > want && cap <= UINT32_MAX ? cap : want;
+	rows = dp_arena_array(&l->r->arena, cap, sizeof(*rows));
+	if (!rows)
+		return dp_error(DP_ENOMEM, "out of memory building a clique page");
+	if (l->n)
+		memcpy(rows, l->rows, (size_t)l->n * sizeof(*rows));
+	l->rows = rows;
+	l->cap = (uint32_t)cap;
+	return 0;
+}
+
 /* the call sites of PD @pd (procedure @ps) at @depth, sorted by prefs */
 static int pd_sites(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd, uint32_t ps,
 		    uint32_t depth, struct dp_rep_rows *l)
@@ -143,7 +163,7 @@ static int pd_sites(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	uint32_t first = l->n, j = 0;
 	int rc = 0;
 
-	if (n && !v)
+	if ((n && !v) || rows_room(l, ns + n) < 0)
 		return dp_error(DP_ENOMEM, "out of memory building a clique page");
 	for (uint32_t i = 0; i < n; i++)
 		v[i] = (struct pair){c->p->csd[ids[i]].css, ids[i]};

@@ -31,12 +31,11 @@
  *     kind PS (id = the caller procedure), SUM with n = the PDs merged, own/desc = the
  *     sum of those PDs' own/desc. Chains are cut at the depth limit.
  */
-#include "report_int.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
+#include "report_int.h"
 
 /* A node of either tree, as the pruning and ordering see it. */
 struct fl_node {
@@ -61,15 +60,16 @@ struct fl {
 	struct dp_report *r;
 	const struct dp_report_ctx *c;
 	enum dp_metric m;
-	bool callers;		/* flame_callers */
-	uint32_t top;		/* flame: the depth-0 clique; callers: the procedure */
-	double min;		/* values below are dropped */
+	bool callers; /* flame_callers */
+	uint32_t top; /* flame: the depth-0 clique; callers: the procedure */
+	double min;   /* values below are dropped */
 	uint32_t kept, dropped;
-	struct fc_node *t;	/* callers tree, t[0] unused, t[1] = the root */
+	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
-	uint32_t *hash;		/* (parent, ps) -> tree node, open addressing */
+	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
 	uint32_t n_hash;
-	struct fl_node *stack, *kids;
+	struct fl_node *stack, *kids; /* kids: the kept children of the node expanded */
+	struct fl_node other;	      /* and the sum of those dropped */
 	uint32_t n_stack, cap_stack, n_kids, cap_kids;
 };
 
@@ -119,16 +119,21 @@ static void csd_costs(const struct dp_report_ctx *c, uint32_t csd, struct fl_nod
 	n->desc = c->a->csd_desc[csd];
 }
 
-/* kid - a new child slot in f->kids, or NULL */
-static struct fl_node *kid(struct fl *f)
+/* offer - child @x (value set) of the node being expanded: kept in f->kids, or added to
+ * f->other when below the minimum */
+static int offer(struct fl *f, const struct fl_node *x)
 {
-	struct fl_node *k;
-
+	if ((double)x->value < f->min) {
+		f->other.n_other++;
+		f->other.value += x->value;
+		dp_costs_add(&f->other.own, &x->own);
+		dp_inherit_add(&f->other.desc, &x->desc);
+		return 0;
+	}
 	if (grow((void **)&f->kids, &f->cap_kids, f->n_kids + 1, sizeof(*f->kids)) < 0)
-		return NULL;
-	k = &f->kids[f->n_kids++];
-	memset(k, 0, sizeof(*k));
-	return k;
+		return -DP_ENOMEM;
+	f->kids[f->n_kids++] = *x;
+	return 0;
 }
 
 /* flame_kids - the children of flame node @n into f->kids */
@@ -144,16 +149,14 @@ static int flame_kids(struct fl *f, const struct fl_node *n)
 		const uint32_t *ids = dp_csr_items(&a->pd_csds, pds[i]);
 
 		for (uint32_t j = 0; j < nc; j++) {
-			struct fl_node *x;
+			struct fl_node x = {.id = ids[j]};
 
 			if (!dp_analysis_is_entry(a, ids[j]))
 				continue;
-			x = kid(f);
-			if (!x)
+			csd_costs(f->c, ids[j], &x);
+			x.value = value_of(f->m, &x.own, &x.desc);
+			if (offer(f, &x) < 0)
 				return -DP_ENOMEM;
-			x->id = ids[j];
-			csd_costs(f->c, ids[j], x);
-			x->value = value_of(f->m, &x->own, &x->desc);
 		}
 	}
 	return 0;
@@ -163,14 +166,11 @@ static int flame_kids(struct fl *f, const struct fl_node *n)
 static int callers_kids(struct fl *f, const struct fl_node *n)
 {
 	for (uint32_t i = f->t[n->id].child; i; i = f->t[i].sibling) {
-		struct fl_node *x = kid(f);
+		struct fl_node x = {.id = i, .own = f->t[i].own, .desc = f->t[i].desc};
 
-		if (!x)
+		x.value = value_of(f->m, &x.own, &x.desc);
+		if (offer(f, &x) < 0)
 			return -DP_ENOMEM;
-		x->id = i;
-		x->own = f->t[i].own;
-		x->desc = f->t[i].desc;
-		x->value = value_of(f->m, &x->own, &x->desc);
 	}
 	return 0;
 }
@@ -236,33 +236,25 @@ static void node_row(struct fl *f, const struct fl_node *x, struct dp_rep_row *r
 /* expand - push the kept children of @x (popped) and their "(other)" row */
 static int expand(struct fl *f, const struct fl_node *x)
 {
-	struct fl_node other = {.depth = x->depth + 1, .name = "(other)"};
-	uint32_t kept = 0;
 	int rc;
 
 	f->n_kids = 0;
+	memset(&f->other, 0, sizeof(f->other));
+	f->other.depth = x->depth + 1;
+	f->other.name = "(other)";
 	rc = f->callers ? callers_kids(f, x) : flame_kids(f, x);
-	for (uint32_t i = 0; i < f->n_kids && rc == 0; i++) {
-		struct fl_node *k = &f->kids[i];
-
-		if ((double)k->value < f->min) {
-			other.n_other++;
-			other.value += k->value;
-			dp_costs_add(&other.own, &k->own);
-			dp_inherit_add(&other.desc, &k->desc);
-			continue;
-		}
-		k->depth = x->depth + 1;
-		k->name = kid_name(f, k);
-		f->kids[kept++] = *k;
-	}
 	if (rc < 0)
 		return rc;
-	f->dropped += other.n_other;
-	qsort(f->kids, kept, sizeof(*f->kids), kid_cmp);
-	if (other.n_other && (double)other.value >= f->min)
-		rc = push(f, &other);
-	for (uint32_t i = kept; i > 0 && rc == 0; i--)
+	for (uint32_t i = 0; i < f->n_kids; i++) {
+		f->kids[i].depth = x->depth + 1;
+		f->kids[i].name = kid_name(f, &f->kids[i]);
+	}
+	f->dropped += f->other.n_other;
+	if (f->n_kids > 1)
+		qsort(f->kids, f->n_kids, sizeof(*f->kids), kid_cmp);
+	if (f->other.n_other && (double)f->other.value >= f->min)
+		rc = push(f, &f->other);
+	for (uint32_t i = f->n_kids; i > 0 && rc == 0; i--)
 		rc = push(f, &f->kids[i - 1]);
 	return rc;
 }

@@ -8,11 +8,12 @@
  * object, 0 (procedures of no known object, name "<unknown>") then 1..n_objects (name =
  * its path), own/desc = object_own/object_desc, INACTIVE as above, same order rules.
  *
- * module (id=N or name=FILE: the module's file exactly, else the unique module whose file
- * ends in "/FILE"): subject = the module's row; section "procs": one PS row per procedure
- * of the module (names qualified against this module), INACTIVE when never called,
- * sorted by prefs. Unknown: -DP_ENOENT naming the modules with the same base name, or
- * how many modules there are; neither id nor name: -DP_EUSAGE.
+ * module (id=N or name=FILE: the module's file exactly, else the unique module whose
+ * file ends in "/FILE"; r->q then names it by id): subject = the module's row; section
+ * "procs": one PS row per procedure of the module (names qualified against this module),
+ * INACTIVE when never called, sorted by prefs. Unknown: -DP_ENOENT naming the modules
+ * with the same base name, or how many modules there are; neither id nor name:
+ * -DP_EUSAGE.
  *
  * top (limit=, metric=, scope=, per=): no subject. Candidates: every PS of kind function
  * whose value of the metric is non-zero. Value: calls (scope self, per overall only,
@@ -182,6 +183,8 @@ int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c)
 	if (got < 0)
 		return (int)got;
 	m = (uint32_t)got;
+	r->q.id = m; /* the query answered, its name resolved (report.h) */
+	r->q.name[0] = 0;
 	dp_rep_row_module(r, c, m, &r->subject);
 	r->has_subject = true;
 	r->title = dp_rep_printf(r, "Module %s", r->subject.name);

@@ -30,7 +30,7 @@
  *     CSD is first moved to dp_contour_site() (the key moves, the costs stay, the row gets
  *     CONTOUR). Rows sorted by prefs (ties by id), then only bunch K (size S rows,
  *     1-based) is kept: r->n_items = the groups, r->n_bunches, r->bunch.
- *   facts: caller_csds, self_csds, groups, moved (CSDs moved by contour exclusion).
+ *   facts: caller_csds, self_csds, groups, and with contour exclusion moved (CSDs moved).
  *   links: "procedure", "previous" / "next" bunch, and the three other groupings.
  * page=site&id=N:
  *   subject: the CSS row. Title "Call site N: CALLER -> CALLEE".
@@ -40,12 +40,11 @@
  *     total time, or total callseqs without samples).
  *   facts: contexts. links: "caller" (proc page of the caller), "callee" (when single).
  */
-#include "report_int.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
+#include "report_int.h"
 
 /* a link to @page about @id (id= or proc=) with @r's preferences and file */
 static int link_to(struct dp_report *r, const char *label, enum dp_page page, uint32_t id)
@@ -58,6 +57,23 @@ static int link_to(struct dp_report *r, const char *label, enum dp_page page, ui
 	else
 		t.id = id;
 	return dp_rep_link(r, label, &t);
+}
+
+/* rows_reserve - room for @n rows in @l at once (pages whose row count is known) */
+static int rows_reserve(struct dp_rep_rows *l, uint32_t n)
+{
+	struct dp_rep_row *rows;
+
+	if (n <= l->cap)
+		return 0;
+	rows = dp_arena_array(&l->r->arena, n, sizeof(*rows));
+	if (!rows)
+		return dp_error(DP_ENOMEM, "out of memory building a report (%u rows)", n);
+	if (l->n)
+		memcpy(rows, l->rows, (size_t)l->n * sizeof(*rows));
+	l->rows = rows;
+	l->cap = n;
+	return 0;
 }
 
 /* radix_sort - sort @v[0..n) by their upper 32 bits, stably (LSD, 4 byte passes) */
@@ -236,6 +252,8 @@ int dp_rep_proc(struct dp_report *r, const struct dp_report_ctx *c)
 	ns = dp_csr_count(&a->ps_csss, ps);
 	sites = dp_csr_items(&a->ps_csss, ps);
 	dp_rep_rows_init(&l, r);
+	if (rc == 0)
+		rc = rows_reserve(&l, ns);
 	for (uint32_t i = 0; i < ns && rc == 0; i++)
 		rc = proc_site(r, c, sites[i], &l);
 	if (rc == 0)
@@ -253,18 +271,16 @@ int dp_rep_proc(struct dp_report *r, const struct dp_report_ctx *c)
 	return rc;
 }
 
-/* One group of caller CSDs on a callers page. */
+/* One group of caller CSDs on a callers page: v[first .. first + n) of the sorted
+ * (key, CSD) array; costs are summed again only for the rows shown. */
 struct cgroup {
-	uint32_t key, n;
-	unsigned flags;
+	uint32_t key, first, n;
 	uint32_t one; /* the (moved) CSD when n == 1 */
-	struct dp_costs own;
-	struct dp_inherit desc;
-	const char *sname, *file; /* sorting: bare name and position */
+	unsigned flags;
 	uint32_t line;
 	double metric;
+	const char *sname, *file; /* sorting: bare name and position */
 };
-
 /* group_key - the key of (moved) caller CSD @csd under grouping @g */
 static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, enum dp_group g)
 {
@@ -290,12 +306,10 @@ static const char *bare_name(const struct dp_profile *p, uint32_t ps)
 }
 
 /* sort keys of group @g: name and position of its node */
-static void group_sort_keys(const struct dp_report_ctx *c, enum dp_group how, struct cgroup *g,
-			    const struct dp_prefs *prefs)
+static void group_sort_keys(const struct dp_report_ctx *c, enum dp_group how, struct cgroup *g)
 {
 	const struct dp_profile *p = c->p;
 	uint32_t ps = 0;
-	struct dp_rep_row tmp = {.own = g->own, .desc = g->desc};
 
 	switch (how) {
 	case DP_GROUP_SITE:
@@ -320,11 +334,12 @@ static void group_sort_keys(const struct dp_report_ctx *c, enum dp_group how, st
 			g->line = p->ps[ps].line;
 		}
 	}
-	g->metric = dp_rep_row_metric(&tmp, prefs->sort_metric, prefs->sort_scope, prefs->sort_per);
 }
 
 static int cmp_opt(const char *a, const char *b)
 {
+	if (a == b)
+		return 0; /* interned strings: the same one */
 	if (!a || !b)
 		return (a == NULL) - (b == NULL);
 	return strcmp(a, b);
@@ -352,35 +367,159 @@ static int group_cmp(const struct cgroup *x, const struct cgroup *y, enum dp_sor
 	return d ? d : (x->key > y->key) - (x->key < y->key);
 }
 
-/* sort_groups - order @g[0..n) by @how (a total order: keys are distinct) */
-static int sort_groups(struct dp_report *r, struct cgroup *g, uint32_t n, enum dp_sort how)
-{
-	struct cgroup *tmp = n > 1 ? dp_arena_array(&r->arena, n, sizeof(*tmp)) : NULL;
-	struct cgroup *src = g, *dst = tmp;
+/* A group's place in the sort: a prefix of its key (never contradicting the full
+ * order) compared before the group itself, so most comparisons stay in this array. */
+struct skey {
+	uint64_t pre, sub;
+	uint32_t idx;
+};
 
-	if (n < 2)
-		return 0;
-	if (!tmp)
+/* str_bytes - bytes [@off, @off + @n) of @s (n <= 8) as a big-endian number, 0 past its
+ * end; NULL sorts after every string */
+static uint64_t str_bytes(const char *s, unsigned off, unsigned n)
+{
+	uint64_t v = 0;
+	bool end = false;
+
+	if (!s)
+		return UINT64_MAX >> (64 - 8 * n);
+	for (unsigned i = 0; i < off + n; i++) {
+		end = end || s[i] == 0;
+		if (i >= off)
+			v = v << 8 | (end ? 0u : (unsigned char)s[i]);
+	}
+	return v;
+}
+
+/* A distinct string of str_ranks(): its pointer and the index it was first met at. */
+struct str_slot {
+	const char *s;
+	uint32_t d;
+};
+
+static int str_slot_cmp(const void *x, const void *y)
+{
+	const struct str_slot *a = x, *b = y;
+
+	if (!a->s || !b->s)
+		return (a->s == NULL) - (b->s == NULL);
+	return strcmp(a->s, b->s);
+}
+
+/*
+ * str_ranks - for the @n strings @s[i] (NULL allowed; equal strings are mostly one
+ * interned pointer), their ranks in strcmp order (NULL last; equal strings, equal ranks)
+ * into @rank, hashing pointers so that only the distinct strings are compared.
+ */
+static int str_ranks(struct dp_report *r, const char *const *s, uint32_t n, uint32_t *rank)
+{
+	uint32_t size = 16, nd = 0, *slot, *pos;
+	struct str_slot *d;
+
+	while (size < 2 * (uint64_t)n)
+		size *= 2;
+	slot = dp_arena_array(&r->arena, size, sizeof(*slot));
+	d = dp_arena_array(&r->arena, n ? n : 1, sizeof(*d));
+	pos = dp_arena_array(&r->arena, n ? n : 1, sizeof(*pos));
+	if (!slot || !d || !pos)
+		return dp_error(DP_ENOMEM, "out of memory sorting %u rows", n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t h = (uint64_t)(uintptr_t)s[i] * 0x9E3779B97F4A7C15ull;
+		uint32_t j = (uint32_t)(h >> 32) & (size - 1);
+
+		while (slot[j] && d[slot[j] - 1].s != s[i])
+			j = (j + 1) & (size - 1);
+		if (!slot[j]) {
+			d[nd] = (struct str_slot){s[i], nd};
+			slot[j] = ++nd;
+		}
+		rank[i] = slot[j] - 1;
+	}
+	qsort(d, nd, sizeof(*d), str_slot_cmp);
+	for (uint32_t i = 0, k = 0; i < nd; i++) {
+		k += i > 0 && str_slot_cmp(&d[i - 1], &d[i]) != 0;
+		pos[d[i].d] = k;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		rank[i] = pos[rank[i]];
+	return 0;
+}
+
+static int skey_cmp(const struct skey *a, const struct skey *b, const struct cgroup *g,
+		    enum dp_sort how)
+{
+	if (a->pre != b->pre)
+		return a->pre < b->pre ? -1 : 1;
+	if (a->sub != b->sub)
+		return a->sub < b->sub ? -1 : 1;
+	return group_cmp(&g[a->idx], &g[b->idx], how);
+}
+
+/* sort_groups - the order of @g[0..n) by @how in *@out (indexes into @g) */
+static int sort_groups(struct dp_report *r, const struct cgroup *g, uint32_t n, enum dp_sort how,
+		       struct skey **out)
+{
+	struct skey *k = dp_arena_array(&r->arena, n ? n : 1, sizeof(*k));
+	struct skey *tmp = dp_arena_array(&r->arena, n ? n : 1, sizeof(*tmp));
+	struct skey *src = k, *dst = tmp;
+	uint32_t sorted = 1;
+
+	const char **files = NULL;
+	uint32_t *rank = NULL;
+
+	if (!k || !tmp)
 		return dp_error(DP_ENOMEM, "out of memory sorting %u callers", n);
+	if (how == DP_SORT_CONTEXT) {
+		files = dp_arena_array(&r->arena, n ? n : 1, sizeof(*files));
+		rank = dp_arena_array(&r->arena, n ? n : 1, sizeof(*rank));
+		if (!files || !rank)
+			return dp_error(DP_ENOMEM, "out of memory sorting %u callers", n);
+		for (uint32_t i = 0; i < n; i++)
+			files[i] = g[i].file;
+		if (str_ranks(r, files, n, rank) < 0)
+			return -DP_ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t bits;
+
+		k[i].idx = i;
+		if (how == DP_SORT_COST) { /* metrics are >= 0: their bits order as they do */
+			memcpy(&bits, &g[i].metric, sizeof(bits));
+			k[i].pre = ~bits;
+			k[i].sub = str_bytes(g[i].sname, 0, 8);
+		} else if (how == DP_SORT_NAME) {
+			k[i].pre = str_bytes(g[i].sname, 0, 8);
+			k[i].sub = str_bytes(g[i].sname, 8, 8);
+		} else {
+			k[i].pre = (uint64_t)rank[i] << 32 | g[i].line;
+			k[i].sub = str_bytes(g[i].sname, 0, 8);
+		}
+	}
+	*out = k;
+	while (sorted < n && skey_cmp(&k[sorted - 1], &k[sorted], g, how) <= 0)
+		sorted++;
+	if (sorted >= n)
+		return 0; /* already in order */
 	for (uint64_t w = 1; w < n; w *= 2) {
 		for (uint64_t lo = 0; lo < n; lo += 2 * w) {
-			uint64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			uint64_t i = lo, j = mid, k = lo;
+			uint64_t mid = lo + w < n ? lo + w : n,
+				 hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint64_t i = lo, j = mid, o = lo;
 
 			while (i < mid && j < hi)
-				dst[k++] = group_cmp(&src[j], &src[i], how) < 0 ? src[j++] : src[i++];
+				dst[o++] = skey_cmp(&src[j], &src[i], g, how) < 0 ? src[j++]
+										  : src[i++];
 			while (i < mid)
-				dst[k++] = src[i++];
+				dst[o++] = src[i++];
 			while (j < hi)
-				dst[k++] = src[j++];
+				dst[o++] = src[j++];
 		}
-		struct cgroup *t = src;
+		struct skey *t = src;
 
 		src = dst;
 		dst = t;
 	}
-	if (src != g)
-		memcpy(g, src, (size_t)n * sizeof(*g));
+	*out = src;
 	return 0;
 }
 
@@ -390,61 +529,94 @@ static uint32_t moved(const struct dp_report *r, const struct dp_report_ctx *c, 
 	return r->q.prefs.contour ? dp_contour_site(c->a, c->contour, csd) : csd;
 }
 
-/* the groups of @ps's callers in *@out (*@n of them), before sorting */
-static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
-			 struct cgroup **out, uint32_t *n_out)
+/* group_costs - the sum of the costs of the CSDs of group @g into @row */
+static void group_costs(const struct dp_report_ctx *c, const uint64_t *v, const struct cgroup *g,
+			struct dp_rep_row *row)
+{
+	memset(&row->own, 0, sizeof(row->own));
+	memset(&row->desc, 0, sizeof(row->desc));
+	for (uint32_t i = g->first; i < g->first + g->n; i++) {
+		costs_add_csd(&row->own, &c->p->csd[(uint32_t)v[i]]);
+		dp_inherit_add(&row->desc, &c->a->csd_desc[(uint32_t)v[i]]);
+	}
+}
+
+/* the caller CSDs of @ps, sorted by group key, in *@vout (*@k of them) */
+static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+		       uint64_t **vout, uint32_t *k)
 {
 	const struct dp_profile *p = c->p;
-	uint32_t n = dp_csr_count(&c->a->ps_callers, ps), k = 0, ng = 0, n_moved = 0;
+	uint32_t n = dp_csr_count(&c->a->ps_callers, ps);
 	const uint32_t *ids = dp_csr_items(&c->a->ps_callers, ps);
 	uint64_t *v = dp_arena_array(&r->arena, n ? n : 1, sizeof(*v));
-	struct cgroup *g = dp_arena_array(&r->arena, n ? n : 1, sizeof(*g));
 	int rc;
 
-	if (!v || !g)
+	*k = 0;
+	if (!v)
 		return dp_error(DP_ENOMEM, "out of memory building a callers page");
 	for (uint32_t i = 0; i < n; i++) {
 		if (p->pd[p->csd[ids[i]].caller].ps == ps)
 			continue;
-		v[k++] = (uint64_t)group_key(c, moved(r, c, ids[i]), r->q.group) << 32 | ids[i];
+		v[(*k)++] = (uint64_t)group_key(c, moved(r, c, ids[i]), r->q.group) << 32 | ids[i];
 	}
-	rc = radix_sort(r, v, k);
-	for (uint32_t i = 0; i < k && rc == 0; i++) {
+	rc = radix_sort(r, v, *k);
+	*vout = v;
+	if (rc == 0)
+		rc = dp_rep_fact_u64(r, "caller_csds", "caller call sites in context", *k);
+	if (rc == 0)
+		rc = dp_rep_fact_u64(r, "self_csds", "self-recursive calls left out", n - *k);
+	return rc;
+}
+
+/* the groups of the sorted caller CSDs @v[0..k) in *@out (*@n_out of them) */
+static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c, const uint64_t *v,
+			 uint32_t k, struct cgroup **out, uint32_t *n_out)
+{
+	struct cgroup *g = dp_arena_array(&r->arena, k ? k : 1, sizeof(*g));
+	const struct dp_prefs *pr = &r->q.prefs;
+	uint32_t ng = 0, n_moved = 0;
+
+	if (!g)
+		return dp_error(DP_ENOMEM, "out of memory building a callers page");
+	for (uint32_t i = 0; i < k; i++) {
 		uint32_t csd = (uint32_t)v[i], to = moved(r, c, csd);
 		struct cgroup *x = &g[ng - 1];
 
 		if (i == 0 || v[i] >> 32 != v[i - 1] >> 32) {
 			x = &g[ng++];
 			x->key = (uint32_t)(v[i] >> 32);
+			x->first = i;
 			x->one = to;
+			x->flags = DP_ROW_SUM;
 		}
 		x->n++;
-		x->flags |= DP_ROW_SUM;
 		if (to != csd) {
 			x->flags |= DP_ROW_CONTOUR;
 			n_moved++;
 		}
-		costs_add_csd(&x->own, &p->csd[csd]);
-		dp_inherit_add(&x->desc, &c->a->csd_desc[csd]);
 	}
-	for (uint32_t i = 0; i < ng && rc == 0; i++)
-		group_sort_keys(c, r->q.group, &g[i], &r->q.prefs);
-	if (rc == 0)
-		rc = dp_rep_fact_u64(r, "caller_csds", "caller call sites in context", k);
-	if (rc == 0)
-		rc = dp_rep_fact_u64(r, "self_csds", "self-recursive calls left out", n - k);
-	if (rc == 0)
-		rc = dp_rep_fact_u64(r, "groups", "groups", ng);
-	if (rc == 0)
-		rc = dp_rep_fact_u64(r, "moved", "calls moved by contour exclusion", n_moved);
+	for (uint32_t i = 0; i < ng; i++) {
+		group_sort_keys(c, r->q.group, &g[i]);
+		if (pr->sort == DP_SORT_COST) {
+			struct dp_rep_row tmp;
+
+			group_costs(c, v, &g[i], &tmp);
+			g[i].metric = dp_rep_row_metric(&tmp, pr->sort_metric, pr->sort_scope,
+							pr->sort_per);
+		}
+	}
 	*out = g;
 	*n_out = ng;
-	return rc;
+	if (dp_rep_fact_u64(r, "groups", "groups", ng) < 0)
+		return -DP_ENOMEM;
+	if (!r->q.prefs.contour)
+		return 0;
+	return dp_rep_fact_u64(r, "moved", "calls moved by contour exclusion", n_moved);
 }
 
 /* the row of caller group @g (of procedure @ps) */
 static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
-		       const struct cgroup *g, struct dp_rep_row *row)
+		       const uint64_t *v, const struct cgroup *g, struct dp_rep_row *row)
 {
 	const struct dp_profile *p = c->p;
 	uint32_t mod = c->a->ps_module[ps];
@@ -484,8 +656,7 @@ static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	}
 	row->flags = g->flags;
 	row->n = g->n;
-	row->own = g->own;
-	row->desc = g->desc;
+	group_costs(c, v, g, row);
 }
 
 /* the pager and grouping links of a callers page */
@@ -520,8 +691,10 @@ static int callers_links(struct dp_report *r, uint32_t ps)
 int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 {
 	uint32_t size = r->q.size ? r->q.size : 20, bunch = r->q.bunch ? r->q.bunch : 1;
-	uint32_t ng = 0, ps;
+	uint32_t ng = 0, ps, k = 0;
+	uint64_t *v = NULL;
 	struct cgroup *g = NULL;
+	struct skey *order = NULL;
 	struct dp_rep_rows l;
 	uint64_t lo;
 	int rc;
@@ -540,9 +713,11 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 		return -DP_ENOMEM;
 	if (r->q.prefs.contour && c->contour->warnings && c->contour->warnings[0])
 		r->note = c->contour->warnings;
-	rc = caller_groups(r, c, ps, &g, &ng);
+	rc = caller_csds(r, c, ps, &v, &k);
 	if (rc == 0)
-		rc = sort_groups(r, g, ng, r->q.prefs.sort);
+		rc = caller_groups(r, c, v, k, &g, &ng);
+	if (rc == 0)
+		rc = sort_groups(r, g, ng, r->q.prefs.sort, &order);
 	if (rc < 0)
 		return rc;
 	r->n_items = ng;
@@ -558,7 +733,7 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 
 		if (!row)
 			return -DP_ENOMEM;
-		caller_row(r, c, ps, &g[i], row);
+		caller_row(r, c, ps, v, &g[order[i].idx], row);
 	}
 	rc = dp_rep_section(r, "callers", "Callers", &l);
 	if (rc == 0)
@@ -587,7 +762,8 @@ int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c)
 	n = dp_csr_count(&a->css_csds, css);
 	ids = dp_csr_items(&a->css_csds, css);
 	dp_rep_rows_init(&l, r);
-	for (uint32_t i = 0; i < n; i++) {
+	rc = rows_reserve(&l, n);
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		struct dp_rep_row *row = dp_rep_rows_add(&l);
 
 		if (!row)
@@ -595,6 +771,8 @@ int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c)
 		dp_rep_row_csd(r, c, ids[i], row);
 		row->n = a->pd_clique[p->csd[ids[i]].caller];
 	}
+	if (rc < 0)
+		return rc;
 	if (by.sort != DP_SORT_COST) {
 		by.sort = DP_SORT_COST;
 		by.sort_metric = a->root_total.samples ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;

@@ -40,11 +40,12 @@ char *dp_rep_printf(struct dp_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * dp_rep_ps_name - the name of procedure @ps as the prefs' module qualification says
- * (DP_MQ_ALWAYS: "file.c: name"; DP_MQ_DIFF: qualified when the procedure's module is not
- * @ctx_module; DP_MQ_NEVER: bare). @ctx_module: the module the page is about, 0 = none.
- * The string lives in the arena (or the profile). Never NULL (on out of memory: the
- * bare name).
+ * dp_rep_ps_name - the name of procedure @ps as the prefs' module qualification says:
+ * DP_MQ_ALWAYS: "file.c: name" (the file's base name); DP_MQ_DIFF: qualified when the
+ * procedure's module differs from @ctx_module, bare when @ctx_module is 0 or the module
+ * of the artificial (file-less) procedures; DP_MQ_NEVER: bare. Call-site rows pass the
+ * caller's module. The string lives in the arena (or the profile). Never NULL (on out of
+ * memory: the bare name).
  */
 const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
 			   uint32_t ctx_module);

@@ -19,19 +19,21 @@ static const char dp_web_csp[] = "default-src 'none'; style-src 'unsafe-inline';
 				 "script-src 'unsafe-inline'; img-src 'self' data:; "
 				 "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-const char *const dp_web_headers[] = {
-	"Content-Security-Policy", dp_web_csp, "X-Content-Type-Options", "nosniff",
-	"X-Frame-Options",	   "DENY",     "Referrer-Policy",	 "no-referrer",
-	NULL,
+const char *const dp_web_headers[][2] = {
+	{"Content-Security-Policy", dp_web_csp},
+	{"X-Content-Type-Options", "nosniff"},
+	{"X-Frame-Options", "DENY"},
+	{"Referrer-Policy", "no-referrer"},
+	{NULL, NULL},
 };
 
 /* The request's query string, split: file= apart, the rest verbatim for the session. */
 struct dp_web_query {
 	char file[DP_WEB_FILE_MAX]; /* decoded file= value */
 	bool has_file;
-	enum dp_format fmt;	    /* format= of the request, for the server's own pages */
-	struct dp_buf rest;	    /* every other parameter, still encoded, '&'-joined */
-	const char *bad;	    /* why the query string is unusable, or NULL */
+	enum dp_format fmt; /* format= of the request, for the server's own pages */
+	struct dp_buf rest; /* every other parameter, still encoded, '&'-joined */
+	const char *bad;    /* why the query string is unusable, or NULL */
 };
 
 int dp_web_router_init(struct dp_web_router *rt, struct dp_session *s)
@@ -60,12 +62,23 @@ int dp_web_html_escape(struct dp_buf *b, const char *s)
 		const char *rep;
 
 		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&#39;"; break;
-		default: continue;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&#39;";
+			break;
+		default:
+			continue;
 		}
 		dp_buf_add(b, run, (size_t)(s - run));
 		dp_buf_adds(b, rep);
@@ -132,7 +145,7 @@ static void query_param(struct dp_web_query *q, const char *p, size_t len)
 		return; /* the session never sees file= */
 	}
 	if (strcmp(key, "format") == 0 && dp_web_pct_decode(v, vlen, val, sizeof(val)) >= 0)
-		q->fmt = strcmp(val, "json") == 0	? DP_FMT_JSON
+		q->fmt = strcmp(val, "json") == 0   ? DP_FMT_JSON
 			 : strcmp(val, "text") == 0 ? DP_FMT_TEXT
 						    : DP_FMT_HTML;
 	if (q->rest.len)
@@ -159,12 +172,18 @@ static void query_split(struct dp_web_query *q, const char *qs)
 static const char *status_text(int status)
 {
 	switch (status) {
-	case 200: return "OK";
-	case 400: return "Bad Request";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 414: return "URI Too Long";
-	default: return "Internal Server Error";
+	case 200:
+		return "OK";
+	case 400:
+		return "Bad Request";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 414:
+		return "URI Too Long";
+	default:
+		return "Internal Server Error";
 	}
 }
 
@@ -211,9 +230,9 @@ static int own_page(struct dp_web_reply *r, const struct dp_session *s, int stat
 	r->status = status;
 	if (fmt == DP_FMT_JSON) {
 		r->content_type = "application/json";
-		dp_buf_addf(&r->body, "{\"status\":%d,\"error\":\"", status);
+		dp_buf_addf(&r->body, "{\"status\":%d,\"error\":", status);
 		dp_json_escape(&r->body, msg, strlen(msg));
-		dp_buf_adds(&r->body, "\"}\n");
+		dp_buf_adds(&r->body, "}\n");
 		return dp_buf_error(&r->body);
 	}
 	if (fmt == DP_FMT_TEXT) {
@@ -251,18 +270,22 @@ static long pick_file(struct dp_web_reply *r, const struct dp_session *s,
 		if (n == 1)
 			return 0;
 		if (q->rest.len == 0)
-			*rc = own_page(r, s, 200, q->fmt, n ? "The profiles this server shows:"
-							     : "This server shows no profiles.");
+			*rc = own_page(r, s, 200, q->fmt,
+				       n ? "The profiles this server shows:"
+					 : "This server shows no profiles.");
 		else
-			*rc = own_page(r, s, 400, q->fmt,
-				       "This server shows several profiles: say which with file=N.");
+			*rc = own_page(
+				r, s, 400, q->fmt,
+				"This server shows several profiles: say which with file=N.");
 		return -1;
 	}
 	for (p = q->file; *p >= '0' && *p <= '9' && p - q->file < 9; p++)
 		v = v * 10 + (unsigned long)(*p - '0');
 	if (*p || p == q->file || v >= n) {
-		snprintf(msg, sizeof(msg), "No file \"%s\" here: file= is the number (0 to %u) "
-			 "of one of the profiles this server shows.", q->file, n ? n - 1 : 0);
+		snprintf(msg, sizeof(msg),
+			 "No file \"%s\" here: file= is the number (0 to %u) "
+			 "of one of the profiles this server shows.",
+			 q->file, n ? n - 1 : 0);
 		*rc = own_page(r, s, 404, q->fmt, msg);
 		return -1;
 	}

@@ -5,6 +5,8 @@
  */
 #define _GNU_SOURCE /* accept4 flags, SOCK_CLOEXEC */
 
+#include "serve.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <microhttpd.h>
@@ -19,7 +21,6 @@
 #include <unistd.h>
 
 #include "core/err.h"
-#include "serve.h"
 #include "web_int.h"
 
 #if MHD_VERSION < 0x00097002
@@ -92,8 +93,8 @@ static dp_mhd_result web_queue(struct MHD_Connection *con, struct dp_web_reply *
 	if (r->body.len)
 		dp_buf_init(&r->body, r->body.max); /* now MHD's */
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
-	for (i = 0; dp_web_headers[i]; i += 2)
-		MHD_add_response_header(resp, dp_web_headers[i], dp_web_headers[i + 1]);
+	for (i = 0; dp_web_headers[i][0]; i++)
+		MHD_add_response_header(resp, dp_web_headers[i][0], dp_web_headers[i][1]);
 	if (r->allow)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
 	ret = MHD_queue_response(con, (unsigned)r->status, resp);
@@ -102,9 +103,8 @@ static dp_mhd_result web_queue(struct MHD_Connection *con, struct dp_web_reply *
 }
 
 static dp_mhd_result web_access_cb(void *cls, struct MHD_Connection *con, const char *url,
-				   const char *method, const char *version,
-				   const char *upload_data, size_t *upload_data_size,
-				   void **con_cls)
+				   const char *method, const char *version, const char *upload_data,
+				   size_t *upload_data_size, void **con_cls)
 {
 	struct dp_web *w = cls;
 	struct dp_web_req *req = *con_cls;
@@ -167,9 +167,9 @@ static int web_listen(struct dp_web *w, const struct dp_web_opts *o)
 	}
 	freeaddrinfo(ai);
 	w->port = (uint16_t)strtoul(port, NULL, 10);
-	snprintf(w->url, sizeof(w->url), sa.ss_family == AF_INET6 ? "http://[%s]:%u/"
-								   : "http://%s:%u/",
-		 num, (unsigned)w->port);
+	snprintf(w->url, sizeof(w->url),
+		 sa.ss_family == AF_INET6 ? "http://[%s]:%u/" : "http://%s:%u/", num,
+		 (unsigned)w->port);
 	return fd;
 }
 
@@ -193,14 +193,13 @@ int dp_web_start(struct dp_session *s, const struct dp_web_opts *o, struct dp_we
 		return fd;
 	}
 	w->mhd = MHD_start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL,
-		web_access_cb, w, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-		MHD_OPTION_URI_LOG_CALLBACK, web_uri_cb, (void *)NULL,
-		MHD_OPTION_NOTIFY_COMPLETED, web_done_cb, (void *)NULL,
+		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, web_access_cb, w,
+		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd, MHD_OPTION_URI_LOG_CALLBACK, web_uri_cb,
+		(void *)NULL, MHD_OPTION_NOTIFY_COMPLETED, web_done_cb, (void *)NULL,
 		MHD_OPTION_CONNECTION_LIMIT, o->max_conns ? o->max_conns : 64u,
 		MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s ? o->timeout_s : 30u,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
-		MHD_OPTION_THREAD_POOL_SIZE, o->threads ? o->threads : 2u, MHD_OPTION_END);
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_THREAD_POOL_SIZE,
+		o->threads ? o->threads : 2u, MHD_OPTION_END);
 	if (!w->mhd) {
 		close(fd);
 		dp_web_router_release(&w->rt);

@@ -15,17 +15,17 @@ struct dp_web; /* opaque: a running server */
 
 /* The server's options; zero-initialised means 127.0.0.1, a free port, the defaults. */
 struct dp_web_opts {
-	const char *bind;    /* numeric IPv4 or IPv6 address or host name; NULL = 127.0.0.1 */
-	uint16_t port;	     /* 0 = any free port (see dp_web_port()) */
-	bool open_browser;   /* dp_web_serve(): run xdg-open on the URL once listening */
-	unsigned max_conns;  /* concurrent connections; 0 = 64 */
-	unsigned threads;    /* HTTP threads (answers are serialised anyway); 0 = 2 */
-	unsigned timeout_s;  /* idle connection timeout in seconds; 0 = 30 */
+	const char *bind;   /* numeric IPv4 or IPv6 address or host name; NULL = 127.0.0.1 */
+	uint16_t port;	    /* 0 = any free port (see dp_web_port()) */
+	bool open_browser;  /* dp_web_serve(): run xdg-open on the URL once listening */
+	unsigned max_conns; /* concurrent connections; 0 = 64 */
+	unsigned threads;   /* HTTP threads (answers are serialised anyway); 0 = 2 */
+	unsigned timeout_s; /* idle connection timeout in seconds; 0 = 30 */
 	/* dp_web_serve(): called once the server listens (print the URL here) */
 	void (*on_ready)(struct dp_web *w, void *arg);
 	/* dp_web_serve(): called with a message when something not fatal failed (--open) */
 	void (*on_warning)(const char *msg, void *arg);
-	void *arg;	     /* passed to the callbacks */
+	void *arg; /* passed to the callbacks */
 };
 
 /*

@@ -14,7 +14,7 @@
 
 struct dp_session;
 
-#define DP_WEB_URI_MAX 8192	      /* longer request targets get 414 */
+#define DP_WEB_URI_MAX	8192	     /* longer request targets get 414 */
 #define DP_WEB_BODY_MAX (256u << 20) /* ceiling of one reply body */
 
 /* What the router knows: the session and the lock that serialises answers. */
@@ -31,8 +31,8 @@ struct dp_web_reply {
 	struct dp_buf body;
 };
 
-/* The headers sent with every reply (name, value pairs, NULL-terminated). */
-extern const char *const dp_web_headers[];
+/* The headers sent with every reply: {name, value} pairs, ending with {NULL, NULL}. */
+extern const char *const dp_web_headers[][2];
 
 /*
  * dp_web_router_init - a router answering about @s's files (borrowed).

@@ -98,10 +98,20 @@ class Ctx:
                "DEEPPROF_CGI_DIR": self.rundir, "DEEPPROF_CGI_TIMEOUT": str(TIMEOUT),
                "DEEPPROF_CGI_LOG": self.log, "SCRIPT_NAME": SCRIPT, "REQUEST_METHOD": "GET",
                "GATEWAY_INTERFACE": "CGI/1.1"}
+        env.update(self.san_env())
         env.update({k: v for k, v in kw.items() if v is not None})
         for k in [k for k, v in kw.items() if v is None]:
             env.pop(k, None)
         return env
+
+    def san_env(self):
+        """Sanitizer reports of detached servers (whose stderr is /dev/null) go to files
+        (harmless for a binary built without sanitizers)."""
+        return {"ASAN_OPTIONS": "log_path=%s/asan" % self.work,
+                "UBSAN_OPTIONS": "log_path=%s/ubsan:print_stacktrace=1" % self.work}
+
+    def sanitizer_reports(self):
+        return [f for f in os.listdir(self.work) if f.startswith(("asan.", "ubsan."))]
 
     def direct(self, query, argv=(), **kw):
         """Run the CGI program by hand; returns (status, headers, body)."""
@@ -138,7 +148,8 @@ class Lighttpd:
         self.conf = os.path.join(ctx.work, "lighttpd.conf")
         env = ", ".join('"%s" => "%s"' % (k, v) for k, v in (
             ("DEEPPROF_CGI_ROOT", ctx.root), ("DEEPPROF_CGI_DIR", ctx.rundir),
-            ("DEEPPROF_CGI_TIMEOUT", str(TIMEOUT)), ("DEEPPROF_CGI_LOG", ctx.log)))
+            ("DEEPPROF_CGI_TIMEOUT", str(TIMEOUT)), ("DEEPPROF_CGI_LOG", ctx.log))
+            + tuple(ctx.san_env().items()))
         with open(self.conf, "w") as f:
             f.write('server.document-root = "%s"\n' % ctx.htdocs)
             f.write('server.port = %d\nserver.bind = "127.0.0.1"\n' % self.port)
@@ -230,12 +241,40 @@ def expected_pages(ctx):
         d = os.path.join(ctx.work, "direct%d" % i)
         exp[q] = ctx.direct("file=wf.data" + ("&" + q if q else ""), DEEPPROF_CGI_DIR=d)
     ctx.check("the menu renders (200)", exp["page=menu"][0] == 200, str(exp["page=menu"][:2]))
+    for q, (st, hd, body) in exp.items():
+        print("info: %-40s %d %-26s %7d bytes" % (q or "(menu)", st, hd.get("content-type"),
+                                                   len(body)))
     sizes = [len(b) for _, _, b in exp.values()]
     ctx.check("pages both under and over PIPE_BUF (%d..%d bytes)" % (min(sizes), max(sizes)),
               min(sizes) < PIPE_BUF - 300 and max(sizes) > PIPE_BUF)
     ctx.check("an unknown page is 400", exp["page=nosuchpage"][0] == 400,
               str(exp["page=nosuchpage"][0]))
+    compare_report(ctx, exp)
     return exp
+
+
+def compare_report(ctx, exp):
+    """The CGI program's JSON (no links in it) equals `deepprof report --format=json`'s:
+    the same answer from an independent process, with the query echoed the same way."""
+    data = os.path.join(ctx.root, "wf.data")
+    same = 0
+    for q in PAGES:
+        if "format=" in q:
+            continue
+        jq = (q + "&" if q else "") + "format=json"
+        r = subprocess.run([ctx.deepprof, "report", "--format=json", data, jq],
+                           capture_output=True, timeout=60, check=False)
+        st, hd, body = ctx.direct("file=wf.data&" + jq, DEEPPROF_CGI_DIR=os.path.join(
+            ctx.work, "json"))
+        if r.returncode != 0:
+            ctx.check("report refuses %s; so does the CGI program (%d)" % (q, st),
+                      400 <= st < 500)
+            continue
+        ctx.check("JSON of %s equals deepprof report's" % (q or "(menu)"),
+                  st == 200 and hd.get("content-type") == "application/json" and
+                  body == r.stdout, "%d %d bytes vs %d" % (st, len(body), len(r.stdout)))
+        same += 1
+    ctx.check("most pages compared with deepprof report (%d)" % same, same >= 8)
 
 
 def burst(ctx, lt, exp, n_threads=20, per_thread=10, offset=0):
@@ -264,8 +303,11 @@ def burst(ctx, lt, exp, n_threads=20, per_thread=10, offset=0):
 
 
 def test_bursts(ctx, lt, exp):
-    gaps = [1.0, 0.95, 1.05, 1.1, 1.0, 1.5, 0.9, 1.02]
-    stops0 = log_count(ctx, "stopping")
+    # around the timeout: a burst a little before it, just at it (the CGI program takes a
+    # few ms to start), and after it (the server has stopped: a new one starts)
+    gaps = [1.0, 0.995, 0.99, 1.5, 0.997, 0.993, 1.0, 0.985, 1.1, 0.999, 1.003, 0.996]
+    stops0, breaks0 = log_count(ctx, "stopping"), log_count(ctx, "breaking")
+    died0, carry0 = log_count(ctx, "has died"), log_count(ctx, "carrying on")
     total = 0
     for i in range(len(gaps) + 1):
         errors = burst(ctx, lt, exp, offset=i)
@@ -275,13 +317,15 @@ def test_bursts(ctx, lt, exp):
         if i < len(gaps):
             time.sleep(gaps[i])
     stops = log_count(ctx, "stopping") - stops0
+    print("info: %d idle timeouts carried on because a client was arriving" %
+          (log_count(ctx, "carrying on") - carry0))
     ctx.check("servers timed out between bursts (%d times)" % stops, stops >= 1)
     procs, files = wait_all_gone(ctx, TIMEOUT + 10)
     ctx.check("after the last timeout: no deepprof-cgi process", not procs, str(procs))
     ctx.check("after the last timeout: no pipe, lock, want or reply file", not files,
               str(files))
-    ctx.check("no server died or was replaced", log_count(ctx, "has died") == 0)
-    ctx.check("no lock was broken", log_count(ctx, "breaking") == 0)
+    ctx.check("no server died or was replaced", log_count(ctx, "has died") == died0)
+    ctx.check("no lock was broken", log_count(ctx, "breaking") == breaks0)
 
 
 def test_security(ctx, lt):
@@ -304,6 +348,7 @@ def test_security(ctx, lt):
     status("file=escape.data", 403, "symlink to a file outside the root")
     status("file=updir/etc/passwd", 403, "symlink to a directory outside the root")
     status("file=/nonexistent/x.data", 403, "missing file outside the root (no probing)")
+    status("file=updir/nonexistent.data", 403, "missing file behind a symlink out")
     _, _, b1 = status("file=missing.data", 404, "missing file under the root")
     _, _, b2 = status("file=notprofile.data", 404, "a file that is not a profile")
     ctx.check("missing and not-a-profile give the same page",
@@ -380,8 +425,42 @@ def test_recovery(ctx, lt, exp):
     st, _, b = lt.request("file=wf.data&page=top")
     ctx.check("a stale lock is broken (%.2f s): the right page" % (time.time() - t0),
               (st, b) == exp["page=top"][::2])
+    ctx.check("the break is logged once", log_count(ctx, "breaking") == 1)
     procs, files = wait_all_gone(ctx, TIMEOUT + 10)
     ctx.check("stale want file swept, server timed out", not procs and not files,
+              "%s %s" % (procs, files))
+    # SIGTERM: the server removes its pipes and exits
+    lt.request("file=wf.data&page=menu&format=json")
+    servers = cgi_processes(ctx)
+    for pid in servers:
+        os.kill(pid, signal.SIGTERM)
+    procs, files = wait_all_gone(ctx, 5)
+    ctx.check("SIGTERM stops a server cleanly", len(servers) == 1 and not procs and not files
+              and log_count(ctx, "signal 15: stopping") == 1, "%s %s" % (procs, files))
+
+
+def test_abort(ctx, lt, exp):
+    """The idle timeout gives way to a client on the way: one that has made its want
+    file, or one that holds the lock (made here by hand, for this test's live pid)."""
+    m = mangle(os.path.join(os.path.realpath(ctx.root), "wf.data"))
+    st, _, b = lt.request("file=wf.data&page=top")
+    ctx.check("a server starts", (st, b) == exp["page=top"][::2])
+    prev = None
+    for name, what in (("want-%s.%d" % (m, os.getpid()), "a live want file"),
+                       ("lock-" + m, "a lock held by a live process")):
+        carry0 = log_count(ctx, "carrying on")
+        path = os.path.join(ctx.rundir, name)
+        with open(path, "w") as f:
+            f.write("%d\n" % os.getpid())
+        if prev:
+            os.unlink(prev)  # only now: the server must never be free to stop
+        prev = path
+        time.sleep(TIMEOUT + 0.8)
+        ctx.check("the timeout gives way to %s" % what,
+                  pipes_present(ctx) and log_count(ctx, "carrying on") > carry0)
+    os.unlink(prev)
+    procs, files = wait_all_gone(ctx, TIMEOUT + 10)
+    ctx.check("then it stops at the next timeout", not procs and not files,
               "%s %s" % (procs, files))
 
 
@@ -411,7 +490,7 @@ def test_direct(ctx, exp):
     fg = subprocess.Popen([ctx.cgi, "--no-detach"], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE,
                           env=ctx.cgi_env(QUERY_STRING="file=wf.data&page=menu",
-                                          DEEPPROF_CGI_TIMEOUT="60"))
+                                          DEEPPROF_CGI_TIMEOUT="60", DEEPPROF_CGI_LOG=None))
     st, _, body = read_response(fg.stdout)
     ctx.check("--no-detach: the first page", (st, body) == exp["page=menu"][::2])
     st, _, body = ctx.direct("file=wf.data&page=flame")
@@ -455,6 +534,7 @@ def main():
         test_security(ctx, lt)
         test_control(ctx, lt, exp)
         test_recovery(ctx, lt, exp)
+        test_abort(ctx, lt, exp)
         test_bursts(ctx, lt, exp)
     finally:
         lt.stop()
@@ -462,10 +542,12 @@ def main():
     procs, files = wait_all_gone(ctx, TIMEOUT + 10)
     ctx.check("at the end: no process, no file left", not procs and not files,
               "%s %s" % (procs, files))
-    for i in range(len(PAGES)):
-        d = os.path.join(ctx.work, "direct%d" % i)
-        ctx.check("direct run %d left its directory empty" % i, not os.listdir(d),
+    for d in [os.path.join(ctx.work, "direct%d" % i) for i in range(len(PAGES))] + [
+            os.path.join(ctx.work, "json")]:
+        ctx.check("direct runs left %s empty" % os.path.basename(d), not os.listdir(d),
                   str(os.listdir(d)))
+    reports = ctx.sanitizer_reports()
+    ctx.check("no sanitizer report from any run or server", not reports, str(reports))
     if ctx.failures:
         print("%d check(s) failed: %s" % (len(ctx.failures), "; ".join(ctx.failures)))
         return 1

@@ -293,8 +293,8 @@ def t_install(ctx, ck):
     prefix = os.path.join(ctx.work, "prefix")
     ctx.must(["cmake", "--install", build, "--prefix", prefix])
     bin_ = os.path.join(prefix, "bin", "deepprof")
-    for rel in ("bin/deepprof", "include/deepprof/deepprof.h", "include/deepprof/format.h",
-                "share/man/man1/deepprof.1"):
+    for rel in ("bin/deepprof", "bin/deepprof-cgi", "include/deepprof/deepprof.h",
+                "include/deepprof/format.h", "share/man/man1/deepprof.1"):
         ck.true("installed " + rel, os.path.exists(os.path.join(prefix, rel)))
     libs = [os.path.join(d, f) for d, _, fs in os.walk(prefix) for f in fs
             if f in ("libdeepprof.a", "libdeepprof.so")]

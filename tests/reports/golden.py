@@ -152,7 +152,10 @@ def main():
         if args.prog == "contour":
             shutil.copy(os.path.join(PROGS, "contour.contour"),
                         os.path.join(run.work, "prog.contour"))
-        run.sh([run.deepprof, "cc", "-O0", "-pthread", "-o", "prog"] + sources)
+        # source paths relative to the work dir, so that the outputs do not depend on
+        # where the build tree is (text output shortens long paths from the left)
+        run.sh([run.deepprof, "cc", "-O0", "-pthread", "-fdebug-prefix-map=%s=." % run.work,
+                "-o", "prog"] + sources)
         run.sh([run.deepprof, "run", "-o", "prog.data", "./prog"])
         for name, query in queries:
             compare_golden(run, args.prog, name, resolve(run, query))

@@ -33,8 +33,9 @@ def rows(report, section):
     raise KeyError("no section %r in %s" % (section, [s["id"] for s in report["sections"]]))
 
 
-def by_name(rs):
-    return {r["name"]: r for r in rs}
+def bare(name):
+    """A procedure name without the module qualification ("file.c: f" -> "f")."""
+    return name.rsplit(": ", 1)[-1]
 
 
 def check_mutual(run):
@@ -54,7 +55,7 @@ def check_mutual(run):
               len(ending(tree, "is_even", "is_odd")), 0)
     c = run.json("page=callers&proc=%d&group=proc"
                  % run.json("page=proc&name=leaf")["subject"]["id"])
-    got = {x["name"]: x["own"]["calls"] for x in rows(c, "callers")}
+    got = {bare(x["name"]): x["own"]["calls"] for x in rows(c, "callers")}
     run.check("leaf's callers", got, {"is_even": even, "is_odd": odd})
 
 
@@ -74,7 +75,7 @@ def check_context(run):
               [x["own"]["calls"] for x in ending(calls, "light", "compute", "step")], [100])
     ps = run.json("page=proc&name=compute")["subject"]["id"]
     c = run.json("page=callers&proc=%d&group=proc" % ps)
-    got = {x["name"]: (x["own"]["calls"], x["own"]["bytes"]) for x in rows(c, "callers")}
+    got = {bare(x["name"]): (x["own"]["calls"], x["own"]["bytes"]) for x in rows(c, "callers")}
     run.check("compute's callers: calls and bytes", got,
               {"light": (10, 100), "heavy": (1, 100000)})
 
@@ -86,7 +87,7 @@ def check_indirect(run):
     run.check("one site with several callees", len(multi), 1)
     if multi:
         run.check("its calls", multi[0]["own"]["calls"], 30)
-        subs = {r["name"]: r["own"]["calls"] for r in sites if r["depth"] == 1}
+        subs = {bare(r["name"]): r["own"]["calls"] for r in sites if r["depth"] == 1}
         run.check("its callees", subs, {"add": 10, "sub": 10, "mul": 10})
     mul = run.json("page=proc&name=mul")["subject"]
     run.check("mul's bytes", (mul["own"]["allocs"], mul["own"]["bytes"]), (10, 80))
@@ -112,8 +113,8 @@ def check_contour(run):
     ps = run.json("page=proc&name=tree_search")["subject"]["id"]
     plain = run.json("page=callers&proc=%d&group=proc" % ps)
     run.check("callers without contour",
-              {x["name"]: x["own"]["calls"] for x in rows(plain, "callers")}, {"map_find": 35})
+              {bare(x["name"]): x["own"]["calls"] for x in rows(plain, "callers")}, {"map_find": 35})
     cont = run.json("page=callers&proc=%d&group=proc&contour=1" % ps)
     run.check("callers with contour exclusion",
-              {x["name"]: x["own"]["calls"] for x in rows(cont, "callers")},
+              {bare(x["name"]): x["own"]["calls"] for x in rows(cont, "callers")},
               {"find_user": 30, "find_group": 5})

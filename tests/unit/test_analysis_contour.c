@@ -22,13 +22,26 @@
  * (lib/tree.c, static), 7 tree_pub (lib/tree.c), 8 helper (app/util.c, static), 9 a libc
  * function without a file. Objects: 1 prog (3, 8), 2 libfoo.so.1 (4-7), 3 libc.so.6 (9).
  */
-static const char *const ps_file[N_PS + 1] = {
-	NULL,		     NULL,		  NULL,		       "/src/app/main.c",
-	"/src/lib/map.c",    "/src/lib/map.c",	  "/src/lib/tree.c",   "/src/lib/tree.c",
-	"/src/app/util.c",   NULL};
-static const uint32_t ps_link[N_PS + 1] = {0,		   0, 0, DP_LINK_GLOBAL, DP_LINK_GLOBAL,
-					   DP_LINK_STATIC, DP_LINK_STATIC, DP_LINK_GLOBAL,
-					   DP_LINK_STATIC, DP_LINK_GLOBAL};
+static const char *const ps_file[N_PS + 1] = {NULL,
+					      NULL,
+					      NULL,
+					      "/src/app/main.c",
+					      "/src/lib/map.c",
+					      "/src/lib/map.c",
+					      "/src/lib/tree.c",
+					      "/src/lib/tree.c",
+					      "/src/app/util.c",
+					      NULL};
+static const uint32_t ps_link[N_PS + 1] = {0,
+					   0,
+					   0,
+					   DP_LINK_GLOBAL,
+					   DP_LINK_GLOBAL,
+					   DP_LINK_STATIC,
+					   DP_LINK_STATIC,
+					   DP_LINK_GLOBAL,
+					   DP_LINK_STATIC,
+					   DP_LINK_GLOBAL};
 static const uint32_t ps_obj[N_PS + 1] = {0, 0, 0, 1, 2, 2, 2, 2, 1, 3};
 static const char *const obj_path[] = {NULL, "/usr/bin/prog", "/usr/lib/libfoo.so.1",
 				       "/usr/lib/libc.so.6"};
@@ -42,8 +55,8 @@ static uint32_t str(struct dp_profile *p, const char *s)
 
 /* The static part above; PDs from @pd_ps (@n_pd), CSD i = (caller[i], callee[i]) with
  * CSS i. */
-static int build(struct dp_profile *p, const uint32_t *pd_ps, uint32_t n_pd,
-		 const uint32_t *caller, const uint32_t *callee, uint32_t n_csd)
+static int build(struct dp_profile *p, const uint32_t *pd_ps, uint32_t n_pd, const uint32_t *caller,
+		 const uint32_t *callee, uint32_t n_csd)
 {
 	if (dp_profile_init(p) < 0)
 		return -1;
@@ -72,8 +85,11 @@ static int build(struct dp_profile *p, const uint32_t *pd_ps, uint32_t n_pd,
 		p->pd[i] = (struct dp_pd){.ps = pd_ps[i], .thread = i > 1};
 	for (uint32_t i = 1; i <= n_csd; i++) {
 		p->css[i] = (struct dp_css){.ps = pd_ps[caller[i]], .kind = DP_CSS_DIRECT};
-		p->csd[i] = (struct dp_csd){
-			.caller = caller[i], .css = i, .callee = callee[i], .calls = 1, .samples = i};
+		p->csd[i] = (struct dp_csd){.caller = caller[i],
+					    .css = i,
+					    .callee = callee[i],
+					    .calls = 1,
+					    .samples = i};
 	}
 	return 0;
 }

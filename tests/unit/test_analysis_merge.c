@@ -134,19 +134,19 @@ static int same_nodes(const struct dp_profile *x, const struct dp_profile *y)
  * other); thread 4 enters only main. Workers merge; 1 and 4 stay apart.
  */
 static const uint32_t a_css_ps[] = {0, 1, 2, 2, 5, 5, 4};
-static const uint32_t a_css_kind[] = {0, DP_CSS_THREAD, DP_CSS_ENTRY, DP_CSS_ENTRY,
-				      DP_CSS_DIRECT, DP_CSS_DIRECT, DP_CSS_DIRECT};
+static const uint32_t a_css_kind[] = {
+	0, DP_CSS_THREAD, DP_CSS_ENTRY, DP_CSS_ENTRY, DP_CSS_DIRECT, DP_CSS_DIRECT, DP_CSS_DIRECT};
 static const uint32_t a_pd_ps[] = {0, 1, 2, 2, 2, 2, 3, 4, 6, 5, 6, 5, 6, 7, 4};
 static const uint32_t a_pd_thr[] = {0, 0, 1, 2, 3, 4, 1, 1, 1, 2, 2, 3, 3, 3, 4};
 static const uint32_t a_thr_root[] = {0, 2, 3, 4, 5};
 static const struct m_csd a_csd[] = {
-	{1, 1, 2, 1, 1, 0, 0, 0},     {1, 1, 3, 1, 2, 0, 0, 0},	     {1, 1, 4, 1, 3, 0, 0, 0},
-	{1, 1, 5, 1, 4, 0, 0, 0},     {2, 3, 6, 1, 10, 0, 0, 0},     {2, 2, 7, 1, 20, 0, 0, 0},
-	{7, 6, 8, 5, 30, 0, 0, 0},    {3, 2, 9, 1, 40, 7, 0, 0},     {9, 4, 10, 100, 50, 3, 2, 64},
-	{4, 2, 11, 1, 60, 9, 0, 0},   {11, 4, 12, 200, 70, 4, 3, 96}, {11, 5, 13, 7, 80, 0, 0, 0},
+	{1, 1, 2, 1, 1, 0, 0, 0},   {1, 1, 3, 1, 2, 0, 0, 0},	    {1, 1, 4, 1, 3, 0, 0, 0},
+	{1, 1, 5, 1, 4, 0, 0, 0},   {2, 3, 6, 1, 10, 0, 0, 0},	    {2, 2, 7, 1, 20, 0, 0, 0},
+	{7, 6, 8, 5, 30, 0, 0, 0},  {3, 2, 9, 1, 40, 7, 0, 0},	    {9, 4, 10, 100, 50, 3, 2, 64},
+	{4, 2, 11, 1, 60, 9, 0, 0}, {11, 4, 12, 200, 70, 4, 3, 96}, {11, 5, 13, 7, 80, 0, 0, 0},
 	{5, 2, 14, 1, 90, 0, 0, 0},
 };
-static const struct m_spec a_spec = {7,	       6,	 14,	  13,	      4, a_css_ps,
+static const struct m_spec a_spec = {7,		 6,	  14,	    13,		4,    a_css_ps,
 				     a_css_kind, a_pd_ps, a_pd_thr, a_thr_root, a_csd};
 
 static void check_workers_merged(const struct dp_profile *p, const struct dp_profile *m)
@@ -161,11 +161,11 @@ static void check_workers_merged(const struct dp_profile *p, const struct dp_pro
 		CHECK_EQ(m->pd[i].thread, thr[i]);
 	}
 	check_csd(m, 1, 1, 1, 2, 1, 1);
-	check_csd(m, 2, 1, 1, 3, 2, 5);	      /* the two worker threads */
-	check_csd(m, 3, 1, 1, 4, 1, 4);	      /* thread 4: entry set {main} != {init, main} */
-	check_csd(m, 7, 3, 2, 8, 2, 100);     /* -> worker */
-	check_csd(m, 8, 8, 4, 9, 300, 120);   /* worker -> work */
-	check_csd(m, 9, 8, 5, 10, 7, 80);     /* worker -> other, thread 3 only */
+	check_csd(m, 2, 1, 1, 3, 2, 5);	    /* the two worker threads */
+	check_csd(m, 3, 1, 1, 4, 1, 4);	    /* thread 4: entry set {main} != {init, main} */
+	check_csd(m, 7, 3, 2, 8, 2, 100);   /* -> worker */
+	check_csd(m, 8, 8, 4, 9, 300, 120); /* worker -> work */
+	check_csd(m, 9, 8, 5, 10, 7, 80);   /* worker -> other, thread 3 only */
 	check_csd(m, 10, 4, 2, 11, 1, 90);
 	if (m->n_csd >= 8) {
 		CHECK_EQ(m->csd[7].callseqs, 16);
@@ -217,8 +217,8 @@ TEST(workers_merge)
 	if (a && b) {
 		CHECK_EQ(b->n_extra_entries, 0);
 		CHECK_EQ(b->root_total.samples, a->root_total.samples);
-		CHECK_EQ(b->root_total.samples, 1 + 2 + 3 + 4 + 10 + 20 + 30 + 40 + 50 + 60 + 70 +
-							80 + 90);
+		CHECK_EQ(b->root_total.samples,
+			 1 + 2 + 3 + 4 + 10 + 20 + 30 + 40 + 50 + 60 + 70 + 80 + 90);
 		CHECK_EQ(b->root_total.callseqs, a->root_total.callseqs);
 		CHECK_EQ(b->ps_own[6].calls, 305);
 		CHECK_EQ(b->ps_own[5].calls, 2);
@@ -237,9 +237,14 @@ out_p:
  * one entry, leaf below it.
  */
 static const uint32_t b_css_ps[] = {0, 1, 2, 3, 4, 5, 5, 4};
-static const uint32_t b_css_kind[] = {
-	0, DP_CSS_THREAD, DP_CSS_ENTRY, DP_CSS_DIRECT, DP_CSS_DIRECT, DP_CSS_DIRECT, DP_CSS_DIRECT,
-	DP_CSS_DIRECT};
+static const uint32_t b_css_kind[] = {0,
+				      DP_CSS_THREAD,
+				      DP_CSS_ENTRY,
+				      DP_CSS_DIRECT,
+				      DP_CSS_DIRECT,
+				      DP_CSS_DIRECT,
+				      DP_CSS_DIRECT,
+				      DP_CSS_DIRECT};
 static const uint32_t b_pd_ps[] = {0, 1, 2, 2, 3, 4, 5, 3, 4, 5, 6};
 static const uint32_t b_pd_thr[] = {0, 0, 1, 2, 1, 1, 1, 2, 2, 2, 2};
 static const uint32_t b_thr_root[] = {0, 2, 3};
@@ -249,7 +254,7 @@ static const struct m_csd b_csd[] = {
 	{5, 7, 5, 4, 16, 0, 0, 0},  {3, 2, 7, 1, 32, 0, 0, 0},	 {7, 3, 8, 1, 64, 0, 0, 0},
 	{8, 4, 9, 1, 128, 0, 0, 0}, {9, 6, 10, 5, 256, 0, 0, 0},
 };
-static const struct m_spec b_spec = {6,	       7,	 10,	  11,	      2, b_css_ps,
+static const struct m_spec b_spec = {6,		 7,	  10,	    11,		2,    b_css_ps,
 				     b_css_kind, b_pd_ps, b_pd_thr, b_thr_root, b_csd};
 
 TEST(recursive_workers)
@@ -292,19 +297,18 @@ out_p:
 
 /*
  * Not runtime-like: PD 2 calls f through CSS 2 twice (itself and PD 3), PD 3 calls PD 4
- * the same way. Everything folds into one PD calling itself, calls summed.
+ * the same way, twice with the same callee PD. Everything folds into one PD calling
+ * itself, calls summed.
  */
 TEST(duplicate_sites_fold)
 {
 	static const uint32_t css_ps[] = {0, 1, 3}, css_kind[] = {0, DP_CSS_DIRECT, DP_CSS_DIRECT};
 	static const uint32_t pd_ps[] = {0, 1, 3, 3, 3}, pd_thr[] = {0, 0, 1, 1, 1};
 	static const struct m_csd c[] = {
-		{1, 1, 2, 1, 1, 0, 0, 0},
-		{2, 2, 3, 2, 2, 0, 0, 0},
-		{3, 2, 4, 4, 4, 0, 0, 0},
-		{2, 2, 2, 8, 8, 0, 0, 0},
+		{1, 1, 2, 1, 1, 0, 0, 0}, {2, 2, 3, 2, 2, 0, 0, 0},   {3, 2, 4, 4, 4, 0, 0, 0},
+		{2, 2, 2, 8, 8, 0, 0, 0}, {3, 2, 4, 16, 16, 0, 0, 0},
 	};
-	static const struct m_spec s = {3, 2, 4, 4, 0, css_ps, css_kind, pd_ps, pd_thr, NULL, c};
+	static const struct m_spec s = {3, 2, 4, 5, 0, css_ps, css_kind, pd_ps, pd_thr, NULL, c};
 	struct dp_profile p, m;
 	struct dp_analysis *a;
 
@@ -314,12 +318,12 @@ TEST(duplicate_sites_fold)
 	CHECK_EQ(m.n_pd, 2);
 	CHECK_EQ(m.n_csd, 2);
 	check_csd(&m, 1, 1, 1, 2, 1, 1);
-	check_csd(&m, 2, 2, 2, 2, 14, 14);
+	check_csd(&m, 2, 2, 2, 2, 30, 30);
 	CHECK_EQ(m.pd[2].thread, 1);
 	a = analyse(&m);
 	if (a) {
 		CHECK_EQ(a->n_extra_entries, 0);
-		CHECK_EQ(a->root_total.samples, 15);
+		CHECK_EQ(a->root_total.samples, 31);
 	}
 	dp_analysis_free(a);
 	dp_profile_release(&m);
@@ -403,8 +407,9 @@ TEST(simulated_pools)
 
 	for (uint64_t seed = 1; seed <= 30; seed++) {
 		uint32_t n_starts = 1 + (uint32_t)(seed % 3);
-		struct dp_gen_sim g = {seed, 6 + (uint32_t)(seed * 7 % 40), 2 + (uint32_t)(seed % 6),
-				       4000, 10 + (uint32_t)(seed * 13 % 50), 55};
+		struct dp_gen_sim g = {
+			seed, 6 + (uint32_t)(seed * 7 % 40),   2 + (uint32_t)(seed % 6),
+			4000, 10 + (uint32_t)(seed * 13 % 50), 55};
 		struct dp_profile p, m;
 		uint32_t want = n_starts < g.n_threads ? n_starts : g.n_threads;
 
@@ -462,6 +467,27 @@ TEST(identity)
 	}
 }
 
+/* 40 threads on 3 start functions: the root makes more CSDs than the pairwise check
+ * handles, so it goes through the table. */
+TEST(many_threads)
+{
+	struct dp_gen_sim g = {11, 30, 40, 500, 20, 55};
+	struct dp_profile p, m;
+
+	if (dp_gen_simulate_starts(&p, &g, 3) < 0) {
+		CHECK(0);
+		return;
+	}
+	if (merge(&p, &m) == 0) {
+		CHECK_EQ(check_merged(&p, &m), 3);
+		for (uint32_t t = 1; t <= 40; t++)
+			CHECK_EQ(m.threads[t].root_pd, m.threads[1 + (t - 1) % 3].root_pd);
+		CHECK(m.threads[1].root_pd != m.threads[2].root_pd);
+		dp_profile_release(&m);
+	}
+	dp_profile_release(&p);
+}
+
 /* Deep recursion over few functions, many threads per start function. */
 TEST(simulated_deep_pool)
 {
@@ -480,4 +506,4 @@ TEST(simulated_deep_pool)
 }
 
 DP_TEST_MAIN(test_workers_merge, test_recursive_workers, test_duplicate_sites_fold, test_bad_ids,
-	     test_simulated_pools, test_identity, test_simulated_deep_pool)
+	     test_simulated_pools, test_identity, test_many_threads, test_simulated_deep_pool)

@@ -55,7 +55,7 @@ TEST(units)
 	CHECK_STR(fc(999999), "1.0M");
 	CHECK_STR(fc(1500000), "1.5M");
 	CHECK_STR(fc(2.5), "2.50");
-	CHECK_STR(fc(12.25), "12.2");
+	CHECK_STR(fc(12.25), "12.3");
 	CHECK_STR(fb(512), "512 B");
 	CHECK_STR(fb(1023), "1023 B");
 	CHECK_STR(fb(1536), "1.5 KiB");
@@ -92,7 +92,8 @@ TEST(shorten_names)
 {
 	CHECK_STR(shorten("main", 10), "main");
 	CHECK_STR(shorten("std::map<int, std::string>::find", 20), "std::map<...>::find");
-	CHECK_STR(shorten("std::map<int, std::string>::find", 40), "std::map<int, std::string>::find");
+	CHECK_STR(shorten("std::map<int, std::string>::find", 40),
+		  "std::map<int, std::string>::find");
 	CHECK_STR(shorten("ns::operator<<(std::ostream&, ns::Thing<long long> const&)", 30),
 		  "ns::operator<<(...)");
 	CHECK_STR(shorten("ns::operator<<(std::ostream&, ns::Thing<long long> const&)", 52),
@@ -172,11 +173,11 @@ TEST(columns_follow_fields)
 	struct dp_report *r = tr_clique("page=clique&id=3&fields=pTq");
 	struct dp_display *d = build(r);
 	const struct dp_dtable *t = table(d, "ancestors");
-	static const char *const labels[] = { "Calls", "Exits", "Unwinds", "Self", "Total",
-					      "Self", "%", "Total", "%", "Self/call",
-					      "Total/call" };
-	static const char *const cells[] = { "1", "1", "0", "1", "500", "1.0 ms", "0.1%",
-					     "500 ms", "50.0%", "1.0 ms", "500 ms" };
+	static const char *const labels[] = {"Calls", "Exits",	   "Unwinds",	"Self",
+					     "Total", "Self",	   "%",		"Total",
+					     "%",     "Self/call", "Total/call"};
+	static const char *const cells[] = {"1",    "1",      "0",     "1",	 "500",	  "1.0 ms",
+					    "0.1%", "500 ms", "50.0%", "1.0 ms", "500 ms"};
 
 	CHECK_EQ(t->n_num, 11);
 	CHECK_EQ(t->n_cols, 14);
@@ -192,7 +193,16 @@ TEST(columns_follow_fields)
 	CHECK_STR(t->cols[9].href, "page=clique&id=3&fields=pqT&sort=cost");
 	CHECK_STR(t->cols[11].href, "page=clique&id=3&fields=pqT&sort=cost:self:call");
 	CHECK_STR(t->cols[1].href, "page=clique&id=3&fields=pqT&sort=name");
-	CHECK_STR(t->rows[0].num[7].exact, "500 samples");
+	{
+		char tip[DP_UNIT_MAX];
+
+		dp_cell_tip(&t->rows[0].num[7], tip);
+		CHECK_STR(tip, "500 samples");
+		CHECK_EQ(t->rows[0].num[7].raw, 500);
+		CHECK_EQ(t->rows[0].num[7].len, 6);
+		dp_cell_tip(&t->rows[0].num[0], tip); /* 1 call: shown exactly, no tooltip */
+		CHECK_STR(tip, "");
+	}
 	dp_display_free(d);
 	tr_free(r);
 }
@@ -325,6 +335,10 @@ TEST(flame_layout)
 	CHECK_STR(f->nodes[1].total_pct, "60.0%");
 	CHECK_STR(f->nodes[1].self_pct, "10.0%");
 	CHECK_STR(f->nodes[2].calls, "1200");
+	/* the width toggles change the metric and keep the page */
+	CHECK_STR(toggles(d, "width")->links[1].href, "page=flame&metric=calls");
+	CHECK(toggles(d, "width")->links[0].href == NULL);
+	CHECK(!has_toggles(d, "fields"));
 	dp_display_free(d);
 	tr_free(r);
 	/* callers graph: links to the procedures */
@@ -359,6 +373,87 @@ TEST(error_pages)
 	dp_display_free(d);
 }
 
+/* A small deterministic generator (xorshift). */
+static uint32_t rnd(uint64_t *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return (uint32_t)(*st >> 11);
+}
+
+/* Whether row @i of @rows is shown under @show: neither it nor an ancestor is hidden
+ * (computed the slow way: walk back to each ancestor). */
+static bool shown_slow(const struct dp_rep_row *rows, uint32_t i, unsigned show)
+{
+	uint32_t want = rows[i].depth;
+
+	for (uint32_t k = i + 1; k-- > 0;) {
+		unsigned bit;
+
+		if (rows[k].depth > want)
+			continue;
+		want = rows[k].depth ? rows[k].depth - 1 : 0;
+		bit = rows[k].kind == DP_ENT_CSD || rows[k].kind == DP_ENT_CSS
+			      ? DP_SHOW_INACTIVE_SITES
+			      : DP_SHOW_INACTIVE_PROCS;
+		if ((rows[k].flags & DP_ROW_INACTIVE) && !(show & bit))
+			return false;
+		if (rows[k].depth == 0)
+			break;
+	}
+	return true;
+}
+
+TEST(random_reports)
+{
+	static const char *const names[] = {"<script>alert(1)</script>", "a&b", "f\"g'h",
+					    "std::map<int, int>::find", "x"};
+	static const char *const qs[] = {"page=clique&id=1", "page=clique&id=1&inactive=shh",
+					 "page=proc&id=1&inactive=hsh", "page=flame"};
+	uint64_t st = 88172645463325252ull;
+
+	for (int iter = 0; iter < 300; iter++) {
+		struct dp_report *r = tr_new(qs[iter % 4]);
+		uint32_t n = rnd(&st) % 60, shown = 0;
+		struct dp_rep_section *sec = tr_section(r, "rows", NULL, n);
+		struct dp_display *d;
+		char *text, *html;
+
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t prev = i ? sec->rows[i - 1].depth + 1 : 0;
+			struct dp_rep_row *w = tr_row(
+				sec, rnd(&st) % 2 ? DP_ENT_CSD : DP_ENT_PS, i + 1,
+				i ? rnd(&st) % (prev + 1) : 0,
+				(rnd(&st) % 4 == 0 ? DP_ROW_INACTIVE : 0) |
+					(rnd(&st) % 5 == 0 ? DP_ROW_RECURSIVE : 0),
+				names[rnd(&st) % 5], rnd(&st) % 3 ? "f<&>.c" : NULL, rnd(&st) % 99);
+
+			w->clique = rnd(&st) % 7;
+			w->ps = i + 1;
+			tr_costs(w, rnd(&st) % 100000, rnd(&st) % 2000, rnd(&st) % 3000, rnd(&st),
+				 rnd(&st), rnd(&st));
+			shown += shown_slow(sec->rows, i, r->q.prefs.inactive);
+		}
+		d = build(r);
+		if (r->q.page != DP_PAGE_FLAME) {
+			const struct dp_dtable *t = table(d, "rows");
+
+			CHECK_EQ(t->n_rows, shown);
+			CHECK_EQ(t->n_rows + t->n_hidden, n);
+		}
+		dp_display_free(d);
+		text = tr_render(r, false, 40 + (unsigned)iter % 80);
+		html = tr_render(r, true, 0);
+		CHECK(strstr(html, "<script>alert") == NULL);
+		CHECK(strstr(html, "a&b") == NULL);
+		CHECK(strstr(text, "\x1b") == NULL);
+		free(text);
+		free(html);
+		tr_free(r);
+	}
+}
+
 DP_TEST_MAIN(test_units, test_shorten_names, test_inactive_rows_hidden, test_columns_follow_fields,
 	     test_row_links_keep_prefs, test_toggles_keep_prefs, test_nav_links, test_pager,
-	     test_flame_layout, test_error_pages)
+	     test_flame_layout, test_error_pages, test_random_reports)

@@ -49,12 +49,14 @@ TEST(clique_page_html)
 	r->sections[1].rows[4].name = "std::operator<<(std::ostream&, Foo<int> const&)";
 	s = tr_render(r, true, 0);
 	CHECK(contains(s, "<!DOCTYPE html>\n<html lang=\"en\">"));
+	CHECK(contains(s, "table.cost td{text-align:right}table.cost td.l{text-align:left}"));
 	CHECK(contains(s, "<title>Clique 3: fib - deepprof</title>"));
 	/* profile strings escaped; the page's only script element is its own */
 	CHECK(contains(s, "<a href=\"/?file=0&amp;page=clique&amp;id=7&amp;mq=never\">"
 			  "&lt;script&gt;alert(1)&lt;/script&gt;</a>"));
-	CHECK(contains(s, "<a href=\"/?file=0&amp;page=clique&amp;id=6&amp;mq=never\">"
-			  "std::operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;)</a>"));
+	CHECK(contains(s,
+		       "<a href=\"/?file=0&amp;page=clique&amp;id=6&amp;mq=never\">"
+		       "std::operator&lt;&lt;(std::ostream&amp;, Foo&lt;int&gt; const&amp;)</a>"));
 	CHECK_EQ(count(s, "<script"), 1);
 	CHECK_EQ(count(s, "alert(1)<"), 0);
 	CHECK(contains(s, "main -&gt; fib</a>"));
@@ -65,15 +67,18 @@ TEST(clique_page_html)
 			  "page=clique&amp;id=3&amp;mq=never\">Where</a></th>"));
 	CHECK(contains(s, "<th class=\"g\" colspan=\"3\">ports</th><th class=\"g\" "
 			  "colspan=\"4\">time</th>"));
-	/* rows: depth, flags, numbers right-aligned with exact values in titles */
-	CHECK(contains(s, "<tr class=\"d1\"><td style=\"padding-left:1.6em\"><a href=\"/?file=0"
-			  "&amp;page=clique&amp;id=3&amp;mq=never\">fib</a><span class=\"rec\""));
-	CHECK(contains(s, "<td class=\"n\" title=\"390 samples\">390 ms</td>"
-			  "<td class=\"n\">39.0%</td>"));
-	CHECK(contains(s, "<td class=\"n\" title=\"4608 bytes\">4.5 KiB</td>"));
+	/* rows: depth, flags, numbers (right-aligned by the CSS) with exact values in titles */
+	CHECK(contains(
+		s,
+		"<tr class=\"d1\"><td class=\"l\" style=\"padding-left:1.6em\"><a href=\"/?file=0"
+		"&amp;page=clique&amp;id=3&amp;mq=never\">fib</a><span class=\"rec\""));
+	CHECK(contains(s, "<td title=\"390 samples\">390 ms</td>"
+			  "<td>39.0%</td>"));
+	CHECK(contains(s, "<td title=\"4608 bytes\">4.5 KiB</td>"));
 	CHECK(contains(s, "<td class=\"w\">fib.c:9</td></tr>"));
-	CHECK(contains(s, "<p class=\"hidden\">3 inactive rows hidden. <a href=\"/?file=0&amp;"
-			  "page=clique&amp;id=3&amp;inactive=sss&amp;mq=never\">Show them</a></p>"));
+	CHECK(contains(s,
+		       "<p class=\"hidden\">3 inactive rows hidden. <a href=\"/?file=0&amp;"
+		       "page=clique&amp;id=3&amp;inactive=sss&amp;mq=never\">Show them</a></p>"));
 	/* toggles and navigation keep the preferences */
 	CHECK(contains(s, "<div>inactive:<a href=\"/?file=0&amp;page=clique&amp;id=3&amp;"
 			  "inactive=shh&amp;mq=never\">sites</a>"));
@@ -81,7 +86,7 @@ TEST(clique_page_html)
 			  "callers</a>"));
 	CHECK(contains(s, "<b class=\"on\">never</b>"));
 	CHECK_EQ(count(s, "<a "), count(s, "<a href=\"/?file=0&amp;page=") +
-				    count(s, "<a class=\"on\" href=\"/?file=0&amp;page="));
+					  count(s, "<a class=\"on\" href=\"/?file=0&amp;page="));
 	free(s);
 	tr_free(r);
 }
@@ -89,15 +94,16 @@ TEST(clique_page_html)
 TEST(link_prefix_and_title_escaped)
 {
 	struct dp_report *r = tr_menu();
-	struct dp_render_opts o = { "/cgi?file=%2Fa\"b<c>&", 0, "x<y>.data" };
+	struct dp_render_opts o = {"/cgi?file=%2Fa\"b<c>&", 0, "x<y>.data"};
 	struct dp_display *d = NULL;
 	struct dp_buf b;
 
 	dp_buf_init(&b, 1 << 20);
 	CHECK_EQ(dp_display_build(r, &d), 0);
 	CHECK_EQ(dp_render_html(d, &o, &b), 0);
-	CHECK(contains(dp_buf_cstr(&b), "<title>x&lt;y&gt;.data - Profile of ./prog &lt;a&amp;b&gt; "
-					"- deepprof</title>"));
+	CHECK(contains(dp_buf_cstr(&b),
+		       "<title>x&lt;y&gt;.data - Profile of ./prog &lt;a&amp;b&gt; "
+		       "- deepprof</title>"));
 	CHECK(contains(dp_buf_cstr(&b), "<h1>Profile of ./prog &lt;a&amp;b&gt;</h1>"));
 	CHECK(contains(dp_buf_cstr(&b), "<li><a href=\"/cgi?file=%2Fa&quot;b&lt;c&gt;&amp;"
 					"page=top&amp;scope=total\">Top 100 procedures by total "
@@ -115,6 +121,8 @@ TEST(pager_html)
 
 	CHECK(contains(s, "<nav class=\"pager\">Page 2 of 5 (93 items): <a href=\"/?file=0&amp;"
 			  "page=callers&amp;proc=6\">first</a>"));
+	CHECK(contains(s, "caller22</a><span class=\"rec\" title=\"regrouped by contour "
+			  "exclusion\">&#8679;</span>"));
 	CHECK(contains(s, "<b>2</b><a href=\"/?file=0&amp;page=callers&amp;proc=6&amp;bunch=3\">"
 			  "3</a>"));
 	free(s);

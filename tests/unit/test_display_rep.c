@@ -60,9 +60,8 @@ struct dp_rep_section *tr_section(struct dp_report *r, const char *id, const cha
 	return s;
 }
 
-struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t id,
-			  uint32_t depth, unsigned flags, const char *name, const char *file,
-			  uint32_t line)
+struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t id, uint32_t depth,
+			  unsigned flags, const char *name, const char *file, uint32_t line)
 {
 	struct dp_rep_row *row = &s->rows[s->n_rows++];
 
@@ -121,8 +120,7 @@ static void tr_clique_procs(struct dp_report *r)
 	w->clique = 7;
 	w->css = 11;
 	tr_costs(w, 10, 10, 0, 100, 0, 512);
-	w = tr_row(s, DP_ENT_CSS, 12, 1, DP_ROW_INACTIVE | DP_ROW_MULTI, "(callback)", "fib.c",
-		   11);
+	w = tr_row(s, DP_ENT_CSS, 12, 1, DP_ROW_INACTIVE | DP_ROW_MULTI, "(callback)", "fib.c", 11);
 	w->css = 12;
 	w = tr_row(s, DP_ENT_CSD, 24, 2, DP_ROW_INACTIVE, "never", "fib.c", 11);
 	w->ps = 8;
@@ -229,24 +227,24 @@ struct dp_report *tr_menu(void)
 	q = dp_arena_array(&r->arena, 2, sizeof(*q));
 	if (!r->facts || !r->links || !q)
 		abort();
-	r->facts[0] = (struct dp_rep_fact){ "program", "program", DP_FACT_STR, 0, 0, "./prog" };
-	r->facts[1] = (struct dp_rep_fact){ "n_cliques", "cliques", DP_FACT_U64, 42, 0, NULL };
-	r->facts[2] = (struct dp_rep_fact){ "hz", "sample rate (Hz)", DP_FACT_F64, 0, 999.5, NULL };
+	r->facts[0] = (struct dp_rep_fact){"program", "program", DP_FACT_STR, 0, 0, "./prog"};
+	r->facts[1] = (struct dp_rep_fact){"n_cliques", "cliques", DP_FACT_U64, 42, 0, NULL};
+	r->facts[2] = (struct dp_rep_fact){"hz", "sample rate (Hz)", DP_FACT_F64, 0, 999.5, NULL};
 	r->n_facts = 3;
 	q[0] = r->q;
 	dp_query_reset_params(&q[0], DP_PAGE_ROOT);
 	q[1] = r->q;
 	dp_query_reset_params(&q[1], DP_PAGE_TOP);
 	q[1].scope = DP_SCOPE_TOTAL;
-	r->links[0] = (struct dp_rep_link){ "The root clique", &q[0] };
-	r->links[1] = (struct dp_rep_link){ "Top 100 procedures by total time", &q[1] };
+	r->links[0] = (struct dp_rep_link){"The root clique", &q[0]};
+	r->links[1] = (struct dp_rep_link){"Top 100 procedures by total time", &q[1]};
 	r->n_links = 2;
 	return r;
 }
 
 char *tr_render(const struct dp_report *r, bool html, unsigned width)
 {
-	struct dp_render_opts o = { "/?file=0&", width, NULL };
+	struct dp_render_opts o = {"/?file=0&", width, NULL};
 	struct dp_display *d = NULL;
 	struct dp_buf b;
 	char *s;

@@ -17,16 +17,15 @@ void tr_free(struct dp_report *r);
 struct dp_rep_section *tr_section(struct dp_report *r, const char *id, const char *title,
 				  uint32_t cap);
 /* tr_row - append a row (zeroed, then kind, id, depth, flags, name, file, line). */
-struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t id,
-			  uint32_t depth, unsigned flags, const char *name, const char *file,
-			  uint32_t line);
+struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t id, uint32_t depth,
+			  unsigned flags, const char *name, const char *file, uint32_t line);
 /* tr_costs - set @row's calls (= exits), own samples/callseqs/bytes and desc ones. */
 void tr_costs(struct dp_rep_row *row, uint64_t calls, uint64_t samples, uint64_t dsamples,
 	      uint64_t callseqs, uint64_t dcallseqs, uint64_t bytes);
 
 /* The canned reports. */
-struct dp_report *tr_clique(const char *qs); /* "Clique 3: fib", ancestors + procs */
-struct dp_report *tr_flame(const char *qs);  /* main -> {a -> c, b, other} */
+struct dp_report *tr_clique(const char *qs);  /* "Clique 3: fib", ancestors + procs */
+struct dp_report *tr_flame(const char *qs);   /* main -> {a -> c, b, other} */
 struct dp_report *tr_callers(const char *qs); /* callers page 2 of 5 */
 struct dp_report *tr_menu(void);	      /* facts and starting links */
 

@@ -155,8 +155,8 @@ TEST(tree_guides_under_last_child)
 {
 	struct dp_report *r = tr_new("page=flame&metric=calls");
 	struct dp_rep_section *sec = tr_section(r, "flame", NULL, 5);
-	static const char *const names[5] = { "root", "x", "y", "z", "w" };
-	static const uint32_t depth[5] = { 0, 1, 2, 3, 2 };
+	static const char *const names[5] = {"root", "x", "y", "z", "w"};
+	static const uint32_t depth[5] = {0, 1, 2, 3, 2};
 	char *s;
 
 	for (uint32_t i = 0; i < 5; i++)
@@ -220,6 +220,23 @@ TEST(menu_and_pager_text)
 			  "  1      page=callers&proc=6\n"
 			  "  3      page=callers&proc=6&bunch=3\n"));
 	CHECK(contains(s, "  last   page=callers&proc=6&bunch=5\n"));
+	CHECK(contains(
+		s, "s41  caller22 (contour)     40  5.0 ms 0.5% 5.0 ms 0.5%     0 0%     0 0%   "
+		   "0 B 0%   0 B 0%  c.c:22\n"));
+	free(s);
+	tr_free(r);
+}
+
+TEST(control_characters_neutralised)
+{
+	struct dp_report *r = tr_clique("page=clique&id=3&fields=p");
+	char *s;
+
+	r->sections[0].rows[0].name = "evil\x1b[31mred\nline\x7f";
+	r->sections[0].rows[0].file = "a\tb.c";
+	s = tr_render(r, false, 100);
+	CHECK(contains(s, "c1  evil?[31mred?line?      1  a?b.c:12\n"));
+	CHECK(strchr(s, '\x1b') == NULL);
 	free(s);
 	tr_free(r);
 }
@@ -227,4 +244,4 @@ TEST(menu_and_pager_text)
 DP_TEST_MAIN(test_clique_page_golden, test_wide_tables_take_two_lines,
 	     test_unwinds_shown_when_they_happen, test_names_shortened_to_fit,
 	     test_flame_tree_golden, test_tree_guides_under_last_child, test_error_page_text,
-	     test_menu_and_pager_text)
+	     test_menu_and_pager_text, test_control_characters_neutralised)

@@ -14,15 +14,15 @@
 #include "test_report_fix.h"
 
 /* check_row - kind, id, depth, flags and samples of row @i of @s */
-#define ROW(s, i, k, i_d, dep, fl, own_s, desc_s)                                   \
-	do {                                                                        \
-		const struct dp_rep_row *rw_ = &(s)->rows[i];                       \
-		CHECK_EQ(rw_->kind, k);                                             \
-		CHECK_EQ(rw_->id, i_d);                                             \
-		CHECK_EQ(rw_->depth, dep);                                          \
-		CHECK_EQ(rw_->flags, fl);                                           \
-		CHECK_EQ(rw_->own.samples, own_s);                                  \
-		CHECK_EQ(rw_->desc.samples, desc_s);                                \
+#define ROW(s, i, k, i_d, dep, fl, own_s, desc_s)             \
+	do {                                                  \
+		const struct dp_rep_row *rw_ = &(s)->rows[i]; \
+		CHECK_EQ(rw_->kind, k);                       \
+		CHECK_EQ(rw_->id, i_d);                       \
+		CHECK_EQ(rw_->depth, dep);                    \
+		CHECK_EQ(rw_->flags, fl);                     \
+		CHECK_EQ(rw_->own.samples, own_s);            \
+		CHECK_EQ(rw_->desc.samples, desc_s);          \
 	} while (0)
 
 TEST(clique_of_main)
@@ -86,6 +86,19 @@ TEST(clique_of_main)
 		CHECK_EQ(r->links[2].q->page, DP_PAGE_FLAME);
 	}
 	dp_report_free(r);
+	tf_close(&t);
+}
+
+TEST(clique_prefs)
+{
+	struct tf_ctx t;
+	struct dp_report *r;
+	const struct dp_rep_section *s;
+
+	if (tf_open(&t, NULL) < 0) {
+		CHECK(0);
+		return;
+	}
 	/* summarise: the indirect site's callees are not listed; one ancestor only */
 	r = tf_page(&t, "page=clique&id=%u&sum=1&anc=1", tf_clique_of(&t, 3));
 	CHECK(r != NULL);
@@ -257,8 +270,12 @@ static uint64_t sim_seed = 11;
 
 static int gen_sim(struct dp_profile *p)
 {
-	struct dp_gen_sim g = {.seed = sim_seed, .n_fn = 12, .n_threads = 2,
-			       .n_steps = 3000, .max_depth = 40, .pct_call = 55};
+	struct dp_gen_sim g = {.seed = sim_seed,
+			       .n_fn = 12,
+			       .n_threads = 2,
+			       .n_steps = 3000,
+			       .max_depth = 40,
+			       .pct_call = 55};
 
 	return dp_gen_simulate(p, &g);
 }
@@ -343,5 +360,5 @@ TEST(generated_properties)
 	}
 }
 
-DP_TEST_MAIN(test_clique_of_main, test_clique_recursion, test_root_action_errors,
+DP_TEST_MAIN(test_clique_of_main, test_clique_prefs, test_clique_recursion, test_root_action_errors,
 	     test_action_without_samples, test_generated_properties)

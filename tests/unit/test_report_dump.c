@@ -272,5 +272,66 @@ TEST(sums_on_generated)
 	fix_release(&f);
 }
 
+/* wide - root PD 1 -> thread PD 2 -> PDs 3..@n+2, all of procedure 3, one call site
+ * each */
+static int wide(struct dp_profile *p, uint32_t n)
+{
+	if (dp_profile_init(p) < 0)
+		return -1;
+	p->root_pd = 1;
+	p->n_ps = 3;
+	p->n_pd = n + 2;
+	p->n_css = p->n_csd = n + 1;
+	p->ps = dp_arena_array(&p->arena, 4, sizeof(*p->ps));
+	p->pd = dp_arena_array(&p->arena, (size_t)n + 3, sizeof(*p->pd));
+	p->css = dp_arena_array(&p->arena, (size_t)n + 2, sizeof(*p->css));
+	p->csd = dp_arena_array(&p->arena, (size_t)n + 2, sizeof(*p->csd));
+	if (!p->ps || !p->pd || !p->css || !p->csd)
+		return -1;
+	p->ps[1].kind = DP_PS_ROOT;
+	p->ps[2].kind = DP_PS_THREAD;
+	p->pd[1].ps = 1;
+	p->pd[2] = (struct dp_pd){.ps = 2, .thread = 1};
+	for (uint32_t i = 3; i <= n + 2; i++)
+		p->pd[i] = (struct dp_pd){.ps = 3, .thread = 1};
+	for (uint32_t i = 1; i <= n + 1; i++) {
+		p->css[i] = (struct dp_css){.ps = i == 1 ? 1 : 2, .addr = i};
+		p->csd[i] = (struct dp_csd){.caller = i == 1 ? 1 : 2,
+					    .css = i,
+					    .callee = i + 1,
+					    .calls = 1,
+					    .exits = 1,
+					    .samples = 1};
+	}
+	return 0;
+}
+
+/* A procedure with more contexts than a dump section holds: the section is cut at 1000
+ * rows, the count fact is exact and the note says so. */
+TEST(cut_sections)
+{
+	struct fix f;
+	struct dp_report *r;
+
+	if (wide(&f.p, 1500) < 0 || fix_analyse(&f) < 0) {
+		CHECK(0);
+		return;
+	}
+	r = fix_report(&f, "page=dump_ps&id=3");
+	CHECK_EQ(fact_u(r, "n_pds"), 1500);
+	CHECK_EQ(fact_u(r, "n_callers"), 1500);
+	CHECK_EQ(section(r, "pds") ? section(r, "pds")->n_rows : 0, 1000);
+	CHECK_EQ(section(r, "callers") ? section(r, "callers")->n_rows : 0, 1000);
+	CHECK_EQ(r ? r->subject.own.samples : 0, 1500);
+	CHECK_STR(r ? r->note : NULL, "Section pds shows the first 1000 of 1500 rows. Section "
+				      "callers shows the first 1000 of 1500 rows.");
+	dp_report_free(r);
+	r = fix_report(&f, "page=dump_pd&id=2");
+	CHECK_EQ(fact_u(r, "n_csds"), 1500);
+	CHECK_EQ(section(r, "csds") ? section(r, "csds")->rows[999].id : 0, 1001);
+	dp_report_free(r);
+	fix_release(&f);
+}
+
 DP_TEST_MAIN(test_dump_ps, test_dump_pd_css_csd, test_dump_clique, test_bad_ids,
-	     test_sums_on_generated)
+	     test_sums_on_generated, test_cut_sections)

@@ -24,15 +24,15 @@ static const struct {
 	const char *name, *file;
 	uint32_t line;
 } tf_ps[TF_N_PS + 1] = {
-	[TF_MAIN] = {"main", "src/main.c", 10},	   [TF_FIB] = {"fib", "src/fib.c", 5},
-	[TF_WORK] = {"work", "src/work.c", 20},	   [TF_CHEAP] = {"cheap", "src/util.c", 3},
-	[TF_CB1] = {"cb1", "src/cb.c", 1},	   [TF_CB2] = {"cb2", "src/cb.c", 9},
-	[TF_EVEN] = {"is_even", "src/mut.c", 1},   [TF_ODD] = {"is_odd", "src/mut.c", 8},
-	[TF_DUP_A] = {"dup", "src/a.c", 1},	   [TF_DUP_B] = {"dup", "src/b.c", 1},
+	[TF_MAIN] = {"main", "src/main.c", 10},	 [TF_FIB] = {"fib", "src/fib.c", 5},
+	[TF_WORK] = {"work", "src/work.c", 20},	 [TF_CHEAP] = {"cheap", "src/util.c", 3},
+	[TF_CB1] = {"cb1", "src/cb.c", 1},	 [TF_CB2] = {"cb2", "src/cb.c", 9},
+	[TF_EVEN] = {"is_even", "src/mut.c", 1}, [TF_ODD] = {"is_odd", "src/mut.c", 8},
+	[TF_DUP_A] = {"dup", "src/a.c", 1},	 [TF_DUP_B] = {"dup", "src/b.c", 1},
 };
 
 /* PS of each PD */
-static const uint32_t tf_pd_ps[] = {0,	     TF_ROOT, TF_THREAD, TF_MAIN, TF_FIB, TF_WORK,
+static const uint32_t tf_pd_ps[] = {0,	      TF_ROOT, TF_THREAD, TF_MAIN, TF_FIB, TF_WORK,
 				    TF_CHEAP, TF_CB1,  TF_CB2,	  TF_EVEN, TF_ODD, TF_CHEAP};
 #define TF_N_PD 11u
 
@@ -41,27 +41,26 @@ static const struct {
 	uint32_t ps, kind, line, callee;
 } tf_css[] = {
 	{0, 0, 0, 0},
-	{TF_ROOT, DP_CSS_THREAD, 0, TF_THREAD},	 /* 1 */
-	{TF_THREAD, DP_CSS_ENTRY, 0, TF_MAIN},	 /* 2 */
-	{TF_MAIN, DP_CSS_DIRECT, 11, TF_FIB},	 /* 3 */
-	{TF_MAIN, DP_CSS_DIRECT, 12, TF_WORK},	 /* 4 */
-	{TF_MAIN, DP_CSS_INDIRECT, 13, 0},	 /* 5 */
-	{TF_MAIN, DP_CSS_DIRECT, 14, TF_EVEN},	 /* 6 */
-	{TF_FIB, DP_CSS_DIRECT, 6, TF_FIB},	 /* 7 */
-	{TF_WORK, DP_CSS_DIRECT, 21, TF_CHEAP},	 /* 8 */
-	{TF_EVEN, DP_CSS_DIRECT, 2, TF_ODD},	 /* 9 */
-	{TF_ODD, DP_CSS_DIRECT, 9, TF_EVEN},	 /* 10 */
-	{TF_MAIN, DP_CSS_DIRECT, 15, TF_CHEAP},	 /* 11 */
-	{TF_FIB, DP_CSS_DIRECT, 7, TF_CHEAP},	 /* 12: never used */
+	{TF_ROOT, DP_CSS_THREAD, 0, TF_THREAD}, /* 1 */
+	{TF_THREAD, DP_CSS_ENTRY, 0, TF_MAIN},	/* 2 */
+	{TF_MAIN, DP_CSS_DIRECT, 11, TF_FIB},	/* 3 */
+	{TF_MAIN, DP_CSS_DIRECT, 12, TF_WORK},	/* 4 */
+	{TF_MAIN, DP_CSS_INDIRECT, 13, 0},	/* 5 */
+	{TF_MAIN, DP_CSS_DIRECT, 14, TF_EVEN},	/* 6 */
+	{TF_FIB, DP_CSS_DIRECT, 6, TF_FIB},	/* 7 */
+	{TF_WORK, DP_CSS_DIRECT, 21, TF_CHEAP}, /* 8 */
+	{TF_EVEN, DP_CSS_DIRECT, 2, TF_ODD},	/* 9 */
+	{TF_ODD, DP_CSS_DIRECT, 9, TF_EVEN},	/* 10 */
+	{TF_MAIN, DP_CSS_DIRECT, 15, TF_CHEAP}, /* 11 */
+	{TF_FIB, DP_CSS_DIRECT, 7, TF_CHEAP},	/* 12: never used */
 };
 #define TF_N_CSS 12u
 
 /* CSD: caller PD, css, callee PD, calls, samples */
 static const uint32_t tf_csd[][5] = {
-	{0, 0, 0, 0, 0},  {1, 1, 2, 1, 0},   {2, 2, 3, 1, 2},  {3, 3, 4, 1, 5},
-	{4, 7, 4, 20, 15}, {3, 4, 5, 1, 1},  {5, 8, 6, 10, 40}, {3, 5, 7, 3, 3},
-	{3, 5, 8, 2, 4},  {3, 6, 9, 1, 1},   {9, 9, 10, 5, 5}, {10, 10, 9, 4, 4},
-	{3, 11, 11, 1, 1},
+	{0, 0, 0, 0, 0},  {1, 1, 2, 1, 0},   {2, 2, 3, 1, 2},	{3, 3, 4, 1, 5}, {4, 7, 4, 20, 15},
+	{3, 4, 5, 1, 1},  {5, 8, 6, 10, 40}, {3, 5, 7, 3, 3},	{3, 5, 8, 2, 4}, {3, 6, 9, 1, 1},
+	{9, 9, 10, 5, 5}, {10, 10, 9, 4, 4}, {3, 11, 11, 1, 1},
 };
 #define TF_N_CSD 12u
 

@@ -38,7 +38,7 @@ enum {
  * callseqs = 10 x samples, allocs = samples, bytes = 8 x samples. Total samples 81.
  */
 #define TF_TOTAL_SAMPLES 81u
-#define TF_TOTAL_CALLS 50u
+#define TF_TOTAL_CALLS	 50u
 
 /* tf_build - fill @p (released by the caller) with the fixture; 0 or < 0 */
 int tf_build(struct dp_profile *p);

@@ -33,7 +33,6 @@ TEST(flame_fixture)
 {
 	struct tf_ctx t;
 	struct dp_report *r;
-	int rc;
 
 	if (tf_open(&t, NULL) < 0) {
 		CHECK(0);
@@ -46,12 +45,12 @@ TEST(flame_fixture)
 			{DP_ENT_CLIQUE, t.a->root_clique, 0},
 			{DP_ENT_CSD, 1, 1},
 			{DP_ENT_CSD, 2, 2},
-			{DP_ENT_CSD, 7, 3}, /* cb.c: cb1 */
-			{DP_ENT_CSD, 8, 3}, /* cb.c: cb2 */
-			{DP_ENT_CSD, 3, 3}, /* fib.c: fib */
-			{DP_ENT_CSD, 9, 3}, /* mut.c: is_even */
+			{DP_ENT_CSD, 7, 3},  /* cb.c: cb1 */
+			{DP_ENT_CSD, 8, 3},  /* cb.c: cb2 */
+			{DP_ENT_CSD, 3, 3},  /* fib.c: fib */
+			{DP_ENT_CSD, 9, 3},  /* mut.c: is_even */
 			{DP_ENT_CSD, 12, 3}, /* util.c: cheap */
-			{DP_ENT_CSD, 5, 3}, /* work.c: work */
+			{DP_ENT_CSD, 5, 3},  /* work.c: work */
 			{DP_ENT_CSD, 6, 4},
 		};
 		const struct dp_rep_section *s = tf_section(r, "tree");
@@ -64,6 +63,19 @@ TEST(flame_fixture)
 		CHECK_EQ(s->rows[5].clique, tf_clique_of(&t, 4));
 		CHECK_EQ(r->subject.id, t.a->root_clique);
 		dp_report_free(r);
+	}
+	tf_close(&t);
+}
+
+TEST(flame_pruning)
+{
+	struct tf_ctx t;
+	struct dp_report *r;
+	int rc;
+
+	if (tf_open(&t, NULL) < 0) {
+		CHECK(0);
+		return;
 	}
 	/* 5% of 81: cb1 (3), cb2 (4) and cheap (1) gathered in "(other)" (8) */
 	r = tf_report(&t, "page=flame&min=5", NULL, 0);
@@ -100,7 +112,8 @@ TEST(flame_fixture)
 	}
 	r = tf_report(&t, "page=flame&min=0&depth=2", NULL, 0);
 	if (r) {
-		const uint32_t want[][3] = {{DP_ENT_CLIQUE, t.a->root_clique, 0}, {DP_ENT_CSD, 1, 1}};
+		const uint32_t want[][3] = {{DP_ENT_CLIQUE, t.a->root_clique, 0},
+					    {DP_ENT_CSD, 1, 1}};
 
 		tree_is(r, want, 2);
 		dp_report_free(r);
@@ -146,8 +159,9 @@ TEST(flame_callers_fixture)
 	CHECK(r != NULL);
 	if (r) {
 		static const uint32_t want[][3] = {
-			{DP_ENT_PS, TF_CHEAP, 0}, {DP_ENT_PS, TF_MAIN, 1},  {DP_ENT_PS, TF_THREAD, 2},
-			{DP_ENT_PS, TF_ROOT, 3},  {DP_ENT_PS, TF_WORK, 1},  {DP_ENT_PS, TF_MAIN, 2},
+			{DP_ENT_PS, TF_CHEAP, 0},  {DP_ENT_PS, TF_MAIN, 1},
+			{DP_ENT_PS, TF_THREAD, 2}, {DP_ENT_PS, TF_ROOT, 3},
+			{DP_ENT_PS, TF_WORK, 1},   {DP_ENT_PS, TF_MAIN, 2},
 			{DP_ENT_PS, TF_THREAD, 3}, {DP_ENT_PS, TF_ROOT, 4},
 		};
 		static const uint64_t samples[] = {41, 1, 1, 1, 40, 40, 40, 40};
@@ -164,7 +178,7 @@ TEST(flame_callers_fixture)
 	r = tf_page(&t, "page=flame_callers&proc=%u&min=5", TF_CHEAP);
 	if (r) {
 		static const uint32_t want[][3] = {
-			{DP_ENT_PS, TF_CHEAP, 0}, {DP_ENT_PS, TF_WORK, 1}, {DP_ENT_PS, TF_MAIN, 2},
+			{DP_ENT_PS, TF_CHEAP, 0},  {DP_ENT_PS, TF_WORK, 1}, {DP_ENT_PS, TF_MAIN, 2},
 			{DP_ENT_PS, TF_THREAD, 3}, {DP_ENT_PS, TF_ROOT, 4},
 		};
 
@@ -185,7 +199,7 @@ TEST(flame_callers_fixture)
 	CHECK(r != NULL);
 	if (r) {
 		static const uint32_t want[][3] = {
-			{DP_ENT_PS, TF_ODD, 0}, {DP_ENT_PS, TF_EVEN, 1}, {DP_ENT_PS, TF_MAIN, 2},
+			{DP_ENT_PS, TF_ODD, 0},	   {DP_ENT_PS, TF_EVEN, 1}, {DP_ENT_PS, TF_MAIN, 2},
 			{DP_ENT_PS, TF_THREAD, 3}, {DP_ENT_PS, TF_ROOT, 4},
 		};
 
@@ -196,8 +210,10 @@ TEST(flame_callers_fixture)
 	r = tf_page(&t, "page=flame_callers&proc=%u&min=0", TF_FIB);
 	if (r) {
 		static const uint32_t want[][3] = {
-			{DP_ENT_PS, TF_FIB, 0}, {DP_ENT_PS, TF_MAIN, 1},
-			{DP_ENT_PS, TF_THREAD, 2}, {DP_ENT_PS, TF_ROOT, 3},
+			{DP_ENT_PS, TF_FIB, 0},
+			{DP_ENT_PS, TF_MAIN, 1},
+			{DP_ENT_PS, TF_THREAD, 2},
+			{DP_ENT_PS, TF_ROOT, 3},
 		};
 
 		tree_is(r, want, 4);
@@ -210,8 +226,12 @@ static uint64_t seed;
 
 static int gen(struct dp_profile *p)
 {
-	struct dp_gen_sim g = {.seed = seed, .n_fn = 10, .n_threads = 3, .n_steps = 5000,
-			       .max_depth = 25, .pct_call = 55};
+	struct dp_gen_sim g = {.seed = seed,
+			       .n_fn = 10,
+			       .n_threads = 3,
+			       .n_steps = 5000,
+			       .max_depth = 25,
+			       .pct_call = 55};
 
 	return dp_gen_simulate(p, &g);
 }
@@ -284,4 +304,5 @@ TEST(generated_properties)
 	}
 }
 
-DP_TEST_MAIN(test_flame_fixture, test_flame_callers_fixture, test_generated_properties)
+DP_TEST_MAIN(test_flame_fixture, test_flame_pruning, test_flame_callers_fixture,
+	     test_generated_properties)

@@ -67,6 +67,8 @@ TEST(module)
 	}
 	r = fix_report(&f, "page=module&name=src/prog.c");
 	CHECK_STR(r ? r->title : NULL, "Module src/prog.c");
+	CHECK_EQ(r ? r->q.id : 0, 2); /* the name resolved */
+	CHECK_STR(r ? r->q.name : NULL, "");
 	CHECK_EQ(r ? r->subject.kind : 0, DP_ENT_MODULE);
 	s = section(r, "procs");
 	/* by context: line 10 fib, 20 cmp, 30 worker, 40 main, 50 never_called */
@@ -237,10 +239,14 @@ TEST(generated)
 			uint32_t ps = dp_csr_items(&f.a->module_pss, mod)[j];
 
 			calls += f.a->ps_own[ps].calls;
-			samples += f.a->ps_own[ps].samples + f.a->ps_desc[ps].samples;
+			samples += f.a->ps_own[ps].samples;
 		}
 		CHECK_EQ(s->rows[i].own.calls, calls);
-		CHECK_EQ(s->rows[i].own.samples + s->rows[i].desc.samples, samples);
+		CHECK_EQ(s->rows[i].own.samples, samples);
+		/* the total counts nested calls once (analysis: dp_analysis_group_totals) */
+		CHECK_EQ(s->rows[i].desc.samples, f.a->module_desc[mod].samples);
+		CHECK(s->rows[i].own.samples + s->rows[i].desc.samples <=
+		      f.a->root_total.samples);
 	}
 	dp_report_free(r);
 	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {

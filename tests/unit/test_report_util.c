@@ -151,6 +151,21 @@ TEST(row_makers)
 	CHECK_EQ(row.own.samples, 5);
 	CHECK_EQ(row.desc.samples, 15);
 	CHECK_EQ(row.desc.callseqs, 150);
+	dp_report_free(r);
+	tf_close(&t);
+}
+
+TEST(row_makers_nodes)
+{
+	struct tf_ctx t;
+	struct dp_report *r;
+	struct dp_rep_row row;
+
+	if (tf_open(&t, NULL) < 0) {
+		CHECK(0);
+		return;
+	}
+	r = bare("page=menu");
 	/* PD 9 is_even: own = CSDs 9 and 11 */
 	memset(&row, 0, sizeof(row));
 	dp_rep_row_pd(r, &t.c, 9, &row);
@@ -210,8 +225,8 @@ TEST(metrics_and_sums)
 {
 	struct dp_rep_row a = {.name = ""}, s = {.name = ""};
 
-	a.own = (struct dp_costs){.calls = 4, .samples = 10, .callseqs = 3, .allocs = 2,
-				  .alloc_bytes = 64};
+	a.own = (struct dp_costs){
+		.calls = 4, .samples = 10, .callseqs = 3, .allocs = 2, .alloc_bytes = 64};
 	a.desc = (struct dp_inherit){.samples = 6, .callseqs = 5, .allocs = 1, .alloc_bytes = 8};
 	CHECK(dp_rep_row_metric(&a, DP_METRIC_TIME, DP_SCOPE_SELF, DP_PER_OVERALL) == 10.0);
 	CHECK(dp_rep_row_metric(&a, DP_METRIC_TIME, DP_SCOPE_TOTAL, DP_PER_OVERALL) == 16.0);
@@ -280,6 +295,25 @@ TEST(sort_groups)
 	dp_report_free(r);
 }
 
+/* files sharing long prefixes, and equal files at different addresses */
+TEST(sort_context_files)
+{
+	struct dp_report *r = bare("page=menu");
+	struct dp_rep_row v[5];
+	char f1[] = "src/common/prefix/x.c", f2[] = "src/common/prefix/x.c";
+	static const char *const want[] = {"w50", "x1", "x2", "x9", "none"};
+
+	mk(&v[0], "x9", f1, 9, 0, 0);
+	mk(&v[1], "none", NULL, 1, 0, 0);
+	mk(&v[2], "x2", f2, 2, 0, 0);
+	mk(&v[3], "w50", "src/common/prefix/w.c", 50, 0, 0);
+	mk(&v[4], "x1", f1, 1, 0, 0);
+	CHECK_EQ(dp_rep_sort(r, v, 5, &r->q.prefs), 0);
+	for (int i = 0; i < 5; i++)
+		CHECK_STR(v[i].name, want[i]);
+	dp_report_free(r);
+}
+
 TEST(sort_large_stable)
 {
 	struct dp_report *r = bare("page=menu&sort=cost:time:self:overall");
@@ -338,4 +372,5 @@ TEST(resolve_and_check)
 }
 
 DP_TEST_MAIN(test_rows_sections_facts_links, test_names_and_qualification, test_row_makers,
-	     test_metrics_and_sums, test_sort_groups, test_sort_large_stable, test_resolve_and_check)
+	     test_row_makers_nodes, test_metrics_and_sums, test_sort_groups,
+	     test_sort_context_files, test_sort_large_stable, test_resolve_and_check)

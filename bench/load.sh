@@ -1,0 +1,156 @@
+#!/bin/bash
+# bench/load.sh - the analysis side's scale benchmark (issue 3, "Load"): generate
+# synthetic profiles of 0.1, 1.4 and 10 million contexts (deepprof-genprof), then time
+# loading each and answering the menu (`deepprof report FILE page=menu`, wall and CPU
+# time, peak RSS) and the load phases (deepprof-loadbench: read, per-thread analysis,
+# merge, merged analysis). Prints a Markdown section between <!-- bench-load:begin -->
+# and <!-- bench-load:end -->; bench/run splices it into docs/PERFORMANCE.md.
+#
+# Environment (bench/run passes its own):
+#   BUILD             deepprof build tree (default build/)
+#   BENCH_WORK        work directory (default $BUILD/bench); profiles are kept in
+#                     $BENCH_WORK/load and regenerated only when the generator changes
+#   BENCH_LOAD_SIZES  contexts per profile (default "100k 1.4M 10M")
+#   BENCH_LOAD_REPS   repetitions of each measurement (default 3)
+#   BENCH_LOAD_SEED   generator seed (default 1)
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH=$REPO/bench
+BUILD=$(cd "${BUILD:-$REPO/build}" && pwd)
+WORK=${BENCH_WORK:-$BUILD/bench}
+SIZES=${BENCH_LOAD_SIZES:-100k 1.4M 10M}
+REPS=${BENCH_LOAD_REPS:-3}
+SEED=${BENCH_LOAD_SEED:-1}
+DIR=$WORK/load
+TOOLS=$WORK/tools
+DP=$BUILD/bin/deepprof
+mkdir -p "$DIR" "$TOOLS"
+# shellcheck source=bench/lib.sh
+. "$BENCH/lib.sh"
+
+# med FILE COLUMN - "median min max" of a column of numbers.
+med() {
+	sort -g -k"$2,$2" "$1" | awk -v c="$2" '{ v[++n] = $c }
+		END { if (!n) { print "- - -"; exit }
+		      m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		      print m, v[1], v[n] }'
+}
+
+# kv LINE KEY - the value of KEY=value in a deepprof-loadbench line.
+kv() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+GEN=$(tool deepprof-genprof) || { echo "load: cannot build deepprof-genprof" >&2; exit 1; }
+LB=$(tool deepprof-loadbench) || { echo "load: cannot build deepprof-loadbench" >&2; exit 1; }
+[ -x "$TOOLS/launch" ] || cc -std=c17 -D_GNU_SOURCE -O2 -o "$TOOLS/launch" "$BENCH/src/launch.c"
+
+# deepprof report works once the analysis issue's command line lands
+HAVE_REPORT=
+first=$DIR/gen-100-s$SEED.data
+"$GEN" 100 "$first" >/dev/null
+if "$DP" report "$first" page=menu >/dev/null 2>&1; then
+	HAVE_REPORT=1
+fi
+
+started=$(date +%s)
+out=$DIR/results.md
+rows_e2e=
+rows_phase=
+rows_alt=
+for size in $SIZES; do
+	f=$DIR/gen-$size-s$SEED.data
+	if ! [ -s "$f" ] || [ "$GEN" -nt "$f" ]; then
+		echo "load: generating $size contexts" >&2
+		: >"$DIR/gen-$size.time"
+		"$TOOLS/launch" "$DIR/gen-$size.time" "$GEN" "$size" "$f" >"$DIR/gen-$size.out"
+	fi
+	gen_s=$(awk 'END { printf "%.1f", $1 / 1e9 }' "$DIR/gen-$size.time")
+	: >"$DIR/lb-$size.tsv"
+	: >"$DIR/rep-$size.tsv"
+	for ((r = 1; r <= REPS; r++)); do
+		echo "load: $size, repetition $r/$REPS" >&2
+		line=$("$LB" "$f")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(kv "$line" read_cpu)" \
+			"$(kv "$line" analysis_cpu)" "$(kv "$line" merge_cpu)" \
+			"$(kv "$line" merged_analysis_cpu)" "$(kv "$line" total_ms)" \
+			"$(kv "$line" total_cpu)" "$(kv "$line" rss_mb)" >>"$DIR/lb-$size.tsv"
+		if [ -n "$HAVE_REPORT" ]; then
+			: >"$DIR/rep.time"
+			"$TOOLS/launch" "$DIR/rep.time" "$DP" report "$f" page=menu \
+				>"$DIR/menu-$size.txt" 2>&1 || true
+			awk '$5 == 0 { printf "%.3f\t%.3f\t%.1f\n", $1 / 1e9, ($2 + $3) / 1e9,
+				$4 / 1024 }' "$DIR/rep.time" >>"$DIR/rep-$size.tsv"
+		fi
+	done
+	# what a session could do instead (one run each): skip the per-thread view until a
+	# query asks for it, or build it on the second core while merging
+	alt=
+	for mode in --merged-only --parallel; do
+		l2=$("$LB" "$mode" "$f")
+		alt+=" | $(kv "$l2" total_ms) | $(kv "$l2" total_cpu) | $(kv "$l2" rss_mb)"
+	done
+	rows_alt+="| $size$alt |"$'\n'
+	pd=$(kv "$line" pd) csd=$(kv "$line" csd) ps=$(kv "$line" ps)
+	cl=$(kv "$line" cliques) mpd=$(kv "$line" merged_pd)
+	mb=$(du -m "$f" | cut -f1)
+	read -r rd _ _ <<<"$(med "$DIR/lb-$size.tsv" 1)"
+	read -r an _ _ <<<"$(med "$DIR/lb-$size.tsv" 2)"
+	read -r mg _ _ <<<"$(med "$DIR/lb-$size.tsv" 3)"
+	read -r ma _ _ <<<"$(med "$DIR/lb-$size.tsv" 4)"
+	read -r tw twmin twmax <<<"$(med "$DIR/lb-$size.tsv" 5)"
+	read -r tc _ _ <<<"$(med "$DIR/lb-$size.tsv" 6)"
+	read -r rss _ _ <<<"$(med "$DIR/lb-$size.tsv" 7)"
+	rows_phase+="| $size | $pd | $csd | $ps | $cl | $mpd | $mb MB | $gen_s | $rd | $an | $mg | $ma |"
+	rows_phase+=" $(awk -v w="$tw" -v a="$twmin" -v b="$twmax" 'BEGIN { printf "%.0f (%.0f–%.0f)", w, a, b }')"
+	rows_phase+=" | $tc | $rss |"$'\n'
+	# the end-to-end row: deepprof report if it ran, else deepprof-loadbench's total
+	if [ -s "$DIR/rep-$size.tsv" ]; then
+		read -r w wmin wmax <<<"$(med "$DIR/rep-$size.tsv" 1)"
+		read -r c _ _ <<<"$(med "$DIR/rep-$size.tsv" 2)"
+		read -r m _ _ <<<"$(med "$DIR/rep-$size.tsv" 3)"
+		# shellcheck disable=SC2016 # Markdown backquotes
+		how='`deepprof report FILE page=menu`'
+	else
+		w=$(awk -v x="$tw" 'BEGIN { printf "%.3f", x / 1e3 }')
+		wmin=$(awk -v x="$twmin" 'BEGIN { printf "%.3f", x / 1e3 }')
+		wmax=$(awk -v x="$twmax" 'BEGIN { printf "%.3f", x / 1e3 }')
+		c=$(awk -v x="$tc" 'BEGIN { printf "%.3f", x / 1e3 }')
+		m=$rss
+		# shellcheck disable=SC2016 # Markdown backquotes
+		how='deepprof-loadbench (no menu: `deepprof report` not built)'
+	fi
+	target=$(awk -v n="$pd" -v w="$w" -v m="$m" 'BEGIN {
+		if (n >= 5000000) { t = "< 5 s and < 4096 MB"; ok = (w < 5 && m < 4096) }
+		else if (n >= 1000000) { t = "< 1 s"; ok = (w < 1) }
+		else { print "–"; exit }
+		printf "%s: %s", t, ok ? "**met**" : "**not met**" }')
+	rows_e2e+="| $size ($pd PDs, $csd CSDs) | $how | $w ($wmin–$wmax) | $c | $m | $target |"$'\n'
+done
+
+{
+	echo "<!-- bench-load:begin: generated by bench/load.sh; edit the text outside the markers -->"
+	echo "Measured by \`bench/load.sh\` ($REPS repetitions, $(($(date +%s) - started)) s," \
+		"seed $SEED): $(machine_line). Load average (1 min) at the end $(load1)."
+	echo
+	echo "| profile | measured | wall s (median, min–max) | CPU s | peak RSS MB | target |"
+	echo "|---|---|--:|--:|--:|---|"
+	printf '%s' "$rows_e2e"
+	echo
+	echo "Load phases (deepprof-loadbench; CPU ms, medians), as \`deepprof report\` loads a"
+	echo "file: read and validate, analyse the per-thread view, merge threads, analyse the"
+	echo "merged view. PDs after merging in *merged PDs*."
+	echo
+	echo "| contexts | PDs | CSDs | PSs | cliques | merged PDs | file | generate s | read | analysis | merge | merged analysis | total wall ms (min–max) | total CPU ms | peak RSS MB |"
+	echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+	printf '%s' "$rows_phase"
+	echo
+	echo "The same load (deepprof-loadbench, one run each) if the session analysed only the"
+	echo "merged view (the per-thread view built when a query first asks for it), or built"
+	echo "the per-thread view on the second core while merging:"
+	echo
+	echo "| contexts | merged only: wall ms | CPU ms | RSS MB | parallel: wall ms | CPU ms | RSS MB |"
+	echo "|---|--:|--:|--:|--:|--:|--:|"
+	printf '%s' "$rows_alt"
+	echo "<!-- bench-load:end -->"
+} >"$out"
+cat "$out"

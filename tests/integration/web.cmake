@@ -1,0 +1,21 @@
+# tests/integration/web.cmake (included by CMakeLists.txt here): the built-in web server
+# over HTTP (test_serve.py: pages, several files, security, concurrency, command line)
+# and in headless Chromium (test_browser.py; screenshots in work/integ_browser/shots).
+# Only when `deepprof serve` is built (src/web, libmicrohttpd).
+if(TARGET dp_web)
+	foreach(t pages files security concurrency cli)
+		add_test(NAME integ_serve_${t}
+			COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/test_serve.py
+				--deepprof $<TARGET_FILE:deepprof>
+				--work ${CMAKE_CURRENT_BINARY_DIR}/work/integ_serve_${t} ${t})
+		set_tests_properties(integ_serve_${t} PROPERTIES LABELS "integration;web"
+			TIMEOUT 300 SKIP_RETURN_CODE 77)
+	endforeach()
+	add_test(NAME integ_browser
+		COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/test_browser.py
+			--deepprof $<TARGET_FILE:deepprof>
+			--work ${CMAKE_CURRENT_BINARY_DIR}/work/integ_browser
+			--artifacts ${CMAKE_CURRENT_BINARY_DIR}/work/integ_browser_shots)
+	set_tests_properties(integ_browser PROPERTIES LABELS "integration;web;browser"
+		TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()

@@ -1,0 +1,308 @@
+/*
+ * tests/unit/test_web.c - unit tests of src/web: the router (method, length, path and
+ * file= checks, the index, the session's answers passed through), its decoding and
+ * escaping helpers, and the libmicrohttpd server started on a free port and spoken to
+ * over a plain socket.
+ */
+#define _GNU_SOURCE /* mkdtemp */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "deepprof/format.h"
+#include "format/writer.h"
+#include "front/session.h"
+#include "harness.h"
+#include "sample_profile.h"
+#include "web/serve.h"
+#include "web/web_int.h"
+
+static char dir[64];
+static char path_a[128], path_b[128];
+
+/* Writes the sample profile twice, the second under a name holding HTML. */
+static int make_files(void)
+{
+	struct dp_profile p;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "/tmp/dp_test_web.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path_a, sizeof(path_a), "%s/a.data", dir);
+	snprintf(path_b, sizeof(path_b), "%s/<b>&.data", dir);
+	if (dp_sample_profile(&p, DP_FEAT_SYMBOLIZED) < 0)
+		return -1;
+	rc = dp_write_file(&p, path_a);
+	if (rc == 0)
+		rc = dp_write_file(&p, path_b);
+	dp_profile_release(&p);
+	return rc;
+}
+
+static void remove_files(void)
+{
+	unlink(path_a);
+	unlink(path_b);
+	rmdir(dir);
+}
+
+/* Routes GET @uri through @rt; returns the status, the body in @body (released by caller). */
+static int get(struct dp_web_router *rt, const char *uri, struct dp_web_reply *r)
+{
+	CHECK_EQ(dp_web_route(rt, "GET", uri, strlen(uri), r), 0);
+	return r->status;
+}
+
+static int has(const struct dp_web_reply *r, const char *s)
+{
+	return strstr(dp_buf_cstr(&r->body), s) != NULL;
+}
+
+/* %XX and '+' decoding; bad escapes, NULs and overflow are refused. */
+TEST(pct_decode)
+{
+	char out[8];
+
+	CHECK_EQ(dp_web_pct_decode("a%20b+c", 7, out, sizeof(out)), 5);
+	CHECK_STR(out, "a b c");
+	CHECK_EQ(dp_web_pct_decode("%2e%2E", 6, out, sizeof(out)), 2);
+	CHECK_STR(out, "..");
+	CHECK_EQ(dp_web_pct_decode("%zz", 3, out, sizeof(out)), -1);
+	CHECK_EQ(dp_web_pct_decode("ab%2", 4, out, sizeof(out)), -1);
+	CHECK_EQ(dp_web_pct_decode("%", 1, out, sizeof(out)), -1);
+	CHECK_EQ(dp_web_pct_decode("a%00", 4, out, sizeof(out)), -1);
+	CHECK_EQ(dp_web_pct_decode("12345678", 8, out, sizeof(out)), -1); /* no room for NUL */
+	CHECK_EQ(dp_web_pct_decode("1234567", 7, out, sizeof(out)), 7);
+	CHECK_EQ(dp_web_pct_decode("", 0, out, sizeof(out)), 0);
+	CHECK_STR(out, "");
+}
+
+/* The five HTML metacharacters, exactly. */
+TEST(html_escape)
+{
+	struct dp_buf b;
+
+	dp_buf_init(&b, 1024);
+	CHECK_EQ(dp_web_html_escape(&b, "<a href=\"x\">&'</a>"), 0);
+	CHECK_STR(dp_buf_cstr(&b), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+	dp_buf_reset(&b);
+	CHECK_EQ(dp_web_html_escape(&b, "plain"), 0);
+	CHECK_STR(dp_buf_cstr(&b), "plain");
+	dp_buf_release(&b);
+}
+
+/* The checks made before the session is asked anything. */
+static void route_errors(struct dp_web_router *rt)
+{
+	struct dp_web_reply r;
+	char big[DP_WEB_URI_MAX + 2];
+
+	CHECK_EQ(dp_web_route(rt, "POST", "/", 1, &r), 0);
+	CHECK_EQ(r.status, 405);
+	CHECK_STR(r.allow, "GET, HEAD");
+	dp_web_reply_release(&r);
+	CHECK_EQ(dp_web_route(rt, "HEAD", "/", 1, &r), 0);
+	CHECK_EQ(r.status, 200);
+	dp_web_reply_release(&r);
+	memset(big, 'a', sizeof(big) - 1);
+	big[0] = '/';
+	big[1] = '?';
+	big[sizeof(big) - 1] = '\0';
+	CHECK_EQ(get(rt, big, &r), 414);
+	dp_web_reply_release(&r);
+	big[DP_WEB_URI_MAX] = '\0'; /* exactly at the limit: an ordinary bad query */
+	CHECK_EQ(get(rt, big, &r), 400);
+	dp_web_reply_release(&r);
+	CHECK_EQ(dp_web_route(rt, "GET", NULL, 100000, &r), 0);
+	CHECK_EQ(r.status, 414);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/x", &r), 404);
+	CHECK(has(&r, "no such page"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/../etc/passwd", &r), 404);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/%2e%2e/?file=0", &r), 404);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/favicon.ico", &r), 204);
+	CHECK_EQ(r.body.len, 0);
+	dp_web_reply_release(&r);
+}
+
+/* One file: the menu at /, file= checks, the session's statuses and formats. */
+static void route_one(struct dp_web_router *rt)
+{
+	struct dp_web_reply r;
+
+	CHECK_EQ(get(rt, "/", &r), 200);
+	CHECK_STR(r.content_type, "text/html; charset=utf-8");
+	CHECK(has(&r, "href=\"/?file=0&amp;page=root"));
+	CHECK(has(&r, "a.data"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=root", &r), 200);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?page=root&file=0&file=0", &r), 200);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&file=1", &r), 400);
+	CHECK(has(&r, "twice"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=1", &r), 404);
+	CHECK(has(&r, "href=\"/?file=0\""));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=%3Cscript%3E", &r), 404);
+	CHECK(has(&r, "&lt;script&gt;"));
+	CHECK(!has(&r, "<script>"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=%zz", &r), 400);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=nope", &r), 400);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=clique&id=999999", &r), 404);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=quit", &r), 400);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?format=json", &r), 200);
+	CHECK_STR(r.content_type, "application/json");
+	CHECK(has(&r, "\"page\": \"menu\""));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?format=json&file=9", &r), 404);
+	CHECK_STR(dp_buf_cstr(&r.body),
+		  "{\"status\":404,\"error\":\"No file \\\"9\\\" here: file= is the number (0 "
+		  "to 0) of one of the profiles this server shows.\"}\n");
+	dp_web_reply_release(&r);
+}
+
+/* Two files: the index (names escaped), file=1, and no file= with a query. */
+static void route_two(struct dp_web_router *rt)
+{
+	struct dp_web_reply r;
+
+	CHECK_EQ(get(rt, "/", &r), 200);
+	CHECK(has(&r, "href=\"/?file=0\""));
+	CHECK(has(&r, "href=\"/?file=1\""));
+	CHECK(has(&r, "/&lt;b&gt;&amp;.data</a>"));
+	CHECK(!has(&r, "<b>&"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?page=menu", &r), 400);
+	CHECK(has(&r, "file=N"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=1", &r), 200);
+	CHECK(has(&r, "href=\"/?file=1&amp;page=root"));
+	CHECK(has(&r, "&lt;b&gt;&amp;.data"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=2", &r), 404);
+	CHECK(has(&r, "(0 to 1)"));
+	dp_web_reply_release(&r);
+}
+
+/* The router with no file, one file, then two (one named with HTML). */
+TEST(route)
+{
+	struct dp_session *s = dp_session_new(DP_SESSION_QUIET);
+	struct dp_web_router rt;
+
+	CHECK(s != NULL);
+	CHECK_EQ(dp_web_router_init(&rt, s), 0);
+	route_errors(&rt);
+	if (dp_session_open(s, path_a, NULL) != 0) {
+		fprintf(stderr, "cannot open %s: %s\n", path_a, dp_errmsg());
+		CHECK(0);
+	} else {
+		route_one(&rt);
+		CHECK_EQ(dp_session_open(s, path_b, NULL), 1);
+		route_two(&rt);
+	}
+	dp_web_router_release(&rt);
+	dp_session_free(s);
+}
+
+/* Sends @req to 127.0.0.1:@port and reads the whole reply into @out; returns its length,
+ * or -errno when the connection fails. */
+static long exchange(uint16_t port, const char *req, char *out, size_t cap)
+{
+	struct sockaddr_in sa = {0};
+	size_t n = 0;
+	ssize_t k;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons(port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		k = -errno;
+		close(fd);
+		return (long)k;
+	}
+	if (write(fd, req, strlen(req)) < 0) {
+		close(fd);
+		return -EIO;
+	}
+	while (n + 1 < cap && (k = read(fd, out + n, cap - n - 1)) > 0)
+		n += (size_t)k;
+	out[n] = '\0';
+	close(fd);
+	return (long)n;
+}
+
+/* The real server on a free port: a page, a 405, a taken port, refused after stop. */
+TEST(server)
+{
+	struct dp_session *s = dp_session_new(DP_SESSION_QUIET);
+	struct dp_web_opts o = {0}, o2 = {0};
+	struct dp_web *w = NULL, *w2 = NULL;
+	char reply[1 << 16], url[64];
+	uint16_t port;
+
+	CHECK_EQ(dp_session_open(s, path_a, NULL), 0);
+	CHECK_EQ(dp_web_start(s, &o, &w), 0);
+	if (!w) {
+		dp_session_free(s);
+		return;
+	}
+	port = dp_web_port(w);
+	CHECK(port != 0);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u/", port);
+	CHECK_STR(dp_web_url(w), url);
+	CHECK(exchange(port,
+		       "GET /?file=0&page=root HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+		       reply, sizeof(reply)) > 0);
+	CHECK(strncmp(reply, "HTTP/1.1 200 OK\r\n", 17) == 0);
+	CHECK(strstr(reply, "\r\nContent-Security-Policy: default-src 'none';") != NULL);
+	CHECK(strstr(reply, "\r\nX-Content-Type-Options: nosniff\r\n") != NULL);
+	CHECK(strstr(reply, "href=\"/?file=0&amp;page=menu") != NULL);
+	CHECK(exchange(port, "DELETE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", reply,
+		       sizeof(reply)) > 0);
+	CHECK(strncmp(reply, "HTTP/1.1 405 ", 13) == 0);
+	CHECK(strstr(reply, "\r\nAllow: GET, HEAD\r\n") != NULL);
+	o2.port = port; /* taken */
+	CHECK_EQ(dp_web_start(s, &o2, &w2), -DP_EIO);
+	CHECK(w2 == NULL);
+	CHECK(strstr(dp_errmsg(), "Address already in use") != NULL);
+	o2.port = 0;
+	o2.bind = "no.such.host.invalid";
+	CHECK_EQ(dp_web_start(s, &o2, &w2), -DP_EUSAGE);
+	dp_web_stop(w);
+	CHECK_EQ(exchange(port, "GET / HTTP/1.0\r\n\r\n", reply, sizeof(reply)), -ECONNREFUSED);
+	dp_session_free(s);
+}
+
+int main(void)
+{
+	if (make_files() != 0) {
+		fprintf(stderr, "cannot write the sample profiles: %s\n", dp_errmsg());
+		return 1;
+	}
+	test_pct_decode();
+	test_html_escape();
+	test_route();
+	test_server();
+	remove_files();
+	if (dp_test_failures)
+		fprintf(stderr, "%d check(s) failed\n", dp_test_failures);
+	return dp_test_failures ? 1 : 0;
+}
