@@ -3,8 +3,10 @@
  * objects) without double counting: a PD's own cost belongs to group G's total when the
  * PD is in G or a call on its chain of ancestor contexts was made by a PD in G. Summing
  * each procedure's total instead (mdprof's way) counts a module calling itself through
- * another module twice, and gives module totals above 100%.
+ * another module twice, and gives module totals above 100%. The artificial root and
+ * thread procedures' own costs count for their group, but their calls open none.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,13 +23,14 @@ struct dp_gframe {
 	uint32_t opened; /* group + 1 whose counter this frame raised, 0 = none */
 };
 
-/* The group of PD @pd, or UINT32_MAX for the artificial procedures (root, threads),
- * which open no group. */
-static uint32_t dp_pd_group(const struct dp_analysis *a, const uint32_t *ps_group, uint32_t pd)
+/* The group of PD @pd; UINT32_MAX for the artificial procedures (root, threads) when
+ * @opening: their calls open no group (else every group would hold everything). */
+static uint32_t dp_pd_group(const struct dp_analysis *a, const uint32_t *ps_group, uint32_t pd,
+			    bool opening)
 {
 	uint32_t ps = a->p->pd[pd].ps;
 
-	return a->p->ps[ps].kind == DP_PS_FUNCTION ? ps_group[ps] : UINT32_MAX;
+	return a->p->ps[ps].kind == DP_PS_FUNCTION || !opening ? ps_group[ps] : UINT32_MAX;
 }
 
 /* Counts clique @c's members that are outermost in their group into @total. */
@@ -37,16 +40,18 @@ static void dp_gvisit(const struct dp_analysis *a, const uint32_t *ps_group, uin
 	const uint32_t *m = dp_csr_items(&a->clique_pds, c);
 
 	for (uint32_t k = 0; k < dp_csr_count(&a->clique_pds, c); k++) {
-		uint32_t g = dp_pd_group(a, ps_group, m[k]);
+		uint32_t g = dp_pd_group(a, ps_group, m[k], false);
 		struct dp_inherit own = {
 			a->pd_own[m[k]].samples, a->pd_own[m[k]].callseqs,
 			a->pd_own[m[k]].allocs, a->pd_own[m[k]].alloc_bytes,
 		};
 
-		if (g == UINT32_MAX || active[g])
+		if (active[g])
 			continue;
 		dp_inherit_add(&total[g], &own);
-		dp_inherit_add(&total[g], &a->pd_desc[m[k]]);
+		/* an artificial procedure's own cost is its group's; what it calls is not */
+		if (dp_pd_group(a, ps_group, m[k], true) != UINT32_MAX)
+			dp_inherit_add(&total[g], &a->pd_desc[m[k]]);
 	}
 }
 
@@ -66,7 +71,7 @@ static uint32_t dp_gnext(const struct dp_analysis *a, const uint32_t *ps_group,
 			uint32_t csd = csds[f->call++];
 
 			if (dp_analysis_is_entry(a, csd)) {
-				uint32_t g = dp_pd_group(a, ps_group, pd);
+				uint32_t g = dp_pd_group(a, ps_group, pd, true);
 
 				*opened = g == UINT32_MAX ? 0 : g + 1;
 				return a->csd_child_clique[csd];

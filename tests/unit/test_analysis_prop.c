@@ -404,7 +404,7 @@ static void group_add(uint8_t *seen, uint32_t *list, uint32_t *n, uint32_t g)
 /*
  * Module totals by brute force: each PD's own cost belongs to its module and to the
  * module of every PD making a call on its chain of ancestor contexts (the callers of the
- * entry CSDs above it); artificial procedures belong to none. Then module_desc must be
+ * entry CSDs above it); calls of artificial procedures count for no module. Then module_desc must be
  * that total minus module_own, and no module total may exceed the root total.
  */
 static void check_module_totals(const struct dp_profile *p, const struct dp_analysis *a)
@@ -421,8 +421,7 @@ static void check_module_totals(const struct dp_profile *p, const struct dp_anal
 	for (uint32_t q = 1; q <= p->n_pd; q++) {
 		uint32_t n = 0, pd = q, e;
 
-		if (p->ps[p->pd[q].ps].kind == DP_PS_FUNCTION)
-			group_add(seen, list, &n, a->ps_module[p->pd[q].ps]);
+		group_add(seen, list, &n, a->ps_module[p->pd[q].ps]);
 		while ((e = a->clique_entry[a->pd_clique[pd]]) != 0) {
 			pd = p->csd[e].caller;
 			if (p->ps[p->pd[pd].ps].kind == DP_PS_FUNCTION)
