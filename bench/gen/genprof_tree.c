@@ -138,7 +138,8 @@ static int gen_budget_reserve(struct dp_gen *g, uint32_t n)
 /*
  * The budgets of frame @fr's pairs: recursive calls marked GEN_BACK (most are taken);
  * of the other pairs a random subset fitting the budget, each given one PD, and the rest
- * of the budget split unevenly (weights u^10) among those whose callee calls further.
+ * of the budget split very unevenly (weights u^20) among those whose callee calls
+ * further: a few callees get nearly all of it, which makes some paths 100 to 200 deep.
  */
 static void gen_split(struct dp_gen *g, struct dp_gen_frame *fr, const struct dp_gen_fn *f)
 {
@@ -166,7 +167,7 @@ static void gen_split(struct dp_gen *g, struct dp_gen_frame *fr, const struct dp
 				if (g->fn[c - 3].n_pairs && k < 512) {
 					double u = dp_gen_unit(g);
 
-					w[k] = pow(u, 10.0) + 1e-12;
+					w[k] = pow(u, 20.0) + 1e-300;
 					wsum += w[k];
 					if (best == UINT32_MAX || w[k] > w[best])
 						best = k;

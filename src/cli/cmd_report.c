@@ -37,7 +37,8 @@ static const char top_usage[] =
 	"usage: deepprof top [OPTIONS] FILE\n"
 	"\n"
 	"The procedures that cost most: by time (when the profile has samples), then by\n"
-	"calls. Shorthand for deepprof report FILE 'page=top&metric=...&limit=1-N'.\n"
+	"calls. Shorthand for deepprof report FILE 'page=top&metric=...&limit=1-N';\n"
+	"with --format=json, a JSON array of the two reports.\n"
 	"\n"
 	"  --limit N                how many procedures (default 20)\n"
 	"  --total                  rank by total cost (self + callees), not self\n"
@@ -143,36 +144,61 @@ static int shorthand_opt(const char *arg, const char *val, void *ctx)
 	return 1;
 }
 
+/* Parses a shorthand's arguments and opens its file: returns the session, or NULL with
+ * *@status set (0 after --help, 2 on errors). */
+static struct dp_session *shorthand_open(int argc, char **argv, const char *usage,
+					 const char *names, struct shorthand *sh,
+					 struct dp_cli_report_opts *o, int *status)
+{
+	struct dp_session *s;
+	int rc;
+
+	o->extra = shorthand_opt;
+	o->extra_ctx = sh;
+	rc = dp_cli_report_args(argc, argv, usage, names, o);
+	if (rc >= 0) {
+		*status = rc;
+		return NULL;
+	}
+	if (o->n_rest) {
+		*status = dp_cli_usage_error(argv[0], usage, "unexpected argument: ", o->rest[0]);
+		return NULL;
+	}
+	s = dp_cli_open(o);
+	*status = 2;
+	return s;
+}
+
 int dp_cmd_top(int argc, char **argv)
 {
 	struct shorthand sh = {.limit = 20};
 	struct dp_cli_report_opts o;
 	struct dp_session *s;
+	unsigned n;
 	char q[256];
-	int rc;
+	int rc = 0, json;
 
-	o.extra = shorthand_opt;
-	o.extra_ctx = &sh;
-	rc = dp_cli_report_args(argc, argv, top_usage, "--limit --total", &o);
-	if (rc >= 0)
-		return rc;
-	if (o.n_rest)
-		return dp_cli_usage_error(argv[0], top_usage, "unexpected argument: ", o.rest[0]);
-	s = dp_cli_open(&o);
+	s = shorthand_open(argc, argv, top_usage, "--limit --total", &sh, &o, &rc);
 	if (!s)
-		return 2;
+		return rc;
+	n = sh.limit ? sh.limit : 1;
+	json = o.format == DP_FMT_JSON; /* two reports: one JSON array of them */
 	rc = 0;
+	if (json)
+		fputs("[\n", stdout);
 	if (dp_cli_has_samples(s)) {
 		snprintf(q, sizeof(q), "page=top&metric=time&scope=%s&limit=1-%u",
-			 sh.total ? "total" : "self", sh.limit ? sh.limit : 1);
+			 sh.total ? "total" : "self", n);
 		rc = report_print(s, &o, q);
-		if (rc == 0 && o.format == DP_FMT_TEXT)
-			putchar('\n');
+		if (rc == 0)
+			fputs(json ? ",\n" : "\n", stdout);
 	}
 	if (rc == 0) {
-		snprintf(q, sizeof(q), "page=top&metric=calls&limit=1-%u", sh.limit ? sh.limit : 1);
+		snprintf(q, sizeof(q), "page=top&metric=calls&limit=1-%u", n);
 		rc = report_print(s, &o, q);
 	}
+	if (json)
+		fputs("]\n", stdout);
 	dp_session_free(s);
 	return rc;
 }
@@ -183,18 +209,11 @@ int dp_cmd_tree(int argc, char **argv)
 	struct dp_cli_report_opts o;
 	struct dp_session *s;
 	char q[512];
-	int rc;
+	int rc = 0;
 
-	o.extra = shorthand_opt;
-	o.extra_ctx = &sh;
-	rc = dp_cli_report_args(argc, argv, tree_usage, "--depth --min --metric", &o);
-	if (rc >= 0)
-		return rc;
-	if (o.n_rest)
-		return dp_cli_usage_error(argv[0], tree_usage, "unexpected argument: ", o.rest[0]);
-	s = dp_cli_open(&o);
+	s = shorthand_open(argc, argv, tree_usage, "--depth --min --metric", &sh, &o, &rc);
 	if (!s)
-		return 2;
+		return rc;
 	if (!sh.metric)
 		sh.metric = dp_cli_has_samples(s) ? "time" : "callseqs";
 	snprintf(q, sizeof(q), "page=flame&metric=%.32s&min=%.32s&depth=%u", sh.metric, sh.min,

@@ -1,6 +1,8 @@
 """golden_checks.py - exact counts that follow from each program's structure (see the
 comment at the top of each program in progs/), checked in `deepprof report`'s JSON.
 These do not depend on the golden files: regenerating those cannot hide a wrong number."""
+import json
+import os
 
 
 def total(row, metric):
@@ -78,6 +80,7 @@ def check_context(run):
     got = {bare(x["name"]): (x["own"]["calls"], x["own"]["bytes"]) for x in rows(c, "callers")}
     run.check("compute's callers: calls and bytes", got,
               {"light": (10, 100), "heavy": (1, 100000)})
+    check_cli(run)
 
 
 def check_indirect(run):
@@ -118,3 +121,46 @@ def check_contour(run):
     run.check("callers with contour exclusion",
               {bare(x["name"]): x["own"]["calls"] for x in rows(cont, "callers")},
               {"find_user": 30, "find_group": 5})
+
+
+def check_cli(run):
+    """The command line around the reports: bad queries, shorthands, bad files."""
+    def dp(*args):
+        return run.sh([run.deepprof] + list(args), ok=(0, 1, 2))
+
+    r = dp("report", "prog.data", "page=nosuch")
+    run.check("unknown page: exit 2", r.returncode, 2)
+    run.check("unknown page: the valid pages are listed",
+              all(p in r.stderr for p in ("menu", "clique", "callers", "flame")), True)
+    r = dp("report", "prog.data", "page=clique&id=999999")
+    run.check("unknown clique: exit 2", r.returncode, 2)
+    run.check("unknown clique: the valid range", "1.." in r.stderr, True)
+    r = dp("report", "prog.data", "page=top&limit=abc")
+    run.check("malformed limit: exit 2", r.returncode, 2)
+    r = dp("report", "--format=json", "prog.data", "page=proc&id=0")
+    run.check("id=0: exit 2", r.returncode, 2)
+    r = dp("report", "prog.data", "page=menu", "extra")
+    run.check("extra operand: exit 2", r.returncode, 2)
+    r = dp("report", "missing.data")
+    run.check("missing file: exit 2", r.returncode, 2)
+    run.check("missing file: named", "missing.data" in r.stderr, True)
+    with open(os.path.join(run.work, "prog.data"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(run.work, "cut.data"), "wb") as f:
+        f.write(data[:len(data) // 2])
+    r = dp("report", "cut.data")
+    run.check("truncated file: exit 2", r.returncode, 2)
+    run.check("truncated file: position", "at byte" in r.stderr, True)
+    r = dp("top", "--format=json", "--limit", "3", "prog.data")
+    run.check("top --format=json: exit 0", r.returncode, 0)
+    tops = json.loads(r.stdout)
+    run.check("top: step first by calls",
+              [x["name"] for x in tops[-1]["sections"][0]["rows"]][:1], ["step"])
+    r = dp("tree", "--min", "0", "--metric", "calls", "prog.data")
+    run.check("tree: compute under heavy, indented", [
+        ln.split("-- ", 1)[1].split()[0] for ln in r.stdout.splitlines() if "-- " in ln][:4],
+        ["<thread>", "main", "via_heavy", "heavy"])
+    r = dp("report", "--format=html", "prog.data", "page=proc&name=compute")
+    run.check("html: a page", r.stdout.lstrip().lower().startswith("<!doctype html>"), True)
+    r = dp("check", "--max", "3", "prog.data")
+    run.check("check --max 3: exit 0", r.returncode, 0)
