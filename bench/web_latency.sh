@@ -39,14 +39,18 @@ done
 tmp=$(mktemp -d)
 pid=
 cleanup() {
+	rc=$?
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill -INT "$pid" 2>/dev/null || true
+		kill -TERM "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	fi
 	rm -rf "$tmp"
+	exit $rc
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
+: >"$tmp/out"
 "$deepprof" serve --port 0 "$data" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 # loading a large profile takes a while: wait up to 10 minutes for the URL line
@@ -103,7 +107,7 @@ for p in $pages; do
 		END { printf "%-34s %6s %9.3f %9.3f %9.1f%s\n", page, status, p50, p99, rps,
 			non2xx ? "  (non-2xx: " non2xx ")" : "" }' "$tmp/wrk"
 done
-kill -INT "$pid"
+kill -TERM "$pid" # (SIGINT is ignored by background jobs of scripts)
 wait "$pid" || bad=1
 pid=
 exit $bad

@@ -342,6 +342,7 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->stack[0].csd = &th->root_csd;
 	th->stack[0].pd = pd;
 	th->stack[0].fp = UINTPTR_MAX;
+	th->stack[0].fn = 0; /* matches no function */
 	t->top = th->stack;
 	t->limit = th->stack + th->stack_cap;
 	t->th = th;

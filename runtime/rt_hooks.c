@@ -95,9 +95,11 @@ DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_find_fp(const struct 
 	return 0;
 }
 
-/* Push the activation of @csd at frame address @fp, called from the current CSD @cur. */
+/* Push the activation of @csd (of function @fn) at frame address @fp, called from the
+ * current CSD @cur. */
 DP_RT_HOT __attribute__((always_inline)) static inline void
-dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, uintptr_t fp)
+dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, uintptr_t fn,
+	   uintptr_t fp)
 {
 	struct dp_rt_frame *top = t->top + 1;
 
@@ -106,6 +108,7 @@ dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, ui
 	top->csd = csd;
 	top->pd = csd->callee;
 	top->fp = fp;
+	top->fn = fn;
 	t->top = top;
 }
 
@@ -174,7 +177,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 	}
 	if (t->top + 1 >= t->limit && dp_rt_stack_grow(t) != 0)
 		return;
-	dp_rt_push(t, t->top->csd, csd, fp);
+	dp_rt_push(t, t->top->csd, csd, fn, fp);
 }
 
 /*
@@ -206,7 +209,7 @@ DP_RT_API DP_RT_HOT void __cyg_profile_func_enter(void *fn, void *site)
 	if (dp_unlikely(!csd || csd->site != (uintptr_t)site || csd->fn != (uintptr_t)fn ||
 			csd->caller != pd))
 		goto miss;
-	dp_rt_push(t, cur, csd, xr);
+	dp_rt_push(t, cur, csd, (uintptr_t)fn, xr);
 	return;
 miss:
 	dp_rt_enter_miss((uintptr_t)fn, (uintptr_t)site, fa);
@@ -249,13 +252,12 @@ DP_RT_API DP_RT_HOT void __cyg_profile_func_exit(void *fn, void *site)
 	uintptr_t fa = (uintptr_t)__builtin_frame_address(0);
 	const uintptr_t *hook = (const uintptr_t *)fa;
 	struct dp_rt_frame *top = t->top;
-	struct dp_rt_csd *csd = top->csd;
 	uintptr_t xr;
 
-	if (dp_likely(csd->fn == (uintptr_t)fn)) {
+	if (dp_likely(top->fn == (uintptr_t)fn)) {
 		xr = hook[1] == (uintptr_t)site ? fa : hook[0];
-		if (dp_likely(top->fp == xr && ((const uintptr_t *)xr)[1] == (uintptr_t)site)) {
-			csd->exits++;
+		if (dp_likely(top->fp == xr)) {
+			top->csd->exits++;
 			t->top = top - 1;
 			return;
 		}

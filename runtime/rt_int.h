@@ -73,6 +73,7 @@ struct dp_rt_frame {
 	/* the activation's frame address: its canonical frame address (just above its return
 	 * address) - 16, i.e. its frame pointer; odd = unknown */
 	uintptr_t fp;
+	uintptr_t fn; /* csd->fn, here so that the exit hook's check needs no CSD load */
 };
 
 /* A chunk of nodes of one kind, mmap'd; filled completely before the next one. */

@@ -136,22 +136,30 @@ static void serve_warning(const char *msg, void *arg)
 	fprintf(stderr, "deepprof: warning: %s\n", msg);
 }
 
+/* Prints each line of warnings @w about @file on stderr. */
+static void serve_print_warnings(const char *file, const char *w)
+{
+	while (w && *w) {
+		const char *nl = strchr(w, '\n');
+		int len = nl ? (int)(nl - w) : (int)strlen(w);
+
+		if (len)
+			fprintf(stderr, "deepprof: %s: warning: %.*s\n", file, len, w);
+		w += len + (nl ? 1 : 0);
+	}
+}
+
 /* Opens every file of @a into @s, printing warnings. Returns 0, or exit status 2. */
 static int serve_load(struct dp_session *s, const struct serve_args *a)
 {
 	int i;
 
 	for (i = 0; i < a->n_files; i++) {
-		const char *w;
-
 		if (dp_session_open(s, a->files[i], a->contour) < 0) {
 			fprintf(stderr, "deepprof: %s\n", dp_errmsg());
 			return 2;
 		}
-		w = dp_session_warnings(s, (uint32_t)i);
-		if (w && *w)
-			fprintf(stderr, "deepprof: %s: warning: %s%s", a->files[i], w,
-				w[strlen(w) - 1] == '\n' ? "" : "\n");
+		serve_print_warnings(a->files[i], dp_session_warnings(s, (uint32_t)i));
 	}
 	return 0;
 }

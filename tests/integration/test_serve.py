@@ -409,6 +409,36 @@ def t_cli(ctx, ck):
                 ck.eq("--bind ::1: answers", c.getresponse().status, 200)
                 c.close()
                 srv.stop()
+    contour = os.path.join(ctx.work, "c.contour")
+    with open(contour, "w") as f:
+        f.write("# test\nall recursion.c\nall no_such_module.c\n")
+    with ctx.serve([data], args=["--contour", contour]) as srv:
+        ck.eq("--contour: serves", srv.get("/?page=callers&proc=2&contour=1")[0], 200)
+        rc, out, err = srv.stop()
+        ck.eq("--contour: exit status", rc, 0)
+        ck.true("--contour: the unknown module is a warning (%r)" % err,
+                re.search(r"^deepprof: .*rec\.data: warning: .*no_such_module", err, re.M))
+    r = run(["--contour", os.path.join(ctx.work, "missing.contour"), data])
+    ck.eq("missing contour file: exit status", r.returncode, 2)
+    bindir = os.path.join(ctx.work, "fakebin")
+    os.makedirs(bindir, exist_ok=True)
+    opened = os.path.join(ctx.work, "opened.txt")
+    with open(os.path.join(bindir, "xdg-open"), "w") as f:
+        f.write("#!/bin/sh\necho \"$@\" > %s\n" % opened)
+    os.chmod(os.path.join(bindir, "xdg-open"), 0o755)
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+    p = subprocess.Popen([ctx.deepprof, "serve", "--open", "--port", "0", data], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ctx.work)
+    m = URL_RE.match(p.stdout.readline().strip())
+    for _ in range(100):
+        if os.path.exists(opened) and os.path.getsize(opened):
+            break
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=10)
+    with open(opened) if os.path.exists(opened) else open(os.devnull) as f:
+        got = f.read().strip()
+    ck.eq("--open: xdg-open gets the URL", got, m.group(2) if m else "?")
     env = dict(os.environ, PATH="/nonexistent")
     p = subprocess.Popen([ctx.deepprof, "serve", "--open", "--port", "0", data], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ctx.work)
