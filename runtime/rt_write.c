@@ -12,6 +12,7 @@
 #include <stdio.h> /* rename */
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "deepprof/format.h"
@@ -395,12 +396,21 @@ DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
 {
 	char name[4096], tmp[4096];
 	struct dp_rt_out o = {.fd = -1};
+	struct stat st;
+	int direct;
 
 	if (dp_rt_output_names(name, tmp, sizeof(name)) != 0) {
 		dp_rt_stop("cannot write the profile: output name too long", NULL);
 		return -1;
 	}
-	o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/* An output that exists and is not a regular file (/dev/null, a FIFO, a terminal)
+	 * is written in place: renaming over it would replace a device node with a file.
+	 * Non-blocking, so that a FIFO without a reader fails instead of hanging. */
+	direct = stat(name, &st) == 0 && !S_ISREG(st.st_mode);
+	if (direct)
+		o.fd = open(name, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+	else
+		o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o.fd < 0) {
 		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(errno));
 		dp_rt_stop("cannot write the profile", tmp);
@@ -409,10 +419,11 @@ DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
 	dp_rt_emit(w, &o);
 	if (close(o.fd) != 0 && !o.err)
 		o.err = errno;
-	if (!o.err && rename(tmp, name) != 0)
+	if (!o.err && !direct && rename(tmp, name) != 0)
 		o.err = errno;
 	if (o.err) {
-		unlink(tmp);
+		if (!direct)
+			unlink(tmp);
 		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(o.err));
 		dp_rt_stop("cannot write the profile", tmp);
 		return -1;

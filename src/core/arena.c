@@ -1,12 +1,15 @@
 /*
  * core/arena.c - block-chained bump allocator. Blocks double in size up to 64 MiB, and a
- * request larger than half a block gets a block of its own.
+ * request larger than half a block gets a block of its own. Blocks of 4 MiB and more are
+ * backed by transparent huge pages where the kernel allows (see arena_advise()).
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include "arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct dp_arena_block {
 	struct dp_arena_block *next;
@@ -21,6 +24,29 @@ void dp_arena_init(struct dp_arena *a, size_t limit)
 {
 	memset(a, 0, sizeof(*a));
 	a->limit = limit;
+}
+
+#define ARENA_HUGE ((size_t)2 << 20)
+
+/*
+ * Asks for huge pages on the 2 MiB-aligned interior of a fresh block, before its first
+ * touch (calloc of a large block maps new zero pages and does not write them). Loading a
+ * large profile is dominated by the kernel faulting in 4 KiB zero pages: at 1.4 million
+ * contexts this cuts 329,000 page faults to 56,000 and the load's CPU time by a quarter
+ * (docs/PERFORMANCE.md). Only advice: ignored where THP is off.
+ */
+static void arena_advise(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t lo = ((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1);
+	uintptr_t hi = ((uintptr_t)p + size) & ~(uintptr_t)(ARENA_HUGE - 1);
+
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)size;
+#endif
 }
 
 static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
@@ -39,6 +65,8 @@ static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 	b = calloc(1, sizeof(*b) + size);
 	if (!b)
 		return NULL;
+	if (size >= 2 * ARENA_HUGE)
+		arena_advise(b->data, size);
 	b->size = size;
 	a->total += size;
 	if (need > ARENA_MIN_BLOCK && a->head && a->used < a->head->size) {

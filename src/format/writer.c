@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -384,15 +385,28 @@ static void sync_dir(const char *path)
 	free(copy);
 }
 
-/* The file in @b, checked by the reader, renamed over @path from PATH.tmp.PID. */
+/* The file in @b, checked by the reader, renamed over @path from PATH.tmp.PID (written
+ * in place when @path exists and is not a regular file, such as /dev/null). */
 static int replace_file(const struct dp_buf *b, const char *path)
 {
 	size_t len = strlen(path) + 32;
 	char *tmp = malloc(len);
+	struct stat st;
 	int fd, rc;
 
 	if (!tmp)
 		return dp_error(DP_ENOMEM, "out of memory writing %s", path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a FIFO: write in place, never rename over a device node */
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			rc = dp_error(DP_EIO, "%s: cannot open: %s", path, strerror(errno));
+		else
+			rc = write_fd(fd, b, path);
+		if (fd >= 0 && close(fd) < 0 && rc == 0)
+			rc = dp_error(DP_EIO, "%s: close failed: %s", path, strerror(errno));
+		goto out_free;
+	}
 	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {

@@ -10,6 +10,7 @@ import argparse
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import textwrap
@@ -250,7 +251,8 @@ def t_cli_basics(ctx, ck):
             re.match(r"^deepprof \d+\.\d+\.\d+\n$", r.stdout))
     r = ctx.sh([dp, "--help"])
     ck.eq("--help: status", r.returncode, 0)
-    for cmd in ("cc", "c++", "run", "dump", "symbolize"):
+    for cmd in ("cc", "c++", "run", "dump", "symbolize", "report", "top", "tree", "check",
+                "serve"):
         ck.true("--help lists %s" % cmd, re.search(r"^  %s " % re.escape(cmd), r.stdout, re.M))
         h = ctx.sh([dp, cmd, "--help"])
         ck.eq("%s --help: status" % cmd, h.returncode, 0)
@@ -284,6 +286,30 @@ def t_cli_basics(ctx, ck):
     ck.eq("run -o in a missing directory: status", r.returncode, 2)
     ck.true("run -o in a missing directory: message (%r)" % r.stderr,
             r.stderr.startswith("deepprof run: cannot write the profile in /nonexistent/dir"))
+
+
+def t_special_output(ctx, ck):
+    """A profile sent to something that is not a regular file (a character device like
+    /dev/null, a FIFO) is written into it or refused: never renamed over it."""
+    src = os.path.join(ctx.work, "p.c")
+    with open(src, "w") as f:
+        f.write("int f(int x) { return x + 1; }\nint main(void) { return f(0) - 1; }\n")
+    ctx.must([ctx.deepprof, "cc", "-O0", "-o", "p", "p.c"])
+    if os.geteuid() == 0:  # mknod needs root; the same device as /dev/null
+        dev = os.path.join(ctx.work, "null")
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        r = ctx.sh(["./p"], env={"DEEPPROF_OUTPUT": dev})
+        ck.eq("device output: status", r.returncode, 0)
+        ck.true("device output: still a character device",
+                stat.S_ISCHR(os.lstat(dev).st_mode))
+    fifo = os.path.join(ctx.work, "fifo")
+    os.mkfifo(fifo)
+    r = ctx.sh(["./p"], env={"DEEPPROF_OUTPUT": fifo})
+    ck.eq("FIFO without a reader: the program's status is kept", r.returncode, 0)
+    ck.true("FIFO without a reader: says it could not write", "cannot write" in r.stderr)
+    ck.true("FIFO: still a FIFO", stat.S_ISFIFO(os.lstat(fifo).st_mode))
+    ck.eq("no temporary files left", sorted(f for f in os.listdir(ctx.work) if ".tmp." in f),
+          [])
 
 
 def t_install(ctx, ck):
