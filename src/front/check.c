@@ -78,6 +78,35 @@ static int dp_check_ids(struct dp_checker *c, const char *prefix, uint32_t n, ui
 	return 0;
 }
 
+/* The pages of every id (at most @max of each kind). */
+static int dp_check_id_pages(struct dp_checker *c, const struct dp_sfile *f, uint32_t max)
+{
+	const struct dp_analysis *a = f->a;
+	const struct dp_profile *p = &f->prof;
+	const struct {
+		const char *prefix;
+		uint32_t n;
+	} ids[] = {
+		{"page=proc&id=", p->n_ps},
+		{"page=dump_ps&id=", p->n_ps},
+		{"page=site&id=", p->n_css},
+		{"page=dump_css&id=", p->n_css},
+		{"page=module&id=", a->n_modules},
+		/* PD, CSD and clique ids differ between the views: the per-thread view's */
+		{"page=clique&view=threads&id=", a->n_cliques},
+		{"page=dump_clique&view=threads&id=", a->n_cliques},
+		{"page=dump_pd&view=threads&id=", p->n_pd},
+		{"page=dump_csd&view=threads&id=", p->n_csd},
+		/* and the merged view's cliques */
+		{"page=clique&id=", f->has_merged ? f->a_merged->n_cliques : 0},
+	};
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]) && rc == 0; i++)
+		rc = dp_check_ids(c, ids[i].prefix, ids[i].n, max);
+	return rc;
+}
+
 static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32_t max)
 {
 	static const char *const fixed[] = {
@@ -95,7 +124,6 @@ static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32
 		"page=top&metric=allocs",
 	};
 	static const char *const groups[] = {"site", "proc", "module", "clique"};
-	const struct dp_analysis *a = f->a;
 	const struct dp_profile *p = &f->prof;
 	char q[128];
 	uint32_t ps, n_ps = max && p->n_ps > max ? max : p->n_ps;
@@ -115,28 +143,7 @@ static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32
 			rc = dp_check_query(c, q);
 		}
 	}
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=proc&id=", p->n_ps, max);
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=dump_ps&id=", p->n_ps, max);
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=site&id=", p->n_css, max);
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=dump_css&id=", p->n_css, max);
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=module&id=", a->n_modules, max);
-	/* PD, CSD and clique ids differ between the views: the per-thread view's only */
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=clique&view=threads&id=", a->n_cliques, max);
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=dump_clique&view=threads&id=", a->n_cliques, max);
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=dump_pd&view=threads&id=", p->n_pd, max);
-	if (rc == 0)
-		rc = dp_check_ids(c, "page=dump_csd&view=threads&id=", p->n_csd, max);
-	if (rc == 0 && f->has_merged)
-		rc = dp_check_ids(c, "page=clique&id=", f->a_merged->n_cliques, max);
-	return rc;
+	return rc == 0 ? dp_check_id_pages(c, f, max) : rc;
 }
 
 static bool dp_inherit_eq(const struct dp_inherit *x, const struct dp_inherit *y)
@@ -242,6 +249,9 @@ int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
 	if (i >= s->n)
 		return dp_error(DP_EUSAGE, "no file %" PRIu32 " in the session", i);
 	f = s->files[i];
+	rc = dp_sfile_threads_view(s->files[i]); /* check both views */
+	if (rc < 0)
+		return rc;
 	dp_check_invariants(&c, f->a, "per-thread");
 	if (f->has_merged)
 		dp_check_invariants(&c, f->a_merged, "merged");

@@ -200,6 +200,14 @@ int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum 
 	}
 	if (q->format >= 0)
 		fmt = (enum dp_format)q->format;
+	if (q->prefs.view == DP_VIEW_THREADS) {
+		rc = dp_sfile_threads_view(s->files[i]);
+		if (rc < 0) {
+			rc = rc == -DP_ENOMEM ? rc
+					      : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
+			goto out;
+		}
+	}
 	dp_session_ctx(s->files[i], q->prefs.view, &ctx);
 	rc = dp_report_build(&ctx, q, &r);
 	if (rc == -DP_ENOMEM)

@@ -41,6 +41,13 @@ struct dp_session {
  */
 int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress);
 
+/*
+ * dp_sfile_threads_view - make sure f->a, the per-thread view's analysis, exists: loads
+ * analyse only the default (merged) view when the views differ, and the per-thread one
+ * waits for its first query. Return: 0 or a negative dp_err (message set).
+ */
+int dp_sfile_threads_view(struct dp_sfile *f);
+
 /* dp_sfile_release - free everything @f holds (not @f). */
 void dp_sfile_release(struct dp_sfile *f);
 

@@ -112,7 +112,8 @@ static int dp_load_contour(struct dp_sfile *f, const char *explicit_path)
 			return 0;
 		path = def;
 	}
-	rc = dp_contour_read(path, f->a, &f->contour);
+	/* module names and PS ids are the same in both views */
+	rc = dp_contour_read(path, f->a_merged, &f->contour);
 	if (rc == -DP_ENOMEM)
 		return rc;
 	if (rc < 0) {
@@ -170,37 +171,40 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress)
 	rc = dp_load_symbols(f);
 	if (rc < 0)
 		goto out;
-	atomic_store(&pr.step, "analysing");
-	f->a = dp_analysis_new(&f->prof, &err);
-	if (!f->a) {
-		rc = err;
-		goto out;
-	}
-	f->a_merged = f->a;
 	if (f->prof.n_threads > 1) {
 		atomic_store(&pr.step, "merging threads");
 		rc = dp_profile_merge_threads(&f->prof, &f->merged);
 		if (rc < 0)
 			goto out;
-		if (f->merged.n_pd == f->prof.n_pd && f->merged.n_csd == f->prof.n_csd) {
-			/* nothing merged: the same nodes with the same ids */
-			dp_profile_release(&f->merged);
-		} else {
+		if (f->merged.n_pd == f->prof.n_pd && f->merged.n_csd == f->prof.n_csd)
+			dp_profile_release(&f->merged); /* nothing merged: same nodes and ids */
+		else
 			f->has_merged = true;
-			atomic_store(&pr.step, "analysing merged view");
-			f->a_merged = dp_analysis_new(&f->merged, &err);
-			if (!f->a_merged) {
-				rc = err;
-				goto out;
-			}
-		}
 	}
-	f->has_time = f->a->root_total.samples > 10;
+	atomic_store(&pr.step, "analysing");
+	f->a_merged = dp_analysis_new(f->has_merged ? &f->merged : &f->prof, &err);
+	if (!f->a_merged) {
+		rc = err;
+		goto out;
+	}
+	if (!f->has_merged)
+		f->a = f->a_merged;
+	f->has_time = f->a_merged->root_total.samples > 10;
 	atomic_store(&pr.step, "reading contour");
 	rc = dp_load_contour(f, contour);
 out:
 	dp_progress_stop(&pr);
 	return rc;
+}
+
+int dp_sfile_threads_view(struct dp_sfile *f)
+{
+	int err = 0;
+
+	if (f->a)
+		return 0;
+	f->a = dp_analysis_new(&f->prof, &err);
+	return f->a ? 0 : err;
 }
 
 void dp_sfile_release(struct dp_sfile *f)
