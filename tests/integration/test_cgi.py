@@ -186,9 +186,11 @@ class Lighttpd:
             c.close()
 
 
-def cgi_processes(ctx):
-    """Live processes running our copy of deepprof-cgi; reaps our zombie children (we are
-    a subreaper, so detached servers whose parent exited are ours)."""
+def cgi_processes(ctx, servers_only=False):
+    """Live processes running our copy of deepprof-cgi (with @servers_only, only the
+    detached servers: session leaders, unlike a CGI client still exiting after its reply);
+    reaps our zombie children (we are a subreaper, so detached servers whose parent exited
+    are ours)."""
     live = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -207,6 +209,8 @@ def cgi_processes(ctx):
                     os.waitpid(pid, os.WNOHANG)
                 except ChildProcessError:
                     pass
+            continue
+        if servers_only and int(rest[3]) != pid:
             continue
         try:
             if os.readlink("/proc/%d/exe" % pid) == ctx.cgi:
@@ -374,6 +378,14 @@ def test_security(ctx, lt):
     except (ValueError, KeyError):
         ok = False
     ctx.check("format=json errors are JSON", ok, b[:200].decode(errors="replace"))
+    for qs, want in (("file=wf.data&page=menu", 200), ("file=missing.data", 404)):
+        st, hd, _ = lt.request(qs)
+        ctx.check("%s -> %d with the security headers deepprof serve sends (got %d, %r)" %
+                  (qs, want, st, hd), st == want and
+                  "default-src 'none'" in hd.get("content-security-policy", "") and
+                  hd.get("x-frame-options") == "DENY" and
+                  hd.get("x-content-type-options") == "nosniff" and
+                  hd.get("referrer-policy") == "no-referrer")
     st, _, _ = lt.request("file=wf.data", method="POST")
     ctx.check("POST -> 405 (got %d)" % st, st == 405)
     st, _, b = lt.request(None, path="/cgi-bin/../../../../etc/passwd")
@@ -406,7 +418,7 @@ def test_control(ctx, lt, exp):
 def test_recovery(ctx, lt, exp):
     m = mangle(os.path.join(os.path.realpath(ctx.root), "wf.data"))
     lt.request("file=wf.data&page=menu")
-    servers = cgi_processes(ctx)
+    servers = cgi_processes(ctx, servers_only=True)
     ctx.check("one server runs", len(servers) == 1, str(servers))
     for pid in servers:
         os.kill(pid, signal.SIGKILL)
@@ -431,7 +443,7 @@ def test_recovery(ctx, lt, exp):
               "%s %s" % (procs, files))
     # SIGTERM: the server removes its pipes and exits
     lt.request("file=wf.data&page=menu&format=json")
-    servers = cgi_processes(ctx)
+    servers = cgi_processes(ctx, servers_only=True)
     for pid in servers:
         os.kill(pid, signal.SIGTERM)
     procs, files = wait_all_gone(ctx, 5)
