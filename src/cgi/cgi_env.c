@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../core/err.h"
+#include "../core/url.h"
 #include "../display/render_opts.h"
 #include "cgi_int.h"
 
@@ -32,67 +33,6 @@ refuse(int status, enum dp_err code, const char *fmt, ...)
 	va_end(ap);
 	dp_error(code, "%s", msg);
 	return status;
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Percent-decode @len bytes of @s ('+' is a space) into @out (@cap bytes, NUL-terminated).
- * Return: 0, or -1 for a bad escape, a NUL byte or no room. */
-static int url_decode(const char *s, size_t len, char *out, size_t cap)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		int c = (unsigned char)s[i];
-
-		if (c == '+') {
-			c = ' ';
-		} else if (c == '%') {
-			if (i + 2 >= len)
-				return -1;
-			int hi = hexval((unsigned char)s[i + 1]);
-			int lo = hexval((unsigned char)s[i + 2]);
-
-			if (hi < 0 || lo < 0)
-				return -1;
-			c = hi * 16 + lo;
-			i += 2;
-		}
-		if (c == 0 || o + 1 >= cap)
-			return -1;
-		out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return 0;
-}
-
-/* dp_cgi_url_encode: see cgi_int.h. */
-int dp_cgi_url_encode(struct dp_buf *out, const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '.' || c == '_' || c == '~') {
-			dp_buf_addc(out, c);
-		} else {
-			dp_buf_addc(out, '%');
-			dp_buf_addc(out, (uint8_t)hex[c >> 4]);
-			dp_buf_addc(out, (uint8_t)hex[c & 15]);
-		}
-	}
-	return dp_buf_error(out);
 }
 
 /*
@@ -240,9 +180,9 @@ static int param(struct dp_cgi_req *r, const char *seg, size_t len, bool *have_f
 	size_t vlen = (size_t)(seg + len - v);
 	char key[32], val[DP_CGI_QS_MAX + 1];
 
-	if (url_decode(seg, klen, key, sizeof(key)) < 0)
+	if (dp_url_decode(seg, klen, key, sizeof(key), 0, NULL) < 0)
 		key[0] = '\0'; /* not one of ours: the query parser judges it */
-	if (url_decode(v, vlen, val, sizeof(val)) < 0) {
+	if (dp_url_decode(v, vlen, val, sizeof(val), 0, NULL) < 0) {
 		if (strcmp(key, "file") == 0)
 			return refuse(400, DP_EUSAGE, "file=: malformed percent-encoding");
 		val[0] = '\0';

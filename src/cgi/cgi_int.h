@@ -92,9 +92,6 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach);
  */
 int dp_cgi_req_parse(const struct dp_cgi_conf *c, struct dp_cgi_req *r);
 
-/* dp_cgi_url_encode - append @s percent-encoded (all but unreserved characters) to @out. */
-int dp_cgi_url_encode(struct dp_buf *out, const char *s);
-
 /* cgi_dir.c */
 
 /*
@@ -163,7 +160,8 @@ void dp_cgi_log(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /*
  * dp_cgi_response - append to @out a whole CGI response: Status, Content-Type,
- * Content-Length and the security headers, a blank line, then @len bytes of @body.
+ * Content-Length, the security headers (dp_http_headers, as the web server sends them),
+ * Cache-Control: no-cache, a blank line, then @len bytes of @body.
  * Return: 0 or the buffer's sticky error.
  */
 int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const void *body,

@@ -13,67 +13,20 @@
 
 #include "../core/err.h"
 #include "../core/json.h"
+#include "../core/url.h"
+#include "../display/display.h"
 #include "../front/session.h"
 #include "cgi_int.h"
-
-static const char *reason(int status)
-{
-	switch (status) {
-	case 200:
-		return "OK";
-	case 400:
-		return "Bad Request";
-	case 403:
-		return "Forbidden";
-	case 404:
-		return "Not Found";
-	case 405:
-		return "Method Not Allowed";
-	case 414:
-		return "URI Too Long";
-	case 503:
-		return "Service Unavailable";
-	case 504:
-		return "Gateway Timeout";
-	default:
-		return status >= 500 ? "Internal Server Error" : "Error";
-	}
-}
 
 /* dp_cgi_response: see cgi_int.h. */
 int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const void *body, size_t len)
 {
-	dp_buf_addf(out,
-		    "Status: %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-		    "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n"
-		    "Cache-Control: no-cache\r\n\r\n",
-		    status, reason(status), ctype, len);
+	dp_buf_addf(out, "Status: %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", status,
+		    dp_http_reason(status), ctype, len);
+	for (size_t i = 0; dp_http_headers[i][0]; i++)
+		dp_buf_addf(out, "%s: %s\r\n", dp_http_headers[i][0], dp_http_headers[i][1]);
+	dp_buf_adds(out, "Cache-Control: no-cache\r\n\r\n");
 	return dp_buf_add(out, body, len);
-}
-
-static void html_escape(struct dp_buf *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			dp_buf_adds(out, "&amp;");
-			break;
-		case '<':
-			dp_buf_adds(out, "&lt;");
-			break;
-		case '>':
-			dp_buf_adds(out, "&gt;");
-			break;
-		case '"':
-			dp_buf_adds(out, "&quot;");
-			break;
-		case '\'':
-			dp_buf_adds(out, "&#39;");
-			break;
-		default:
-			dp_buf_addc(out, (uint8_t)*s);
-		}
-	}
 }
 
 /* dp_cgi_error_response: see cgi_int.h. */
@@ -81,6 +34,7 @@ int dp_cgi_error_response(struct dp_buf *out, int status, int fmt, const char *m
 {
 	struct dp_buf body;
 	const char *ctype;
+	char title[64];
 	int rc;
 
 	dp_buf_init(&body, 1u << 20);
@@ -95,11 +49,10 @@ int dp_cgi_error_response(struct dp_buf *out, int status, int fmt, const char *m
 		dp_buf_addf(&body, "%s%s\n", status == 200 ? "" : "deepprof-cgi: ", msg);
 	} else {
 		ctype = "text/html; charset=utf-8";
-		dp_buf_addf(&body,
-			    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-			    "<title>%d %s</title></head>\n<body><h1>%d %s</h1>\n<p>",
-			    status, reason(status), status, reason(status));
-		html_escape(&body, msg);
+		snprintf(title, sizeof(title), "%d %s", status, dp_http_reason(status));
+		dp_html_page_start(&body, NULL, title, NULL);
+		dp_buf_addf(&body, "<h1>%s</h1>\n<p>", title);
+		dp_html_escape(&body, msg);
 		dp_buf_adds(&body, "</p>\n</body></html>\n");
 	}
 	rc = dp_buf_error(&body);
@@ -130,7 +83,7 @@ int dp_cgi_answer(struct dp_session *s, uint32_t file, const struct dp_cgi_req *
 	dp_buf_init(&link, 4 * DP_CGI_PATH_MAX + DP_CGI_SCRIPT_MAX);
 	dp_buf_adds(&link, r->script);
 	dp_buf_adds(&link, "?file=");
-	dp_cgi_url_encode(&link, r->path);
+	dp_url_encode(&link, r->path, NULL);
 	dp_buf_addc(&link, '&');
 	rc = dp_buf_error(&link);
 	if (rc < 0)

@@ -49,14 +49,10 @@ static int dp_disp_links(struct dp_display *d, const struct dp_report *r)
 
 	if (!r->n_links)
 		return 0;
-	b = dp_disp_block(d, DP_DB_LINKS);
+	b = dp_disp_link_block(d, DP_DB_LINKS, "links", r->n_links);
 	if (!b)
 		return -DP_ENOMEM;
-	b->id = "links";
 	b->title = r->q.page == DP_PAGE_MENU ? "Starting points" : "Links";
-	b->links = dp_arena_array(&d->arena, r->n_links, sizeof(*b->links));
-	if (!b->links)
-		return dp_error(DP_ENOMEM, "out of memory building a page");
 	for (uint32_t i = 0; i < r->n_links; i++) {
 		struct dp_dlink *l = &b->links[b->n_links++];
 
@@ -117,30 +113,33 @@ static int dp_disp_content(struct dp_display *d, const struct dp_report *r)
 	return 0;
 }
 
+/* Hand page @d to *@out when @rc is 0, else free it. Return: @rc (-DP_ENOMEM if none). */
+static int dp_disp_done(struct dp_display *d, int rc, struct dp_display **out)
+{
+	if (rc == 0 && d) {
+		*out = d;
+		return 0;
+	}
+	dp_display_free(d);
+	return rc < 0 ? rc : -DP_ENOMEM;
+}
+
 int dp_display_build(const struct dp_report *r, struct dp_display **out)
 {
 	struct dp_display *d = dp_disp_new();
 	int rc = -DP_ENOMEM;
 
 	*out = NULL;
-	if (!d)
-		return -DP_ENOMEM;
-	d->title = dp_disp_strdup(d, r->title && r->title[0] ? r->title
-							     : dp_query_page_name(r->q.page));
-	if (!d->title)
-		goto fail;
-	rc = dp_disp_nav(d, r);
+	if (d)
+		d->title = dp_disp_strdup(
+			d, r->title && r->title[0] ? r->title : dp_query_page_name(r->q.page));
+	if (d && d->title)
+		rc = dp_disp_nav(d, r);
 	if (!rc)
 		rc = dp_disp_toggles(d, r);
 	if (!rc)
 		rc = dp_disp_content(d, r);
-	if (rc < 0)
-		goto fail;
-	*out = d;
-	return 0;
-fail:
-	dp_display_free(d);
-	return rc < 0 ? rc : -DP_ENOMEM;
+	return dp_disp_done(d, rc, out);
 }
 
 /* The title of an error page for @status. */
@@ -170,15 +169,11 @@ static int dp_error_links(struct dp_display *d, const struct dp_query *q)
 		  {"modules", DP_PAGE_MODULES},
 		  {"flame graph", DP_PAGE_FLAME}};
 	size_t n = sizeof(to) / sizeof(to[0]);
-	struct dp_dblock *b = dp_disp_block(d, DP_DB_LINKS);
+	struct dp_dblock *b = dp_disp_link_block(d, DP_DB_LINKS, "choices", n);
 
 	if (!b)
 		return -DP_ENOMEM;
-	b->id = "choices";
 	b->title = "Where to go from here";
-	b->links = dp_arena_array(&d->arena, n, sizeof(*b->links));
-	if (!b->links)
-		return dp_error(DP_ENOMEM, "out of memory building a page");
 	for (size_t i = 0; i < n; i++) {
 		struct dp_dlink *l = &b->links[b->n_links++];
 
@@ -202,21 +197,15 @@ int dp_display_error(int status, const char *message, const struct dp_query *q,
 	int rc = -DP_ENOMEM;
 
 	*out = NULL;
-	if (!d)
-		return -DP_ENOMEM;
-	d->status = status;
-	d->title = dp_disp_printf(d, "Error %d: %s", status, dp_status_title(status));
-	if (!d->title)
-		goto fail;
-	rc = dp_disp_text(d, DP_DB_ERROR, "error",
-			  message && message[0] ? message : "the query could not be answered");
+	if (d) {
+		d->status = status;
+		d->title = dp_disp_printf(d, "Error %d: %s", status, dp_status_title(status));
+	}
+	if (d && d->title)
+		rc = dp_disp_text(d, DP_DB_ERROR, "error",
+				  message && message[0] ? message
+							: "the query could not be answered");
 	if (!rc)
 		rc = dp_error_links(d, q);
-	if (rc < 0)
-		goto fail;
-	*out = d;
-	return 0;
-fail:
-	dp_display_free(d);
-	return rc < 0 ? rc : -DP_ENOMEM;
+	return dp_disp_done(d, rc, out);
 }

@@ -60,4 +60,26 @@ int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, s
  */
 int dp_html_escape(struct dp_buf *out, const char *s);
 
+/*
+ * dp_html_page_start - append the start of an HTML5 page up to and including <body>:
+ * UTF-8, the viewport, the title "@prefix - @title - deepprof" (@prefix may be NULL;
+ * both escaped) and the style sheet @css (NULL = none). Every HTML page deepprof makes
+ * starts so (dp_render_html(), the web server's and the CGI program's own pages). The
+ * buffer's sticky error tells of failure.
+ */
+void dp_html_page_start(struct dp_buf *out, const char *prefix, const char *title, const char *css);
+
+/*
+ * dp_http_headers - the HTTP headers every response of a front end carries (the web
+ * server and the CGI program alike), as {name, value} pairs ending with {NULL, NULL}: a
+ * Content-Security-Policy allowing just what dp_render_html() pages use (inline style
+ * and script, data: images, forms to the same origin), no sniffing, framing or referrer.
+ * (http.c)
+ */
+extern const char *const dp_http_headers[][2];
+
+/* dp_http_reason - the reason phrase of HTTP @status ("Not Found"; "Error" for an
+ * unknown 4xx, "Internal Server Error" for an unknown 5xx). (http.c) */
+const char *dp_http_reason(int status);
+
 #endif /* DP_DISPLAY_DISPLAY_H */

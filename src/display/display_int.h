@@ -154,6 +154,11 @@ struct dp_display *dp_disp_new(void);
 /* dp_disp_block - a new zeroed block of @kind at the end of @d, or NULL (-DP_ENOMEM). */
 struct dp_dblock *dp_disp_block(struct dp_display *d, enum dp_dblock_kind kind);
 
+/* dp_disp_link_block - a new block of @kind named @id with room for @n links in b->links
+ * (none used yet), or NULL (-DP_ENOMEM set). */
+struct dp_dblock *dp_disp_link_block(struct dp_display *d, enum dp_dblock_kind kind, const char *id,
+				     size_t n);
+
 /* dp_disp_strdup / dp_disp_printf - strings in @d's arena; NULL on out of memory.
  * dp_disp_strdup replaces control characters by '?' (dp_disp_strdup_lines keeps line
  * breaks): every string from the profile goes through one of them. */
@@ -206,6 +211,13 @@ size_t dp_text_width(const char *s, size_t len);
 int dp_shorten_name(struct dp_buf *out, const char *name, size_t width);
 
 /* --- display_table.c --- */
+
+/* dp_disp_inh - the value of metric @m in inheritable costs @c (0 for calls and count). */
+uint64_t dp_disp_inh(const struct dp_inherit *c, enum dp_metric m);
+
+/* dp_disp_row_raw - @row's raw value of @m in @scope: own, plus desc for DP_SCOPE_TOTAL
+ * (calls: the row's own calls in either scope). */
+uint64_t dp_disp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope);
 
 /* dp_disp_table - a table block titled @title for rows @rows (hidden inactive rows
  * dropped), columns from @r's prefs; @subject: the rows are the page's subject.

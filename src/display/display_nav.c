@@ -322,14 +322,12 @@ int dp_disp_pager(struct dp_display *d, const struct dp_report *r)
 	}
 	if (n <= 1 || cur < 1 || cur > n)
 		return 0;
-	b = dp_disp_block(d, DP_DB_PAGER);
+	b = dp_disp_link_block(d, DP_DB_PAGER, "pager", DP_PAGER_MAX);
 	if (!b)
 		return -DP_ENOMEM;
-	b->id = "pager";
 	b->title = dp_disp_printf(d, "Page %u of %u (%llu items)", cur, n,
 				  (unsigned long long)r->n_items);
-	b->links = dp_arena_array(&d->arena, DP_PAGER_MAX, sizeof(*b->links));
-	if (!b->links || !b->title)
+	if (!b->title)
 		return dp_error(DP_ENOMEM, "out of memory building a page");
 	lo = cur > 3 ? cur - 3 : 1;
 	hi = n - cur > 3 ? cur + 3 : n;

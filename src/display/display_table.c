@@ -30,8 +30,8 @@ struct dp_colspec {
 
 #define DP_MAX_NUMCOLS 32
 
-/* The inheritable value of @m in @c (0 for calls). */
-static uint64_t dp_inh(const struct dp_inherit *c, enum dp_metric m)
+/* dp_disp_inh: see display_int.h. */
+uint64_t dp_disp_inh(const struct dp_inherit *c, enum dp_metric m)
 {
 	switch (m) {
 	case DP_METRIC_TIME:
@@ -49,33 +49,15 @@ static uint64_t dp_inh(const struct dp_inherit *c, enum dp_metric m)
 	return 0;
 }
 
-static uint64_t dp_own(const struct dp_costs *c, enum dp_metric m)
+/* dp_disp_row_raw: see display_int.h. */
+uint64_t dp_disp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope)
 {
-	switch (m) {
-	case DP_METRIC_TIME:
-		return c->samples;
-	case DP_METRIC_CALLSEQS:
-		return c->callseqs;
-	case DP_METRIC_ALLOCS:
-		return c->allocs;
-	case DP_METRIC_BYTES:
-		return c->alloc_bytes;
-	case DP_METRIC_CALLS:
-		return c->calls;
-	case DP_METRIC_COUNT:
-		break;
-	}
-	return 0;
-}
+	const struct dp_costs *o = &row->own;
+	struct dp_inherit own = {o->samples, o->callseqs, o->allocs, o->alloc_bytes};
 
-/* The row's raw value of @m in @scope (calls: own calls in any scope). */
-static uint64_t dp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope)
-{
-	uint64_t v = dp_own(&row->own, m);
-
-	if (scope == DP_SCOPE_TOTAL && m != DP_METRIC_CALLS)
-		v += dp_inh(&row->desc, m);
-	return v;
+	if (m == DP_METRIC_CALLS)
+		return o->calls;
+	return dp_disp_inh(&own, m) + (scope == DP_SCOPE_TOTAL ? dp_disp_inh(&row->desc, m) : 0);
 }
 
 /* Append the columns of one cost group (value, %, total, %, per-call values). */
@@ -167,15 +149,15 @@ static void dp_cell(const struct dp_report *r, const struct dp_colspec *c,
 		len = dp_fmt_count(cell->text, n, (double)raw);
 		break;
 	case DP_CV_TICKS:
-		raw = dp_row_raw(row, DP_METRIC_TIME, c->scope);
+		raw = dp_disp_row_raw(row, DP_METRIC_TIME, c->scope);
 		len = dp_fmt_count(cell->text, n, (double)raw);
 		break;
 	case DP_CV_PCT:
-		len = dp_fmt_pct(cell->text, n, (double)dp_row_raw(row, c->metric, c->scope),
-				 (double)dp_inh(&r->root_total, c->metric));
+		len = dp_fmt_pct(cell->text, n, (double)dp_disp_row_raw(row, c->metric, c->scope),
+				 (double)dp_disp_inh(&r->root_total, c->metric));
 		break;
 	case DP_CV_VALUE:
-		raw = dp_row_raw(row, c->metric, c->scope);
+		raw = dp_disp_row_raw(row, c->metric, c->scope);
 		v = (double)raw;
 		if (c->per == DP_PER_CALL) {
 			v = row->own.calls ? v / (double)row->own.calls : 0.0;

@@ -62,6 +62,22 @@ struct dp_dblock *dp_disp_block(struct dp_display *d, enum dp_dblock_kind kind)
 	return b;
 }
 
+struct dp_dblock *dp_disp_link_block(struct dp_display *d, enum dp_dblock_kind kind, const char *id,
+				     size_t n)
+{
+	struct dp_dblock *b = dp_disp_block(d, kind);
+
+	if (!b)
+		return NULL;
+	b->id = id;
+	b->links = dp_arena_array(&d->arena, n, sizeof(*b->links));
+	if (!b->links) {
+		dp_error(DP_ENOMEM, "out of memory building a page");
+		return NULL;
+	}
+	return b;
+}
+
 /* Copy @s into @d's arena with control characters (terminal escapes, line breaks unless
  * @lines) replaced by '?': profile strings must not drive a terminal or break a row. */
 static char *dp_disp_copy(struct dp_display *d, const char *s, bool lines)

@@ -353,18 +353,27 @@ static void dp_html_block(struct dp_buf *out, const struct dp_dblock *b,
 	}
 }
 
-int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, struct dp_buf *out)
+void dp_html_page_start(struct dp_buf *out, const char *prefix, const char *title, const char *css)
 {
 	dp_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
-	if (o && o->title) {
-		dp_html_escape(out, o->title);
+	if (prefix) {
+		dp_html_escape(out, prefix);
 		dp_buf_adds(out, " - ");
 	}
-	dp_html_escape(out, d->title);
-	dp_buf_adds(out, " - deepprof</title>\n<style>");
-	dp_buf_adds(out, dp_html_css);
-	dp_buf_adds(out, "</style></head>\n<body>\n");
+	dp_html_escape(out, title);
+	dp_buf_adds(out, " - deepprof</title>\n");
+	if (css) {
+		dp_buf_adds(out, "<style>");
+		dp_buf_adds(out, css);
+		dp_buf_adds(out, "</style>");
+	}
+	dp_buf_adds(out, "</head>\n<body>\n");
+}
+
+int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, struct dp_buf *out)
+{
+	dp_html_page_start(out, o ? o->title : NULL, d->title, dp_html_css);
 	dp_html_nav(out, d, o);
 	dp_buf_adds(out, "<h1>");
 	dp_html_escape(out, d->title);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/url.h"
 #include "query_int.h"
 
 #define DP_Q_QUOTE_SHOWN 48 /* bytes of a bad value shown in a message */
@@ -37,50 +38,29 @@ void dp_q_quote(const char *s, size_t len, char out[DP_Q_QUOTE_MAX])
 	out[o] = 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int dp_q_decode(char *s, size_t len, const char *what)
 {
 	char qb[DP_Q_QUOTE_MAX];
-	size_t o = 0;
+	size_t at = 0;
+	long n = dp_url_decode(s, len, s, len + 1, DP_URL_NO_CONTROL, &at);
+	int c;
 
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '+') {
-			c = ' ';
-		} else if (c == '%') {
-			int hi = i + 2 < len ? hexval(s[i + 1]) : -1;
-			int lo = hi >= 0 ? hexval(s[i + 2]) : -1;
-
-			if (lo < 0) {
-				dp_q_quote(s + i, len - i < 3 ? len - i : 3, qb);
-				return dp_error(
-					DP_EUSAGE,
-					"bad percent-escape '%s' in %s (write %%XX, two hex "
-					"digits)",
-					qb, what);
-			}
-			c = (unsigned char)(hi << 4 | lo);
-			if (c == 0)
-				return dp_error(DP_EUSAGE, "%%00 (a NUL byte) in %s", what);
-			i += 2;
-		}
-		if (c < 0x20 || c == 0x7f)
-			return dp_error(DP_EUSAGE, "control character \\x%02x in %s", c, what);
-		s[o++] = (char)c;
+	switch (n) {
+	case DP_URL_BAD_ESCAPE:
+		dp_q_quote(s + at, len - at < 3 ? len - at : 3, qb);
+		return dp_error(DP_EUSAGE,
+				"bad percent-escape '%s' in %s (write %%XX, two hex digits)", qb,
+				what);
+	case DP_URL_NUL:
+		return dp_error(DP_EUSAGE, "%%00 (a NUL byte) in %s", what);
+	case DP_URL_CONTROL:
+		c = s[at] != '%' ? (unsigned char)s[at]
+				 : dp_hexval((unsigned char)s[at + 1]) << 4 |
+					   dp_hexval((unsigned char)s[at + 2]);
+		return dp_error(DP_EUSAGE, "control character \\x%02x in %s", c, what);
+	default:
+		return (int)n; /* never DP_URL_NO_ROOM: decoding only shrinks */
 	}
-	s[o] = 0;
-	return (int)o;
 }
 
 int dp_q_uint(const char *key, const char *val, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -182,21 +162,7 @@ int dp_q_enum(const char *key, const char *val, const char *const *names, unsign
 
 int dp_q_add_encoded(struct dp_buf *b, const char *s)
 {
-	static const char hex[] = "0123456789ABCDEF";
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    strchr("-._~:/", c)) {
-			dp_buf_addc(b, c);
-		} else {
-			char e[3] = {'%', hex[c >> 4], hex[c & 15]};
-
-			dp_buf_add(b, e, 3);
-		}
-	}
-	return dp_buf_error(b);
+	return dp_url_encode(b, s, ":/");
 }
 
 int dp_q_add_real(struct dp_buf *b, double v)

@@ -10,22 +10,12 @@
 
 #include "core/err.h"
 #include "core/json.h"
+#include "core/url.h"
+#include "display/display.h"
 #include "front/session.h"
 #include "web_int.h"
 
 #define DP_WEB_FILE_MAX 16 /* longest file= value (a number) */
-
-static const char dp_web_csp[] = "default-src 'none'; style-src 'unsafe-inline'; "
-				 "script-src 'unsafe-inline'; img-src 'self' data:; "
-				 "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-const char *const dp_web_headers[][2] = {
-	{"Content-Security-Policy", dp_web_csp},
-	{"X-Content-Type-Options", "nosniff"},
-	{"X-Frame-Options", "DENY"},
-	{"Referrer-Policy", "no-referrer"},
-	{NULL, NULL},
-};
 
 /* The request's query string, split: file= apart, the rest verbatim for the session. */
 struct dp_web_query {
@@ -54,76 +44,6 @@ void dp_web_reply_release(struct dp_web_reply *r)
 	dp_buf_release(&r->body);
 }
 
-int dp_web_html_escape(struct dp_buf *b, const char *s)
-{
-	const char *run = s;
-
-	for (; *s; s++) {
-		const char *rep;
-
-		switch (*s) {
-		case '&':
-			rep = "&amp;";
-			break;
-		case '<':
-			rep = "&lt;";
-			break;
-		case '>':
-			rep = "&gt;";
-			break;
-		case '"':
-			rep = "&quot;";
-			break;
-		case '\'':
-			rep = "&#39;";
-			break;
-		default:
-			continue;
-		}
-		dp_buf_add(b, run, (size_t)(s - run));
-		dp_buf_adds(b, rep);
-		run = s + 1;
-	}
-	return dp_buf_add(b, run, (size_t)(s - run));
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-long dp_web_pct_decode(const char *s, size_t len, char *out, size_t cap)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		int c = (unsigned char)s[i];
-
-		if (c == '+') {
-			c = ' ';
-		} else if (c == '%') {
-			int hi = i + 2 < len ? hexval(s[i + 1]) : -1;
-			int lo = i + 2 < len ? hexval(s[i + 2]) : -1;
-
-			if (hi < 0 || lo < 0)
-				return -1;
-			c = hi * 16 + lo;
-			i += 2;
-		}
-		if (c == 0 || n + 1 >= cap)
-			return -1;
-		out[n++] = (char)c;
-	}
-	out[n] = '\0';
-	return (long)n;
-}
-
 /* Files one "key=value" parameter @p of @len bytes into @q. */
 static void query_param(struct dp_web_query *q, const char *p, size_t len)
 {
@@ -133,8 +53,8 @@ static void query_param(struct dp_web_query *q, const char *p, size_t len)
 	size_t vlen = (size_t)(p + len - v);
 	char key[16], val[16];
 
-	if (dp_web_pct_decode(p, klen, key, sizeof(key)) >= 0 && strcmp(key, "file") == 0) {
-		if (dp_web_pct_decode(v, vlen, val, sizeof(val)) < 0) {
+	if (dp_url_decode(p, klen, key, sizeof(key), 0, NULL) >= 0 && strcmp(key, "file") == 0) {
+		if (dp_url_decode(v, vlen, val, sizeof(val), 0, NULL) < 0) {
 			q->bad = "file= is malformed: it is the number of a profile";
 		} else {
 			if (q->has_file && strcmp(q->file, val) != 0)
@@ -144,7 +64,7 @@ static void query_param(struct dp_web_query *q, const char *p, size_t len)
 		}
 		return; /* the session never sees file= */
 	}
-	if (strcmp(key, "format") == 0 && dp_web_pct_decode(v, vlen, val, sizeof(val)) >= 0)
+	if (strcmp(key, "format") == 0 && dp_url_decode(v, vlen, val, sizeof(val), 0, NULL) >= 0)
 		q->fmt = strcmp(val, "json") == 0   ? DP_FMT_JSON
 			 : strcmp(val, "text") == 0 ? DP_FMT_TEXT
 						    : DP_FMT_HTML;
@@ -169,33 +89,13 @@ static void query_split(struct dp_web_query *q, const char *qs)
 	}
 }
 
-static const char *status_text(int status)
-{
-	switch (status) {
-	case 200:
-		return "OK";
-	case 400:
-		return "Bad Request";
-	case 404:
-		return "Not Found";
-	case 405:
-		return "Method Not Allowed";
-	case 414:
-		return "URI Too Long";
-	default:
-		return "Internal Server Error";
-	}
-}
-
 static void page_head(struct dp_buf *b, const char *title)
 {
-	dp_buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		       "<meta name=\"viewport\" content=\"width=device-width\"><title>");
-	dp_web_html_escape(b, title);
-	dp_buf_adds(b, " - deepprof</title><style>body{font-family:sans-serif;margin:2em;"
-		       "max-width:60em}li{margin:.3em 0}.warn{color:#a50}</style></head>"
-		       "<body>\n<h1>");
-	dp_web_html_escape(b, title);
+	dp_html_page_start(b, NULL, title,
+			   "body{font-family:sans-serif;margin:2em;max-width:60em}"
+			   "li{margin:.3em 0}.warn{color:#a50}");
+	dp_buf_adds(b, "<h1>");
+	dp_html_escape(b, title);
 	dp_buf_adds(b, "</h1>\n");
 }
 
@@ -209,11 +109,11 @@ static void file_list(struct dp_buf *b, const struct dp_session *s)
 		const char *w = dp_session_warnings(s, i);
 
 		dp_buf_addf(b, "<li><a href=\"/?file=%u\">", i);
-		dp_web_html_escape(b, dp_session_path(s, i));
+		dp_html_escape(b, dp_session_path(s, i));
 		dp_buf_adds(b, "</a>");
 		if (w && *w) {
 			dp_buf_adds(b, " <span class=\"warn\">");
-			dp_web_html_escape(b, w);
+			dp_html_escape(b, w);
 			dp_buf_adds(b, "</span>");
 		}
 		dp_buf_adds(b, "</li>\n");
@@ -237,17 +137,17 @@ static int own_page(struct dp_web_reply *r, const struct dp_session *s, int stat
 	}
 	if (fmt == DP_FMT_TEXT) {
 		r->content_type = "text/plain; charset=utf-8";
-		dp_buf_addf(&r->body, "%d %s: %s\n", status, status_text(status), msg);
+		dp_buf_addf(&r->body, "%d %s: %s\n", status, dp_http_reason(status), msg);
 		return dp_buf_error(&r->body);
 	}
 	r->content_type = "text/html; charset=utf-8";
 	if (status == 200)
 		snprintf(title, sizeof(title), "Profiles");
 	else
-		snprintf(title, sizeof(title), "%d %s", status, status_text(status));
+		snprintf(title, sizeof(title), "%d %s", status, dp_http_reason(status));
 	page_head(&r->body, title);
 	dp_buf_adds(&r->body, "<p>");
-	dp_web_html_escape(&r->body, msg);
+	dp_html_escape(&r->body, msg);
 	dp_buf_adds(&r->body, "</p>\n");
 	if (s && dp_session_n_files(s))
 		file_list(&r->body, s);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "display/display.h"
 #include "web_int.h"
 
 #if MHD_VERSION < 0x00097002
@@ -93,8 +94,8 @@ static dp_mhd_result web_queue(struct MHD_Connection *con, struct dp_web_reply *
 	if (r->body.len)
 		dp_buf_init(&r->body, r->body.max); /* now MHD's */
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
-	for (i = 0; dp_web_headers[i][0]; i++)
-		MHD_add_response_header(resp, dp_web_headers[i][0], dp_web_headers[i][1]);
+	for (i = 0; dp_http_headers[i][0]; i++)
+		MHD_add_response_header(resp, dp_http_headers[i][0], dp_http_headers[i][1]);
 	if (r->allow)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
 	ret = MHD_queue_response(con, (unsigned)r->status, resp);

@@ -31,9 +31,6 @@ struct dp_web_reply {
 	struct dp_buf body;
 };
 
-/* The headers sent with every reply: {name, value} pairs, ending with {NULL, NULL}. */
-extern const char *const dp_web_headers[][2];
-
 /*
  * dp_web_router_init - a router answering about @s's files (borrowed).
  * Return: 0, or -DP_EIO if the lock could not be made.
@@ -56,19 +53,5 @@ int dp_web_route(struct dp_web_router *rt, const char *method, const char *uri, 
 
 /* dp_web_reply_release - free @r's body. */
 void dp_web_reply_release(struct dp_web_reply *r);
-
-/*
- * dp_web_html_escape - append @s to @b with & < > " ' escaped (the server's own pages;
- * the display has its own for the profile's pages).
- * Return: 0 or the buffer's sticky error.
- */
-int dp_web_html_escape(struct dp_buf *b, const char *s);
-
-/*
- * dp_web_pct_decode - decode the query-string component @s (@len bytes: %XX and '+' as
- * space) into @out of @cap bytes, NUL-terminated.
- * Return: the decoded length, or -1 for a bad %-escape, a NUL byte or no room.
- */
-long dp_web_pct_decode(const char *s, size_t len, char *out, size_t cap);
 
 #endif /* DP_WEB_WEB_INT_H */

@@ -11,6 +11,7 @@
 #include "deepprof/format.h"
 #include "harness.h"
 #include "sample_profile.h"
+#include "test_analysis_mini.h"
 
 /* caller PD, callee PD, calls, samples, callseqs, allocs, alloc_bytes */
 struct mini_csd {
@@ -46,29 +47,9 @@ static int build(struct dp_profile *p, uint32_t n_ps, const uint32_t *pd_ps, uin
 		const struct mini_csd *m = &c[i - 1];
 
 		p->css[i].ps = pd_ps[m->caller];
-		p->csd[i] = (struct dp_csd){.caller = m->caller,
-					    .css = i,
-					    .callee = m->callee,
-					    .calls = m->calls,
-					    .exits = m->calls,
-					    .samples = m->samples,
-					    .callseqs = m->callseqs,
-					    .allocs = m->allocs,
-					    .alloc_bytes = m->bytes};
+		p->csd[i] = DP_MINI_CSD(m, i);
 	}
 	return 0;
-}
-
-static struct dp_analysis *analyse(const struct dp_profile *p)
-{
-	int err = 1;
-	struct dp_analysis *a = dp_analysis_new(p, &err);
-
-	if (!a)
-		fprintf(stderr, "dp_analysis_new: %s\n", dp_errmsg());
-	CHECK(a != NULL);
-	CHECK_EQ(err, 0);
-	return a;
 }
 
 /* root -> thread -> main -> a <-> b (and b -> b), a -> c */
@@ -86,7 +67,7 @@ TEST(mutual_recursion)
 	static const uint32_t entry[] = {0, 7, 3, 2, 1, 0};
 
 	CHECK_EQ(build(&p, 6, pd_ps, 6, c, 7), 0);
-	a = analyse(&p);
+	a = dp_mini_analyse(&p);
 	if (!a)
 		goto out;
 	CHECK_EQ(a->n_cliques, 5);
@@ -149,7 +130,7 @@ TEST(cheap_and_expensive_caller)
 	struct dp_analysis *a;
 
 	CHECK_EQ(build(&p, 7, pd_ps, 9, c, 8), 0);
-	a = analyse(&p);
+	a = dp_mini_analyse(&p);
 	if (!a)
 		goto out;
 	CHECK_EQ(a->n_cliques, 9);
@@ -201,7 +182,7 @@ TEST(threads_modules_objects)
 	p.objects = dp_arena_array(&p.arena, 3, sizeof(*p.objects));
 	p.ps[3].object = p.ps[4].object = 1;
 	p.ps[5].object = 2;
-	a = analyse(&p);
+	a = dp_mini_analyse(&p);
 	if (!a)
 		goto out;
 	CHECK_EQ(a->n_cliques, 6);
@@ -270,7 +251,7 @@ static void deep_chain(int back)
 	if (back)
 		c[DEEP - 1] = (struct mini_csd){DEEP, 3, 1, 5, 1, 0, 0};
 	CHECK_EQ(build(&p, 4, pd_ps, DEEP, c, n_csd), 0);
-	a = analyse(&p);
+	a = dp_mini_analyse(&p);
 	if (!a)
 		goto out;
 	if (!back) {
@@ -315,7 +296,7 @@ TEST(sample_profile_two_entries)
 	uint64_t s[4] = {0};
 
 	CHECK_EQ(dp_sample_profile(&p, DP_FEAT_SYMBOLIZED), 0);
-	a = analyse(&p);
+	a = dp_mini_analyse(&p);
 	if (!a)
 		goto out;
 	CHECK_EQ(a->pd_clique[5], 1); /* fib is reached first */

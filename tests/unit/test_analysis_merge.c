@@ -13,6 +13,7 @@
 #include "deepprof/format.h"
 #include "harness.h"
 #include "test_analysis_gen.h"
+#include "test_analysis_mini.h"
 
 struct m_csd {
 	uint32_t caller, css, callee;
@@ -61,28 +62,9 @@ static int build(struct dp_profile *p, const struct m_spec *s)
 	for (uint32_t i = 1; i <= s->n_csd; i++) {
 		const struct m_csd *m = &s->csd[i - 1];
 
-		p->csd[i] = (struct dp_csd){.caller = m->caller,
-					    .css = m->css,
-					    .callee = m->callee,
-					    .calls = m->calls,
-					    .exits = m->calls,
-					    .samples = m->samples,
-					    .callseqs = m->callseqs,
-					    .allocs = m->allocs,
-					    .alloc_bytes = m->bytes};
+		p->csd[i] = DP_MINI_CSD(m, m->css);
 	}
 	return 0;
-}
-
-static struct dp_analysis *analyse(const struct dp_profile *p)
-{
-	int err = 1;
-	struct dp_analysis *a = dp_analysis_new(p, &err);
-
-	if (!a)
-		fprintf(stderr, "dp_analysis_new: %s\n", dp_errmsg());
-	CHECK(a != NULL);
-	return a;
 }
 
 static int merge(const struct dp_profile *in, struct dp_profile *out)
@@ -212,8 +194,8 @@ TEST(workers_merge)
 		CHECK_EQ(m.pd[8].cp[1], 22);
 	}
 	CHECK_EQ(m.pd[6].n_cp, 0);
-	a = analyse(&p);
-	b = analyse(&m);
+	a = dp_mini_analyse(&p);
+	b = dp_mini_analyse(&m);
 	if (a && b) {
 		CHECK_EQ(b->n_extra_entries, 0);
 		CHECK_EQ(b->root_total.samples, a->root_total.samples);
@@ -276,7 +258,7 @@ TEST(recursive_workers)
 	check_csd(&m, 7, 5, 6, 6, 5, 256); /* even -> leaf, thread 2 only */
 	CHECK_EQ(m.pd[6].thread, 2);
 	CHECK_EQ(m.pd[4].thread, 0);
-	a = analyse(&m);
+	a = dp_mini_analyse(&m);
 	if (a) {
 		uint32_t c = a->pd_clique[4];
 
@@ -320,7 +302,7 @@ TEST(duplicate_sites_fold)
 	check_csd(&m, 1, 1, 1, 2, 1, 1);
 	check_csd(&m, 2, 2, 2, 2, 30, 30);
 	CHECK_EQ(m.pd[2].thread, 1);
-	a = analyse(&m);
+	a = dp_mini_analyse(&m);
 	if (a) {
 		CHECK_EQ(a->n_extra_entries, 0);
 		CHECK_EQ(a->root_total.samples, 31);
@@ -377,7 +359,7 @@ static void check_canonical(const struct dp_profile *m, const struct dp_analysis
 /* The properties of one simulated profile @p merged into @m; returns merged roots. */
 static uint32_t check_merged(const struct dp_profile *p, const struct dp_profile *m)
 {
-	struct dp_analysis *a = analyse(p), *b = analyse(m);
+	struct dp_analysis *a = dp_mini_analyse(p), *b = dp_mini_analyse(m);
 	struct dp_profile m2;
 	uint32_t n_roots = 0;
 

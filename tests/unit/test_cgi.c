@@ -19,6 +19,8 @@
 
 #include "cgi/cgi_int.h"
 #include "core/err.h"
+#include "core/url.h"
+#include "display/display.h"
 #include "display/render_opts.h"
 #include "harness.h"
 
@@ -220,6 +222,16 @@ TEST(responses)
 	CHECK(strncmp(s, "Status: 404 Not Found\r\nContent-Type: text/html;", 47) == 0);
 	CHECK(strstr(s, "&lt;script&gt;&amp;&quot;x&#39;") != NULL);
 	CHECK(strstr(s, "<script>") == NULL);
+	/* the web server's security headers, the same policy for both front ends */
+	CHECK(strstr(s, "\r\nContent-Security-Policy: default-src 'none';") != NULL);
+	for (size_t i = 0; dp_http_headers[i][0]; i++) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "\r\n%s: %s\r\n", dp_http_headers[i][0],
+			 dp_http_headers[i][1]);
+		CHECK(strstr(s, line) != NULL && strstr(s, line) < strstr(s, "\r\n\r\n"));
+	}
+	CHECK(strstr(s, "\r\nCache-Control: no-cache\r\n\r\n") != NULL);
 	{
 		const char *body = strstr(s, "\r\n\r\n") + 4;
 		char want[64];
@@ -232,8 +244,12 @@ TEST(responses)
 	CHECK(strstr(dp_buf_cstr(&b),
 		     "\r\n\r\n{\"status\": 400, \"error\": \"a \\\"b\\\"\\n\"}\n") != NULL);
 	dp_buf_reset(&b);
-	CHECK_EQ(dp_cgi_url_encode(&b, "/a b/c&d=e%~x.y"), 0);
+	/* file= in the CGI's links: everything but the unreserved characters encoded */
+	CHECK_EQ(dp_url_encode(&b, "/a b/c&d=e%~x.y", NULL), 0);
 	CHECK_STR(dp_buf_cstr(&b), "%2Fa%20b%2Fc%26d%3De%25~x.y");
+	dp_buf_reset(&b);
+	CHECK_EQ(dp_url_encode(&b, "/a b:\xe9+", ":/"), 0);
+	CHECK_STR(dp_buf_cstr(&b), "/a%20b:%E9%2B");
 	dp_buf_release(&b);
 }
 

@@ -60,11 +60,11 @@ struct dp_rep_section *tr_section(struct dp_report *r, const char *id, const cha
 	return s;
 }
 
-struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t id, uint32_t depth,
-			  unsigned flags, const char *name, const char *file, uint32_t line)
+/* Zero @row, then set what every row has. */
+static struct dp_rep_row *tr_fill(struct dp_rep_row *row, enum dp_ent kind, uint32_t id,
+				  uint32_t depth, unsigned flags, const char *name,
+				  const char *file, uint32_t line)
 {
-	struct dp_rep_row *row = &s->rows[s->n_rows++];
-
 	memset(row, 0, sizeof(*row));
 	row->kind = kind;
 	row->id = id;
@@ -74,6 +74,27 @@ struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t i
 	row->file = file;
 	row->line = line;
 	return row;
+}
+
+struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t id, uint32_t depth,
+			  unsigned flags, const char *name, const char *file, uint32_t line)
+{
+	return tr_fill(&s->rows[s->n_rows++], kind, id, depth, flags, name, file, line);
+}
+
+struct dp_rep_row *tr_subject(struct dp_report *r, enum dp_ent kind, uint32_t id, const char *name,
+			      const char *file, uint32_t line)
+{
+	r->has_subject = true;
+	return tr_fill(&r->subject, kind, id, 0, 0, name, file, line);
+}
+
+void tr_ids(struct dp_rep_row *row, uint32_t ps, uint32_t clique, uint32_t css, uint32_t module)
+{
+	row->ps = ps;
+	row->clique = clique;
+	row->css = css;
+	row->module = module;
 }
 
 void tr_costs(struct dp_rep_row *row, uint64_t calls, uint64_t samples, uint64_t dsamples,
@@ -95,37 +116,26 @@ static void tr_clique_procs(struct dp_report *r)
 	struct dp_rep_row *w;
 
 	w = tr_row(s, DP_ENT_PS, 2, 0, 0, "fib", "fib.c", 3);
-	w->ps = 2;
-	w->clique = 3;
-	w->module = 1;
+	tr_ids(w, 2, 3, 0, 1);
 	tr_costs(w, 100, 400, 100, 20000, 5000, 0);
 	w = tr_row(s, DP_ENT_CSD, 21, 1, DP_ROW_RECURSIVE, "fib", "fib.c", 5);
-	w->ps = 2;
-	w->clique = 3;
-	w->css = 9;
+	tr_ids(w, 2, 3, 9, 0);
 	tr_costs(w, 99, 390, 0, 19800, 0, 0);
 	w = tr_row(s, DP_ENT_CSS, 10, 1, DP_ROW_INACTIVE, "log_it", "fib.c", 7);
-	w->css = 10;
-	w->ps = 9;
+	tr_ids(w, 9, 0, 10, 0);
 	w = tr_row(s, DP_ENT_CSS, 11, 1, DP_ROW_MULTI, "(indirect)", "fib.c", 9);
 	w->css = 11;
 	tr_costs(w, 30, 60, 40, 300, 200, 4608);
 	w = tr_row(s, DP_ENT_CSD, 22, 2, 0, "cb_a", "fib.c", 9);
-	w->ps = 4;
-	w->clique = 6;
-	w->css = 11;
+	tr_ids(w, 4, 6, 11, 0);
 	tr_costs(w, 20, 50, 40, 200, 200, 4096);
 	w = tr_row(s, DP_ENT_CSD, 23, 2, 0, "<script>alert(1)</script>", "fib.c", 9);
-	w->ps = 5;
-	w->clique = 7;
-	w->css = 11;
+	tr_ids(w, 5, 7, 11, 0);
 	tr_costs(w, 10, 10, 0, 100, 0, 512);
 	w = tr_row(s, DP_ENT_CSS, 12, 1, DP_ROW_INACTIVE | DP_ROW_MULTI, "(callback)", "fib.c", 11);
 	w->css = 12;
 	w = tr_row(s, DP_ENT_CSD, 24, 2, DP_ROW_INACTIVE, "never", "fib.c", 11);
-	w->ps = 8;
-	w->clique = 9;
-	w->css = 12;
+	tr_ids(w, 8, 9, 12, 0);
 }
 
 struct dp_report *tr_clique(const char *qs)
@@ -135,22 +145,12 @@ struct dp_report *tr_clique(const char *qs)
 	struct dp_rep_row *w;
 
 	r->title = "Clique 3: fib";
-	r->has_subject = true;
-	w = &r->subject;
-	w->kind = DP_ENT_CLIQUE;
-	w->id = 3;
-	w->clique = 3;
-	w->ps = 2;
-	w->module = 1;
-	w->name = "fib";
-	w->file = "fib.c";
-	w->line = 3;
+	w = tr_subject(r, DP_ENT_CLIQUE, 3, "fib", "fib.c", 3);
+	tr_ids(w, 2, 3, 0, 1);
 	tr_costs(w, 100, 400, 100, 20000, 5000, 0);
 	s = tr_section(r, "ancestors", "Ancestors", 1);
 	w = tr_row(s, DP_ENT_CSD, 7, 0, 0, "main -> fib", "main.c", 12);
-	w->ps = 2;
-	w->clique = 1;
-	w->css = 4;
+	tr_ids(w, 2, 1, 4, 0);
 	tr_costs(w, 1, 1, 499, 10, 24990, 0);
 	tr_clique_procs(r);
 	return r;
@@ -164,20 +164,16 @@ struct dp_report *tr_flame(const char *qs)
 
 	r->title = "Flame graph";
 	w = tr_row(s, DP_ENT_CLIQUE, 1, 0, 0, "main", "main.c", 10);
-	w->clique = 1;
-	w->ps = 1;
+	tr_ids(w, 1, 1, 0, 0);
 	tr_costs(w, 1, 0, 1000, 0, 0, 0);
 	w = tr_row(s, DP_ENT_CSD, 5, 1, 0, "a", "a.c", 2);
-	w->clique = 2;
-	w->ps = 2;
+	tr_ids(w, 2, 2, 0, 0);
 	tr_costs(w, 3, 100, 500, 0, 0, 0);
 	w = tr_row(s, DP_ENT_CSD, 6, 2, 0, "c<int>", "c.cc", 8);
-	w->clique = 4;
-	w->ps = 4;
+	tr_ids(w, 4, 4, 0, 0);
 	tr_costs(w, 1200, 500, 0, 0, 0, 0);
 	w = tr_row(s, DP_ENT_CSD, 7, 1, 0, "b & co", "b.c", 4);
-	w->clique = 3;
-	w->ps = 3;
+	tr_ids(w, 3, 3, 0, 0);
 	tr_costs(w, 2, 300, 0, 0, 0, 0);
 	w = tr_row(s, DP_ENT_NONE, 0, 1, DP_ROW_SUM, "other", NULL, 0);
 	w->n = 4;
@@ -192,23 +188,14 @@ struct dp_report *tr_callers(const char *qs)
 	struct dp_rep_row *w;
 
 	r->title = "Callers of work";
-	r->has_subject = true;
-	w = &r->subject;
-	w->kind = DP_ENT_PS;
-	w->id = 6;
-	w->ps = 6;
-	w->module = 2;
-	w->name = "work";
-	w->file = "work.c";
-	w->line = 20;
+	w = tr_subject(r, DP_ENT_PS, 6, "work", "work.c", 20);
+	tr_ids(w, 6, 0, 0, 2);
 	tr_costs(w, 5000, 600, 0, 0, 0, 0);
 	w = tr_row(s, DP_ENT_CSS, 40, 0, 0, "caller21", "c.c", 21);
-	w->css = 40;
-	w->ps = 6;
+	tr_ids(w, 6, 0, 40, 0);
 	tr_costs(w, 50, 6, 0, 0, 0, 0);
 	w = tr_row(s, DP_ENT_CSS, 41, 0, DP_ROW_CONTOUR, "caller22", "c.c", 22);
-	w->css = 41;
-	w->ps = 6;
+	tr_ids(w, 6, 0, 41, 0);
 	tr_costs(w, 40, 5, 0, 0, 0, 0);
 	r->n_items = 93;
 	r->bunch = 2;
@@ -242,16 +229,14 @@ struct dp_report *tr_menu(void)
 	return r;
 }
 
-char *tr_render(const struct dp_report *r, bool html, unsigned width)
+/* @d (freed here) rendered as text or HTML with @o; a malloc'd string. */
+static char *tr_render_display(struct dp_display *d, bool html, const struct dp_render_opts *o)
 {
-	struct dp_render_opts o = {"/?file=0&", width, NULL};
-	struct dp_display *d = NULL;
 	struct dp_buf b;
 	char *s;
 
 	dp_buf_init(&b, (size_t)1 << 28);
-	if (dp_display_build(r, &d) < 0 ||
-	    (html ? dp_render_html(d, &o, &b) : dp_render_text(d, &o, &b)) < 0) {
+	if ((html ? dp_render_html(d, o, &b) : dp_render_text(d, o, &b)) < 0) {
 		fprintf(stderr, "render failed: %s\n", dp_errmsg());
 		abort();
 	}
@@ -263,4 +248,35 @@ char *tr_render(const struct dp_report *r, bool html, unsigned width)
 	if (!s)
 		abort();
 	return s;
+}
+
+char *tr_render(const struct dp_report *r, bool html, unsigned width)
+{
+	struct dp_render_opts o = {"/?file=0&", width, NULL};
+	struct dp_display *d = NULL;
+
+	if (dp_display_build(r, &d) < 0) {
+		fprintf(stderr, "display failed: %s\n", dp_errmsg());
+		abort();
+	}
+	return tr_render_display(d, html, &o);
+}
+
+char *tr_render_error(int status, const char *message, bool html)
+{
+	struct dp_display *d = NULL;
+
+	if (dp_display_error(status, message, NULL, &d) < 0) {
+		fprintf(stderr, "error page failed: %s\n", dp_errmsg());
+		abort();
+	}
+	return tr_render_display(d, html, NULL);
+}
+
+int tr_contains(const char *s, const char *frag)
+{
+	if (strstr(s, frag))
+		return 1;
+	fprintf(stderr, "--- missing:\n%s\n--- in:\n%s---\n", frag, s);
+	return 0;
 }

@@ -19,6 +19,12 @@ struct dp_rep_section *tr_section(struct dp_report *r, const char *id, const cha
 /* tr_row - append a row (zeroed, then kind, id, depth, flags, name, file, line). */
 struct dp_rep_row *tr_row(struct dp_rep_section *s, enum dp_ent kind, uint32_t id, uint32_t depth,
 			  unsigned flags, const char *name, const char *file, uint32_t line);
+/* tr_subject - make @r's subject row (has_subject; zeroed, then kind, id, name, file,
+ * line). */
+struct dp_rep_row *tr_subject(struct dp_report *r, enum dp_ent kind, uint32_t id, const char *name,
+			      const char *file, uint32_t line);
+/* tr_ids - set @row's procedure, clique, call site and module ids. */
+void tr_ids(struct dp_rep_row *row, uint32_t ps, uint32_t clique, uint32_t css, uint32_t module);
 /* tr_costs - set @row's calls (= exits), own samples/callseqs/bytes and desc ones. */
 void tr_costs(struct dp_rep_row *row, uint64_t calls, uint64_t samples, uint64_t dsamples,
 	      uint64_t callseqs, uint64_t dcallseqs, uint64_t bytes);
@@ -32,5 +38,10 @@ struct dp_report *tr_menu(void);	      /* facts and starting links */
 /* tr_render - @r built and rendered as text (@html false, width 100) or HTML (link
  * prefix "/?file=0&"); a malloc'd string the caller frees; aborts on failure. */
 char *tr_render(const struct dp_report *r, bool html, unsigned width);
+/* tr_render_error - dp_display_error(@status, @message, no query) rendered like
+ * tr_render() with default options (links "?page=..."). */
+char *tr_render_error(int status, const char *message, bool html);
+/* tr_contains - whether @s contains @frag; prints both if not. */
+int tr_contains(const char *s, const char *frag);
 
 #endif /* DP_TEST_DISPLAY_REP_H */

@@ -12,15 +12,6 @@
 #include "harness.h"
 #include "test_display_rep.h"
 
-/* Whether @s contains @frag; prints both if not. */
-static int contains(const char *s, const char *frag)
-{
-	if (strstr(s, frag))
-		return 1;
-	fprintf(stderr, "--- missing:\n%s--- in:\n%s---\n", frag, s);
-	return 0;
-}
-
 TEST(clique_page_golden)
 {
 	struct dp_report *r = tr_clique("page=clique&id=3&fields=t");
@@ -68,20 +59,20 @@ TEST(wide_tables_take_two_lines)
 	const char *line;
 	size_t max = 0;
 
-	CHECK(contains(s, "Ancestors:\n"
-			  "Id  Name  Where\n"
-			  "    ports  time -------------------  callseqs -------------  "
-			  "bytes ----------\n"
-			  "    Calls    Self    %  Total     %  Self     % Total     %  "
-			  "Self  % Total  %\n"
-			  "c1  main -> fib  main.c:12\n"
-			  "        1  1.0 ms 0.1% 500 ms 50.0%    10 <0.1% 25.0k 50.0%   "
-			  "0 B 0%   0 B 0%\n"));
-	CHECK(contains(s, "c7       <script>alert(1)</script>  fib.c:9\n"
-			  "        10  10.0 ms  1.0% 10.0 ms  1.0%    100  0.2%   100  0.2%    "
-			  "512 B <0.1%   512 B <0.1%\n"));
-	CHECK(contains(s, "Exits and Unwinds are left out of tables where every row has "
-			  "exits = calls and no unwinds.\n"));
+	CHECK(tr_contains(s, "Ancestors:\n"
+			     "Id  Name  Where\n"
+			     "    ports  time -------------------  callseqs -------------  "
+			     "bytes ----------\n"
+			     "    Calls    Self    %  Total     %  Self     % Total     %  "
+			     "Self  % Total  %\n"
+			     "c1  main -> fib  main.c:12\n"
+			     "        1  1.0 ms 0.1% 500 ms 50.0%    10 <0.1% 25.0k 50.0%   "
+			     "0 B 0%   0 B 0%\n"));
+	CHECK(tr_contains(s, "c7       <script>alert(1)</script>  fib.c:9\n"
+			     "        10  10.0 ms  1.0% 10.0 ms  1.0%    100  0.2%   100  0.2%    "
+			     "512 B <0.1%   512 B <0.1%\n"));
+	CHECK(tr_contains(s, "Exits and Unwinds are left out of tables where every row has "
+			     "exits = calls and no unwinds.\n"));
 	/* every line fits in 100 columns */
 	for (line = s; *line;) {
 		const char *nl = strchr(line, '\n');
@@ -103,10 +94,10 @@ TEST(unwinds_shown_when_they_happen)
 	r->sections[0].rows[0].own.unwinds = 1;
 	r->sections[0].rows[0].own.exits = 0;
 	s = tr_render(r, false, 100);
-	CHECK(contains(s, "Ancestors:\n"
-			  "                 ports -------------\n"
-			  "Id  Name         Calls Exits Unwinds  Where\n"
-			  "c1  main -> fib      1     0       1  main.c:12\n"));
+	CHECK(tr_contains(s, "Ancestors:\n"
+			     "                 ports -------------\n"
+			     "Id  Name         Calls Exits Unwinds  Where\n"
+			     "c1  main -> fib      1     0       1  main.c:12\n"));
 	free(s);
 	tr_free(r);
 }
@@ -120,15 +111,17 @@ TEST(names_shortened_to_fit)
 		"std::_Rb_tree<std::string, std::pair<std::string const, int>>::_M_insert_unique"
 		"(std::pair<std::string const, int> const&)";
 	s = tr_render(r, false, 66);
-	CHECK(contains(s, "Id   Name                                           Calls  Where\n"
+	CHECK(tr_contains(s,
+			  "Id   Name                                           Calls  Where\n"
 			  "p2   fib                                              100  fib.c:3\n"));
-	CHECK(contains(s, "c6       std::_Rb_tree<...>::_M_insert_unique(...)     20  "
-			  "fib.c:9\n"));
+	CHECK(tr_contains(s, "c6       std::_Rb_tree<...>::_M_insert_unique(...)     20  "
+			     "fib.c:9\n"));
 	free(s);
 	r->sections[1].rows[4].name = "abcdefghijklmnopqrstuvwxyz_abcdefghijklmnopqrstuvwxyz"
 				      "_abcdefghijklmnopqrstuvwxyz";
 	s = tr_render(r, false, 66);
-	CHECK(contains(s, "c6       abcdefghijklmnopqrs...hijklmnopqrstuvwxyz     20  fib.c:9\n"));
+	CHECK(tr_contains(s,
+			  "c6       abcdefghijklmnopqrs...hijklmnopqrstuvwxyz     20  fib.c:9\n"));
 	free(s);
 	tr_free(r);
 }
@@ -164,38 +157,32 @@ TEST(tree_guides_under_last_child)
 			 100 - 10 * i, 0, 0, 0, 0, 0);
 	s = tr_render(r, false, 100);
 	/* with metric=calls, a node's self is its calls */
-	CHECK(contains(s, "Total   Self  calls  Calls  Call tree\n"
-			  " 100%   100%    100    100  root\n"
-			  "90.0%  90.0%     90     90  `-- x\n"
-			  "80.0%  80.0%     80     80      |-- y\n"
-			  "70.0%  70.0%     70     70      |   `-- z\n"
-			  "60.0%  60.0%     60     60      `-- w\n"));
+	CHECK(tr_contains(s, "Total   Self  calls  Calls  Call tree\n"
+			     " 100%   100%    100    100  root\n"
+			     "90.0%  90.0%     90     90  `-- x\n"
+			     "80.0%  80.0%     80     80      |-- y\n"
+			     "70.0%  70.0%     70     70      |   `-- z\n"
+			     "60.0%  60.0%     60     60      `-- w\n"));
 	free(s);
 	tr_free(r);
 }
 
 TEST(error_page_text)
 {
-	struct dp_display *d = NULL;
-	struct dp_buf b;
+	char *s = tr_render_error(400, "unknown page 'foo'; pages: menu, root, action", false);
 
-	dp_buf_init(&b, 1 << 20);
-	CHECK_EQ(dp_display_error(400, "unknown page 'foo'; pages: menu, root, action", NULL, &d),
-		 0);
-	CHECK_EQ(dp_render_text(d, NULL, &b), 0);
-	CHECK_STR(dp_buf_cstr(&b), "Error 400: Bad query\n"
-				   "====================\n"
-				   "\n"
-				   "Error: unknown page 'foo'; pages: menu, root, action\n"
-				   "\n"
-				   "Where to go from here:\n"
-				   "  menu            page=menu\n"
-				   "  root            page=root\n"
-				   "  top procedures  page=top\n"
-				   "  modules         page=modules\n"
-				   "  flame graph     page=flame\n");
-	dp_display_free(d);
-	dp_buf_release(&b);
+	CHECK_STR(s, "Error 400: Bad query\n"
+		     "====================\n"
+		     "\n"
+		     "Error: unknown page 'foo'; pages: menu, root, action\n"
+		     "\n"
+		     "Where to go from here:\n"
+		     "  menu            page=menu\n"
+		     "  root            page=root\n"
+		     "  top procedures  page=top\n"
+		     "  modules         page=modules\n"
+		     "  flame graph     page=flame\n");
+	free(s);
 }
 
 TEST(menu_and_pager_text)
@@ -203,24 +190,24 @@ TEST(menu_and_pager_text)
 	struct dp_report *r = tr_menu();
 	char *s = tr_render(r, false, 100);
 
-	CHECK(contains(s, "Profile of ./prog <a&b>\n=======================\n\n"
-			  "  program           ./prog\n"
-			  "  cliques           42\n"
-			  "  sample rate (Hz)  999.5\n\n"
-			  "Starting points:\n"
-			  "  The root clique                   page=root\n"
-			  "  Top 100 procedures by total time  page=top&scope=total\n"));
+	CHECK(tr_contains(s, "Profile of ./prog <a&b>\n=======================\n\n"
+			     "  program           ./prog\n"
+			     "  cliques           42\n"
+			     "  sample rate (Hz)  999.5\n\n"
+			     "Starting points:\n"
+			     "  The root clique                   page=root\n"
+			     "  Top 100 procedures by total time  page=top&scope=total\n"));
 	free(s);
 	tr_free(r);
 	r = tr_callers("page=callers&proc=6&bunch=2");
 	s = tr_render(r, false, 100);
-	CHECK(contains(s, "Page 2 of 5 (93 items):\n"
-			  "  first  page=callers&proc=6\n"
-			  "  prev   page=callers&proc=6\n"
-			  "  1      page=callers&proc=6\n"
-			  "  3      page=callers&proc=6&bunch=3\n"));
-	CHECK(contains(s, "  last   page=callers&proc=6&bunch=5\n"));
-	CHECK(contains(
+	CHECK(tr_contains(s, "Page 2 of 5 (93 items):\n"
+			     "  first  page=callers&proc=6\n"
+			     "  prev   page=callers&proc=6\n"
+			     "  1      page=callers&proc=6\n"
+			     "  3      page=callers&proc=6&bunch=3\n"));
+	CHECK(tr_contains(s, "  last   page=callers&proc=6&bunch=5\n"));
+	CHECK(tr_contains(
 		s, "s41  caller22 (contour)     40  5.0 ms 0.5% 5.0 ms 0.5%     0 0%     0 0%   "
 		   "0 B 0%   0 B 0%  c.c:22\n"));
 	free(s);
@@ -235,7 +222,7 @@ TEST(control_characters_neutralised)
 	r->sections[0].rows[0].name = "evil\x1b[31mred\nline\x7f";
 	r->sections[0].rows[0].file = "a\tb.c";
 	s = tr_render(r, false, 100);
-	CHECK(contains(s, "c1  evil?[31mred?line?      1  a?b.c:12\n"));
+	CHECK(tr_contains(s, "c1  evil?[31mred?line?      1  a?b.c:12\n"));
 	CHECK(strchr(s, '\x1b') == NULL);
 	free(s);
 	tr_free(r);

@@ -255,7 +255,7 @@ TEST(errors_page_and_keys)
 	CHECK_ERR("percent=50&page=root",
 		  "percent= does not apply to page=root; pages that take it: action");
 	CHECK_ERR("page=2", "bunch= (or page=K) does not apply to page=menu; pages that take "
-			    "it: callers");
+			    "it: callers, modules, module, site");
 	CHECK_ERR("page=flame&limit=1-5",
 		  "limit= does not apply to page=flame; pages that take it: top");
 	CHECK_ERR("page=clique&id=1&id=2", "id= given twice with different values ('1', '2')");

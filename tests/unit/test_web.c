@@ -1,8 +1,8 @@
 /*
  * tests/unit/test_web.c - unit tests of src/web: the router (method, length, path and
- * file= checks, the index, the session's answers passed through), its decoding and
- * escaping helpers, and the libmicrohttpd server started on a free port and spoken to
- * over a plain socket.
+ * file= checks, the index, the session's answers passed through), the URL decoding it
+ * uses (core/url.c), and the libmicrohttpd server started on a free port and spoken to
+ * over a plain socket (with every one of dp_http_headers).
  */
 #define _GNU_SOURCE /* mkdtemp */
 
@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/url.h"
 #include "deepprof/format.h"
+#include "display/display.h"
 #include "format/writer.h"
 #include "front/session.h"
 #include "harness.h"
@@ -64,37 +66,49 @@ static int has(const struct dp_web_reply *r, const char *s)
 	return strstr(dp_buf_cstr(&r->body), s) != NULL;
 }
 
-/* %XX and '+' decoding; bad escapes, NULs and overflow are refused. */
-TEST(pct_decode)
+/* dp_url_decode (core/url.c, which the router uses for file= and format=): %XX and '+';
+ * bad escapes, NULs, control bytes (on request) and overflow refused, with the offset. */
+TEST(url_decode)
 {
-	char out[8];
+	char out[8], in_place[16];
+	size_t at = 99;
 
-	CHECK_EQ(dp_web_pct_decode("a%20b+c", 7, out, sizeof(out)), 5);
+	CHECK_EQ(dp_url_decode("a%20b+c", 7, out, sizeof(out), 0, NULL), 5);
 	CHECK_STR(out, "a b c");
-	CHECK_EQ(dp_web_pct_decode("%2e%2E", 6, out, sizeof(out)), 2);
+	CHECK_EQ(dp_url_decode("%2e%2E", 6, out, sizeof(out), 0, NULL), 2);
 	CHECK_STR(out, "..");
-	CHECK_EQ(dp_web_pct_decode("%zz", 3, out, sizeof(out)), -1);
-	CHECK_EQ(dp_web_pct_decode("ab%2", 4, out, sizeof(out)), -1);
-	CHECK_EQ(dp_web_pct_decode("%", 1, out, sizeof(out)), -1);
-	CHECK_EQ(dp_web_pct_decode("a%00", 4, out, sizeof(out)), -1);
-	CHECK_EQ(dp_web_pct_decode("12345678", 8, out, sizeof(out)), -1); /* no room for NUL */
-	CHECK_EQ(dp_web_pct_decode("1234567", 7, out, sizeof(out)), 7);
-	CHECK_EQ(dp_web_pct_decode("", 0, out, sizeof(out)), 0);
+	CHECK_EQ(dp_url_decode("x%zz", 4, out, sizeof(out), 0, &at), DP_URL_BAD_ESCAPE);
+	CHECK_EQ(at, 1);
+	CHECK_EQ(dp_url_decode("ab%2", 4, out, sizeof(out), 0, &at), DP_URL_BAD_ESCAPE);
+	CHECK_EQ(at, 2);
+	CHECK_EQ(dp_url_decode("%", 1, out, sizeof(out), 0, NULL), DP_URL_BAD_ESCAPE);
+	CHECK_EQ(dp_url_decode("a%00", 4, out, sizeof(out), DP_URL_NO_CONTROL, &at), DP_URL_NUL);
+	CHECK_EQ(at, 1);
+	CHECK_EQ(dp_url_decode("a\x01%01", 5, out, sizeof(out), 0, NULL), 3); /* allowed */
+	CHECK(out[1] == 1 && out[2] == 1);
+	CHECK_EQ(dp_url_decode("ab%7F", 5, out, sizeof(out), DP_URL_NO_CONTROL, &at),
+		 DP_URL_CONTROL);
+	CHECK_EQ(at, 2);
+	CHECK_EQ(dp_url_decode("a\tb", 3, out, sizeof(out), DP_URL_NO_CONTROL, &at),
+		 DP_URL_CONTROL);
+	CHECK_EQ(at, 1);
+	CHECK_EQ(dp_url_decode("a\0b", 3, out, sizeof(out), 0, &at), DP_URL_NUL);
+	CHECK_EQ(at, 1);
+	CHECK_EQ(dp_url_decode("12345678", 8, out, sizeof(out), 0, &at), DP_URL_NO_ROOM);
+	CHECK_EQ(at, 7); /* no room for the NUL */
+	CHECK_EQ(dp_url_decode("1234567", 7, out, sizeof(out), 0, NULL), 7);
+	CHECK_EQ(dp_url_decode("", 0, out, sizeof(out), 0, NULL), 0);
 	CHECK_STR(out, "");
-}
-
-/* The five HTML metacharacters, exactly. */
-TEST(html_escape)
-{
-	struct dp_buf b;
-
-	dp_buf_init(&b, 1024);
-	CHECK_EQ(dp_web_html_escape(&b, "<a href=\"x\">&'</a>"), 0);
-	CHECK_STR(dp_buf_cstr(&b), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
-	dp_buf_reset(&b);
-	CHECK_EQ(dp_web_html_escape(&b, "plain"), 0);
-	CHECK_STR(dp_buf_cstr(&b), "plain");
-	dp_buf_release(&b);
+	CHECK_EQ(dp_url_decode("", 0, out, 0, 0, NULL), DP_URL_NO_ROOM);
+	/* in place: the output trails the input */
+	memcpy(in_place, "%41%42c+%44&", 13);
+	CHECK_EQ(dp_url_decode(in_place, 11, in_place, 12, DP_URL_NO_CONTROL, NULL), 5);
+	CHECK_STR(in_place, "ABc D");
+	CHECK_EQ(dp_hexval('0'), 0);
+	CHECK_EQ(dp_hexval('f'), 15);
+	CHECK_EQ(dp_hexval('F'), 15);
+	CHECK_EQ(dp_hexval('g'), -1);
+	CHECK_EQ(dp_hexval('/'), -1);
 }
 
 /* The checks made before the session is asked anything. */
@@ -273,7 +287,13 @@ TEST(server)
 		       reply, sizeof(reply)) > 0);
 	CHECK(strncmp(reply, "HTTP/1.1 200 OK\r\n", 17) == 0);
 	CHECK(strstr(reply, "\r\nContent-Security-Policy: default-src 'none';") != NULL);
-	CHECK(strstr(reply, "\r\nX-Content-Type-Options: nosniff\r\n") != NULL);
+	for (size_t i = 0; dp_http_headers[i][0]; i++) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "\r\n%s: %s\r\n", dp_http_headers[i][0],
+			 dp_http_headers[i][1]);
+		CHECK(strstr(reply, line) != NULL);
+	}
 	CHECK(strstr(reply, "href=\"/?file=0&amp;page=menu") != NULL);
 	CHECK(exchange(port, "DELETE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", reply,
 		       sizeof(reply)) > 0);
@@ -297,8 +317,7 @@ int main(void)
 		fprintf(stderr, "cannot write the sample profiles: %s\n", dp_errmsg());
 		return 1;
 	}
-	test_pct_decode();
-	test_html_escape();
+	test_url_decode();
 	test_route();
 	test_server();
 	remove_files();
