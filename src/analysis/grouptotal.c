@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deepprof/format.h"
-
 #include "../core/err.h"
 #include "analysis_int.h"
+#include "deepprof/format.h"
 
 /* A clique being walked: its members and their crossing calls are scanned in order. */
 struct dp_gframe {
@@ -42,8 +41,10 @@ static void dp_gvisit(const struct dp_analysis *a, const uint32_t *ps_group, uin
 	for (uint32_t k = 0; k < dp_csr_count(&a->clique_pds, c); k++) {
 		uint32_t g = dp_pd_group(a, ps_group, m[k], false);
 		struct dp_inherit own = {
-			a->pd_own[m[k]].samples, a->pd_own[m[k]].callseqs,
-			a->pd_own[m[k]].allocs, a->pd_own[m[k]].alloc_bytes,
+			a->pd_own[m[k]].samples,
+			a->pd_own[m[k]].callseqs,
+			a->pd_own[m[k]].allocs,
+			a->pd_own[m[k]].alloc_bytes,
 		};
 
 		if (active[g])
@@ -57,8 +58,8 @@ static void dp_gvisit(const struct dp_analysis *a, const uint32_t *ps_group, uin
 
 /* The next clique entered from the top frame (advancing it), or 0 when it is done;
  * *@opened is the group + 1 of the member making the call (0 = artificial). */
-static uint32_t dp_gnext(const struct dp_analysis *a, const uint32_t *ps_group,
-			 struct dp_gframe *f, uint32_t *opened)
+static uint32_t dp_gnext(const struct dp_analysis *a, const uint32_t *ps_group, struct dp_gframe *f,
+			 uint32_t *opened)
 {
 	const uint32_t *m = dp_csr_items(&a->clique_pds, f->clique);
 	uint32_t n = dp_csr_count(&a->clique_pds, f->clique);
@@ -88,7 +89,7 @@ static void dp_gwalk(const struct dp_analysis *a, const uint32_t *ps_group, uint
 	uint32_t top = 0;
 
 	dp_gvisit(a, ps_group, start, active, total);
-	stack[0] = (struct dp_gframe){ start, 0, 0, 0 };
+	stack[0] = (struct dp_gframe){start, 0, 0, 0};
 	while (1) {
 		uint32_t opened = 0, child = dp_gnext(a, ps_group, &stack[top], &opened);
 
@@ -103,7 +104,7 @@ static void dp_gwalk(const struct dp_analysis *a, const uint32_t *ps_group, uint
 		if (opened)
 			active[opened - 1]++;
 		dp_gvisit(a, ps_group, child, active, total);
-		stack[++top] = (struct dp_gframe){ child, 0, 0, opened };
+		stack[++top] = (struct dp_gframe){child, 0, 0, opened};
 	}
 }
 

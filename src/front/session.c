@@ -203,8 +203,9 @@ int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum 
 	if (q->prefs.view == DP_VIEW_THREADS) {
 		rc = dp_sfile_threads_view(s->files[i]);
 		if (rc < 0) {
-			rc = rc == -DP_ENOMEM ? rc
-					      : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
+			rc = rc == -DP_ENOMEM
+				     ? rc
+				     : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
 			goto out;
 		}
 	}

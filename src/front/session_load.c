@@ -126,12 +126,12 @@ static int dp_load_contour(struct dp_sfile *f, const char *explicit_path)
 		return dp_warn(f, f->contour_error);
 	}
 	if (f->contour->warnings[0]) {
-		size_t len = strlen(f->contour->warnings);
-		char *w = realloc(f->warnings, strlen(f->warnings) + len + 1);
+		size_t old = strlen(f->warnings), len = strlen(f->contour->warnings);
+		char *w = realloc(f->warnings, old + len + 1);
 
 		if (!w)
 			return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
-		strcat(w, f->contour->warnings);
+		memcpy(w + old, f->contour->warnings, len + 1);
 		f->warnings = w;
 	}
 	return 0;

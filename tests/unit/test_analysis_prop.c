@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deepprof/format.h"
-
 #include "analysis/analysis.h"
 #include "core/err.h"
+#include "deepprof/format.h"
 #include "harness.h"
 #include "test_analysis_gen.h"
 
@@ -404,8 +403,8 @@ static void group_add(uint8_t *seen, uint32_t *list, uint32_t *n, uint32_t g)
 /*
  * Module totals by brute force: each PD's own cost belongs to its module and to the
  * module of every PD making a call on its chain of ancestor contexts (the callers of the
- * entry CSDs above it); calls of artificial procedures count for no module. Then module_desc must be
- * that total minus module_own, and no module total may exceed the root total.
+ * entry CSDs above it); calls of artificial procedures count for no module. Then module_desc must
+ * be that total minus module_own, and no module total may exceed the root total.
  */
 static void check_module_totals(const struct dp_profile *p, const struct dp_analysis *a)
 {
@@ -428,9 +427,10 @@ static void check_module_totals(const struct dp_profile *p, const struct dp_anal
 				group_add(seen, list, &n, a->ps_module[p->pd[pd].ps]);
 		}
 		for (uint32_t i = 0; i < n; i++) {
-			add_inh(tot[list[i]], &(struct dp_inherit){
-				a->pd_own[q].samples, a->pd_own[q].callseqs, a->pd_own[q].allocs,
-				a->pd_own[q].alloc_bytes});
+			add_inh(tot[list[i]],
+				&(struct dp_inherit){a->pd_own[q].samples, a->pd_own[q].callseqs,
+						     a->pd_own[q].allocs,
+						     a->pd_own[q].alloc_bytes});
 			seen[list[i]] = 0;
 		}
 	}
