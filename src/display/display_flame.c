@@ -1,9 +1,9 @@
 /*
  * display/display_flame.c - the flame graph of a flame or flame_callers report: each
  * preorder row of the report's first section becomes a node with its horizontal extent
- * (width proportional to its total of the query's metric, children laid left to right
- * inside their parent), formatted values, link, and whether it is its parent's last child
- * (for the text tree's guides). Iterative: explicit per-depth arrays.
+ * (width proportional to its total of the query's metric, or of callseqs for calls;
+ * children laid left to right inside their parent), formatted values, link, and whether
+ * it is its parent's last child (for the text tree's guides). Iterative arrays.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +46,13 @@ static uint64_t dp_flame_self(const struct dp_rep_row *row, enum dp_metric m)
 		break;
 	}
 	return row->own.calls;
+}
+
+/* The node's width: its total of @m, or of callseqs for calls (calls are not inherited:
+ * the calls made in a subtree, its callseqs, are what nests; see rep_flame.c). */
+static uint64_t dp_flame_weight(const struct dp_rep_row *row, enum dp_metric m)
+{
+	return dp_flame_total(row, m == DP_METRIC_CALLS ? DP_METRIC_CALLSEQS : m);
 }
 
 /* The denominator of the percentages of @m: the root total, or the graph's root node. */
@@ -165,8 +172,8 @@ int dp_disp_flame(struct dp_display *d, const struct dp_report *r)
 	cursor = dp_arena_array(&d->arena, (size_t)n + 2, sizeof(*cursor));
 	if (!f->nodes || !cursor || !b->id)
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
-	root = n ? (double)dp_flame_total(&sec->rows[0], r->q.metric) : 0.0;
-	den = dp_flame_den(r, r->q.metric, (uint64_t)root);
+	root = n ? (double)dp_flame_weight(&sec->rows[0], r->q.metric) : 0.0;
+	den = dp_flame_den(r, r->q.metric, n ? dp_flame_total(&sec->rows[0], r->q.metric) : 0);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct dp_rep_row *row = &sec->rows[i];
 		struct dp_dflame_node *nd = &f->nodes[f->n_nodes];
@@ -179,7 +186,7 @@ int dp_disp_flame(struct dp_display *d, const struct dp_report *r)
 		if (dp_flame_node(d, r, row, den, nd) < 0)
 			return -DP_ENOMEM;
 		nd->x = dep ? cursor[dep] : 0.0;
-		nd->w = root > 0 ? (double)dp_flame_total(row, r->q.metric) / root : 1.0;
+		nd->w = root > 0 ? (double)dp_flame_weight(row, r->q.metric) / root : 1.0;
 		if (dep && nd->x + nd->w > 1.0)
 			nd->w = nd->x < 1.0 ? 1.0 - nd->x : 0.0;
 		cursor[dep] = nd->x + nd->w;

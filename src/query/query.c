@@ -46,6 +46,10 @@ const char *const dp_q_sort_names[3] = {"context", "name", "cost"};
 	(DP_QPAGE(DP_PAGE_DUMP_PS) | DP_QPAGE(DP_PAGE_DUMP_PD) | DP_QPAGE(DP_PAGE_DUMP_CSS) | \
 	 DP_QPAGE(DP_PAGE_DUMP_CSD) | DP_QPAGE(DP_PAGE_DUMP_CLIQUE))
 #define DP_QP_FLAMES (DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_FLAME_CALLERS))
+/* the pages shown one bunch of rows at a time */
+#define DP_QP_PAGED                                                                       \
+	(DP_QPAGE(DP_PAGE_CALLERS) | DP_QPAGE(DP_PAGE_SITE) | DP_QPAGE(DP_PAGE_MODULES) | \
+	 DP_QPAGE(DP_PAGE_MODULE))
 
 const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 	[DP_QK_PAGE] = {"page", 0},
@@ -57,10 +61,11 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 					DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_MODULE)},
 	[DP_QK_PERCENT] = {"percent", DP_QPAGE(DP_PAGE_ACTION)},
 	[DP_QK_GROUP] = {"group", DP_QPAGE(DP_PAGE_CALLERS)},
-	[DP_QK_BUNCH] = {"bunch", DP_QPAGE(DP_PAGE_CALLERS)},
-	[DP_QK_SIZE] = {"size", DP_QPAGE(DP_PAGE_CALLERS)},
+	[DP_QK_BUNCH] = {"bunch", DP_QP_PAGED},
+	[DP_QK_SIZE] = {"size", DP_QP_PAGED},
 	[DP_QK_LIMIT] = {"limit", DP_QPAGE(DP_PAGE_TOP)},
-	[DP_QK_METRIC] = {"metric", DP_QPAGE(DP_PAGE_TOP) | DP_QPAGE(DP_PAGE_ACTION) | DP_QP_FLAMES},
+	[DP_QK_METRIC] = {"metric",
+			  DP_QPAGE(DP_PAGE_TOP) | DP_QPAGE(DP_PAGE_ACTION) | DP_QP_FLAMES},
 	[DP_QK_SCOPE] = {"scope", DP_QPAGE(DP_PAGE_TOP)},
 	[DP_QK_PER] = {"per", DP_QPAGE(DP_PAGE_TOP)},
 	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QP_FLAMES},
@@ -152,9 +157,9 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 		add_key(b, DP_QK_PERCENT);
 		dp_q_add_real(b, q->percent);
 	}
-	if (q->page == DP_PAGE_CALLERS) {
-		if (q->group != DP_GROUP_SITE)
-			dp_buf_addf(b, "&group=%s", dp_q_group_names[q->group]);
+	if (q->page == DP_PAGE_CALLERS && q->group != DP_GROUP_SITE)
+		dp_buf_addf(b, "&group=%s", dp_q_group_names[q->group]);
+	if (dp_qkeys[DP_QK_BUNCH].pages & bit) {
 		if (q->bunch != 1)
 			dp_buf_addf(b, "&bunch=%u", q->bunch);
 		if (q->size != DP_Q_SIZE_DEF)

@@ -24,8 +24,8 @@
  *   links: "entry procedure" (proc page), "parent clique" (clique page of the caller of
  *     the entry CSD, if any), "flame graph" (flame page).
  * page=root: the clique page of the analysis's root clique.
- * page=action&percent=P&metric=M (default time): from the root clique, descend while exactly one child clique
- *   (entered by a crossing CSD of any member) has a total of M (own + desc of a crossing
+ * page=action&percent=P&metric=M (default time): from the root clique, descend while exactly one
+ * child clique (entered by a crossing CSD of any member) has a total of M (own + desc of a crossing
  *   CSD into it: each counts alone) >= P% of the ROOT total of M. metric=time
  *   on a profile without samples uses callseqs (r->note says so); metric=calls is a
  *   usage error. The page is the final clique's page (subject and sections above) plus a
@@ -37,16 +37,6 @@
 
 #include "../core/err.h"
 #include "report_int.h"
-
-/* a link to @page (id @id) with @r's preferences and file */
-static int link_to(struct dp_report *r, const char *label, enum dp_page page, uint32_t id)
-{
-	struct dp_query t = r->q;
-
-	dp_query_reset_params(&t, page);
-	t.id = id;
-	return dp_rep_link(r, label, &t);
-}
 
 /* the "ancestors" section of @clique */
 static int ancestors(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique)
@@ -131,27 +121,6 @@ static int site_rows(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 	return dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
 }
 
-/* rows_room - room for @more rows in @l beyond its @n (a PD's call sites, known ahead) */
-static int rows_room(struct dp_rep_rows *l, uint32_t more)
-{
-	uint64_t want = (uint64_t)l->n + more, cap = 2 * (uint64_t)l->cap;
-	struct dp_rep_row *rows;
-
-	if (want <= l->cap)
-		return 0;
-	if (want > UINT32_MAX)
-		return dp_error(DP_ENOMEM, "too many rows in a report");
-	cap = cap > want && cap <= UINT32_MAX ? cap : want;
-	rows = dp_arena_array(&l->r->arena, cap, sizeof(*rows));
-	if (!rows)
-		return dp_error(DP_ENOMEM, "out of memory building a clique page");
-	if (l->n)
-		memcpy(rows, l->rows, (size_t)l->n * sizeof(*rows));
-	l->rows = rows;
-	l->cap = (uint32_t)cap;
-	return 0;
-}
-
 /* the call sites of PD @pd (procedure @ps) at @depth, sorted by prefs */
 static int pd_sites(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd, uint32_t ps,
 		    uint32_t depth, struct dp_rep_rows *l)
@@ -163,7 +132,7 @@ static int pd_sites(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	uint32_t first = l->n, j = 0;
 	int rc = 0;
 
-	if ((n && !v) || rows_room(l, ns + n) < 0)
+	if ((n && !v) || dp_rep_rows_room(l, ns + n) < 0)
 		return dp_error(DP_ENOMEM, "out of memory building a clique page");
 	for (uint32_t i = 0; i < n; i++)
 		v[i] = (struct pair){c->p->csd[ids[i]].css, ids[i]};
@@ -283,11 +252,12 @@ static int clique_page(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	if (rc == 0)
 		rc = procs(r, c, clique);
 	if (rc == 0)
-		rc = link_to(r, "entry procedure", DP_PAGE_PROC, r->subject.ps);
+		rc = dp_rep_link_id(r, "entry procedure", DP_PAGE_PROC, r->subject.ps);
 	if (rc == 0 && e)
-		rc = link_to(r, "parent clique", DP_PAGE_CLIQUE, a->pd_clique[c->p->csd[e].caller]);
+		rc = dp_rep_link_id(r, "parent clique", DP_PAGE_CLIQUE,
+				    a->pd_clique[c->p->csd[e].caller]);
 	if (rc == 0)
-		rc = link_to(r, "flame graph", DP_PAGE_FLAME, 0);
+		rc = dp_rep_link_id(r, "flame graph", DP_PAGE_FLAME, 0);
 	return rc;
 }
 

@@ -4,8 +4,11 @@
  * preorder that a display draws as a flame graph or an indented tree.
  *
  * Both pages share the pruning and order rules. A node's value is its total of q.metric
- * (own + desc; metric=calls: its calls). Children are ordered by name (ties by id), so
- * equal stacks line up. A child whose value is below min_pct% of the depth-0 node's
+ * (own + desc). Calls are not inherited (a callee may be called more often than its
+ * caller), so with metric=calls a node's value is its total of callseqs, the calls made
+ * in its subtree, which bounds the calls of every node below it: pruning stays sound and
+ * the display draws widths by it; rows still carry their calls. Children are ordered by name (ties
+ * by id), so equal stacks line up. A child whose value is below min_pct% of the depth-0 node's
  * value is dropped with its subtree; the dropped children of one parent are gathered in
  * one row (kind NONE, name "(other)", SUM with n = how many, own/desc = their sum) placed
  * after the parent's kept children, when their values add up to at least that minimum.
@@ -19,8 +22,7 @@
  *     member PD that is the entry CSD of its callee's clique, that CSD's row (kind CSD,
  *     id = the entry CSD, clique = the child clique, own/desc = the CSD's, so own + desc
  *     = the child clique's total). Crossing CSDs that are not their clique's entry (never
- *     in runtime files) are not children. The root value of metric=calls is the
- *     profile's total of calls (the sum over every procedure).
+ *     in runtime files) are not children.
  * page=flame_callers&proc=N (or name=F), metric, min, depth:
  *   subject and depth 0: the PS row (all contexts, dp_rep_row_ps). Each PD of the
  *     procedure contributes its own + desc (PD costs) to every node of its ancestor chain:
@@ -56,6 +58,11 @@ struct fc_node {
 	struct dp_inherit desc;
 };
 
+/* A PD of the procedure climbing its ancestor chain: where it is and its tree node. */
+struct fc_climb {
+	uint32_t pd, cur, node;
+};
+
 struct fl {
 	struct dp_report *r;
 	const struct dp_report_ctx *c;
@@ -71,6 +78,8 @@ struct fl {
 	struct fl_node *stack, *kids; /* kids: the kept children of the node expanded */
 	struct fl_node other;	      /* and the sum of those dropped */
 	uint32_t n_stack, cap_stack, n_kids, cap_kids;
+	uint32_t *cand; /* flame: the calls scanned for children */
+	uint32_t n_cand, cap_cand;
 };
 
 /* grow - make room in a malloc'd array; 0 or -DP_ENOMEM */
@@ -97,8 +106,7 @@ static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
 static uint64_t value_of(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d)
 {
 	switch (m) {
-	case DP_METRIC_CALLS:
-		return o->calls;
+	case DP_METRIC_CALLS: /* not inherited: weigh by the calls made in the subtree */
 	case DP_METRIC_CALLSEQS:
 		return o->callseqs + d->callseqs;
 	case DP_METRIC_ALLOCS:
@@ -136,28 +144,76 @@ static int offer(struct fl *f, const struct fl_node *x)
 	return 0;
 }
 
-/* flame_kids - the children of flame node @n into f->kids */
-static int flame_kids(struct fl *f, const struct fl_node *n)
+/* cand_pds - every CSD the members of clique @k make into f->cand, at the even slots
+ * (flame_kids() fills the odd ones with the callee's clique) */
+static int cand_pds(struct fl *f, uint32_t k)
 {
 	const struct dp_analysis *a = f->c->a;
-	uint32_t k = n->id ? a->csd_child_clique[n->id] : f->top;
 	uint32_t np = dp_csr_count(&a->clique_pds, k);
 	const uint32_t *pds = dp_csr_items(&a->clique_pds, k);
 
+	f->n_cand = 0;
 	for (uint32_t i = 0; i < np; i++) {
 		uint32_t nc = dp_csr_count(&a->pd_csds, pds[i]);
 		const uint32_t *ids = dp_csr_items(&a->pd_csds, pds[i]);
 
-		for (uint32_t j = 0; j < nc; j++) {
-			struct fl_node x = {.id = ids[j]};
+		if (i + DP_REP_AHEAD < np)
+			__builtin_prefetch(&a->pd_csds.start[pds[i + DP_REP_AHEAD]]);
+		if ((uint64_t)f->n_cand + 2 * (uint64_t)nc > UINT32_MAX / 2)
+			return dp_error(DP_ENOMEM, "flame graph too large");
+		if (grow((void **)&f->cand, &f->cap_cand, f->n_cand + 2 * nc, sizeof(*f->cand)) < 0)
+			return -DP_ENOMEM;
+		for (uint32_t j = 0; j < nc; j++)
+			f->cand[f->n_cand + 2 * j] = ids[j];
+		f->n_cand += 2 * nc;
+	}
+	return 0;
+}
 
-			if (!dp_analysis_is_entry(a, ids[j]))
-				continue;
-			csd_costs(f->c, ids[j], &x);
-			x.value = value_of(f->m, &x.own, &x.desc);
-			if (offer(f, &x) < 0)
-				return -DP_ENOMEM;
+/* flame_kids - the children of flame node @n into f->kids: the calls of its clique's
+ * members that are the entry CSDs of their callees' cliques */
+static int flame_kids(struct fl *f, const struct fl_node *n)
+{
+	const struct dp_analysis *a = f->c->a;
+	uint32_t m = 0;
+	int rc = cand_pds(f, n->id ? a->csd_child_clique[n->id] : f->top);
+
+	if (rc < 0)
+		return rc;
+	for (uint32_t i = 0; i < f->n_cand; i += 2) { /* crossing calls, prefetch entries */
+		uint32_t k;
+
+		if (i + 2 * DP_REP_AHEAD < f->n_cand)
+			__builtin_prefetch(&a->csd_child_clique[f->cand[i + 2 * DP_REP_AHEAD]]);
+		k = a->csd_child_clique[f->cand[i]];
+		if (k) {
+			__builtin_prefetch(&a->clique_entry[k]);
+			f->cand[m++] = f->cand[i];
+			f->cand[m++] = k;
 		}
+	}
+	f->n_cand = m;
+	m = 0;
+	for (uint32_t i = 0; i < f->n_cand; i += 2) { /* entries, prefetch their costs */
+		uint32_t id = f->cand[i];
+
+		if (a->clique_entry[f->cand[i + 1]] == id)
+			f->cand[m++] = id;
+	}
+	for (uint32_t i = 0; i < m; i++) {
+		struct fl_node x = {.id = f->cand[i]};
+
+		if (i + DP_REP_AHEAD < m) {
+			const struct dp_csd *d = &f->c->p->csd[f->cand[i + DP_REP_AHEAD]];
+
+			__builtin_prefetch(d); /* a CSD may span two cache lines */
+			__builtin_prefetch((const char *)(d + 1) - 1);
+			__builtin_prefetch(&a->csd_desc[f->cand[i + DP_REP_AHEAD]]);
+		}
+		csd_costs(f->c, x.id, &x);
+		x.value = value_of(f->m, &x.own, &x.desc);
+		if (offer(f, &x) < 0)
+			return -DP_ENOMEM;
 	}
 	return 0;
 }
@@ -297,6 +353,7 @@ static void fl_free(struct fl *f)
 	free(f->hash);
 	free(f->stack);
 	free(f->kids);
+	free(f->cand);
 }
 
 /* fl_setup - common checks: min_pct, metric */
@@ -337,11 +394,6 @@ int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
 	r->has_subject = true;
 	dp_rep_row_clique(r, c, f.top, &r->subject);
 	rv = value_of(f.m, &r->subject.own, &r->subject.desc);
-	if (f.m == DP_METRIC_CALLS) {
-		rv = 0;
-		for (uint32_t ps = 1; ps <= p->n_ps; ps++)
-			rv += a->ps_own[ps].calls;
-	}
 	f.min = (double)rv * r->q.min_pct / 100.0;
 	r->title = r->q.thread ? dp_rep_printf(r, "Flame graph of thread %u", r->q.thread)
 			       : "Flame graph";
@@ -405,42 +457,72 @@ static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 	return i;
 }
 
-/* callers_tree - add the ancestor chain of each PD of f->top to the callers tree */
+/* caller_step - the next PD up the ancestor chain from @cur (see the page comment), or 0
+ * at the root */
+static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
+{
+	const struct dp_analysis *a = c->a;
+	uint32_t k = a->pd_clique[cur], entry = dp_csr_items(&a->clique_pds, k)[0];
+
+	if (cur == entry) {
+		uint32_t e = a->clique_entry[k];
+
+		return e ? c->p->csd[e].caller : 0;
+	}
+	return entry;
+}
+
+/*
+ * callers_tree - the callers tree of f->top, one level at a time: every PD of the
+ * procedure climbs one step and adds its costs to the node it reaches; after each level
+ * the PDs whose node is below the minimum stop climbing, since walk() never expands that
+ * node (its children could not be shown). Chains are cut at @limit levels.
+ */
 static int callers_tree(struct fl *f, uint32_t limit)
 {
-	const struct dp_profile *p = f->c->p;
 	const struct dp_analysis *a = f->c->a;
 	uint32_t n = dp_csr_count(&a->ps_pds, f->top);
 	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
+	struct fc_climb *act = malloc((n ? n : 1) * sizeof(*act));
+	int rc = grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t));
 
-	if (grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t)) < 0)
-		return -DP_ENOMEM;
+	if (!act || rc < 0) {
+		free(act);
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	}
 	memset(f->t, 0, 2 * sizeof(*f->t));
 	f->t[1].ps = f->top;
 	f->n_t = 2;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t cur = pds[i], node = 1;
+	for (uint32_t i = 0; i < n; i++)
+		act[i] = (struct fc_climb){pds[i], pds[i], 1};
+	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
+		uint32_t m = 0;
 
-		for (uint32_t level = 1; limit == 0 || level < limit; level++) {
-			uint32_t k = a->pd_clique[cur], entry = dp_csr_items(&a->clique_pds, k)[0];
+		for (uint32_t i = 0; i < n && rc == 0; i++) {
+			uint32_t next = caller_step(f->c, act[i].cur), node;
 
-			if (cur == entry) {
-				uint32_t e = a->clique_entry[k];
-
-				if (!e)
-					break;
-				entry = p->csd[e].caller;
+			if (!next)
+				continue;
+			node = tree_child(f, act[i].node, f->c->p->pd[next].ps);
+			if (!node) {
+				rc = -DP_ENOMEM;
+				break;
 			}
-			cur = entry;
-			node = tree_child(f, node, p->pd[cur].ps);
-			if (!node)
-				return -DP_ENOMEM;
 			f->t[node].n++;
-			dp_costs_add(&f->t[node].own, &a->pd_own[pds[i]]);
-			dp_inherit_add(&f->t[node].desc, &a->pd_desc[pds[i]]);
+			dp_costs_add(&f->t[node].own, &a->pd_own[act[i].pd]);
+			dp_inherit_add(&f->t[node].desc, &a->pd_desc[act[i].pd]);
+			act[m++] = (struct fc_climb){act[i].pd, next, node};
+		}
+		n = 0;
+		for (uint32_t i = 0; i < m; i++) {
+			const struct fc_node *t = &f->t[act[i].node];
+
+			if ((double)value_of(f->m, &t->own, &t->desc) >= f->min)
+				act[n++] = act[i];
 		}
 	}
-	return 0;
+	free(act);
+	return rc;
 }
 
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)

@@ -7,13 +7,14 @@
  * no calls and no cost), sorted as prefs.sort says. Section "objects": one OBJECT row per
  * object, 0 (procedures of no known object, name "<unknown>") then 1..n_objects (name =
  * its path), own/desc = object_own/object_desc, INACTIVE as above, same order rules.
+ * Only bunch K (bunch=K, size=S) of the sorted modules is kept; every object is.
  *
  * module (id=N or name=FILE: the module's file exactly, else the unique module whose
  * file ends in "/FILE"; r->q then names it by id): subject = the module's row; section
  * "procs": one PS row per procedure of the module (names qualified against this module),
- * INACTIVE when never called, sorted by prefs. Unknown: -DP_ENOENT naming the modules
- * with the same base name, or how many modules there are; neither id nor name:
- * -DP_EUSAGE.
+ * INACTIVE when never called, sorted by prefs; only bunch K (bunch=K, size=S) is
+ * kept. Unknown: -DP_ENOENT naming the modules with the same base name, or how many
+ * modules there are; neither id nor name: -DP_EUSAGE.
  *
  * top (limit=, metric=, scope=, per=): no subject. Candidates: every PS of kind function
  * whose value of the metric is non-zero. Value: calls (scope self, per overall only,
@@ -52,7 +53,7 @@ static int modules_section(struct dp_report *r, const struct dp_report_ctx *c)
 			row->flags |= DP_ROW_INACTIVE;
 	}
 	rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs);
-	return rc < 0 ? rc : dp_rep_section(r, "modules", "Modules", &l);
+	return rc < 0 ? rc : dp_rep_section_bunch(r, "modules", "Modules", &l);
 }
 
 static int objects_section(struct dp_report *r, const struct dp_report_ctx *c)
@@ -204,7 +205,7 @@ int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c)
 			row->flags |= DP_ROW_INACTIVE;
 	}
 	rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs);
-	return rc < 0 ? rc : dp_rep_section(r, "procs", "Procedures", &l);
+	return rc < 0 ? rc : dp_rep_section_bunch(r, "procs", "Procedures", &l);
 }
 
 /* ---------------------------------------------------------------------- top --- */

@@ -1,7 +1,7 @@
 /*
- * report/rep_proc.c - the pages about one procedure over all its contexts (proc), about
- * its callers (callers, grouped, contour exclusion, paginated), and about one static call
- * site in every context (site).
+ * report/rep_proc.c - the pages about one procedure over all its contexts (proc) and
+ * about its callers (callers, grouped, contour exclusion, paginated); the site page is in
+ * rep_site.c.
  *
  * page=proc&id=N (or name=F):
  *   subject: the PS row (dp_rep_row_ps: ps_own / ps_desc, all contexts). Title
@@ -32,49 +32,12 @@
  *     1-based) is kept: r->n_items = the groups, r->n_bunches, r->bunch.
  *   facts: caller_csds, self_csds, groups, and with contour exclusion moved (CSDs moved).
  *   links: "procedure", "previous" / "next" bunch, and the three other groupings.
- * page=site&id=N:
- *   subject: the CSS row. Title "Call site N: CALLER -> CALLEE".
- *   section "contexts": one CSD row per CSD of the site (name = the callee, clique = the
- *     callee's clique, thread = the thread) with n = THE CALLER'S CLIQUE (SUM is not set:
- *     n is not a count here), sorted by cost descending (prefs' cost if sort=cost, else
- *     total time, or total callseqs without samples).
- *   facts: contexts. links: "caller" (proc page of the caller), "callee" (when single).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
 #include "report_int.h"
-
-/* a link to @page about @id (id= or proc=) with @r's preferences and file */
-static int link_to(struct dp_report *r, const char *label, enum dp_page page, uint32_t id)
-{
-	struct dp_query t = r->q;
-
-	dp_query_reset_params(&t, page);
-	if (page == DP_PAGE_CALLERS || page == DP_PAGE_FLAME_CALLERS)
-		t.proc = id;
-	else
-		t.id = id;
-	return dp_rep_link(r, label, &t);
-}
-
-/* rows_reserve - room for @n rows in @l at once (pages whose row count is known) */
-static int rows_reserve(struct dp_rep_rows *l, uint32_t n)
-{
-	struct dp_rep_row *rows;
-
-	if (n <= l->cap)
-		return 0;
-	rows = dp_arena_array(&l->r->arena, n, sizeof(*rows));
-	if (!rows)
-		return dp_error(DP_ENOMEM, "out of memory building a report (%u rows)", n);
-	if (l->n)
-		memcpy(rows, l->rows, (size_t)l->n * sizeof(*rows));
-	l->rows = rows;
-	l->cap = n;
-	return 0;
-}
 
 /* radix_sort - sort @v[0..n) by their upper 32 bits, stably (LSD, 4 byte passes) */
 static int radix_sort(struct dp_report *r, uint64_t *v, uint32_t n)
@@ -114,17 +77,6 @@ static int radix_sort(struct dp_report *r, uint64_t *v, uint32_t n)
 	return 0;
 }
 
-static void costs_add_csd(struct dp_costs *o, const struct dp_csd *d)
-{
-	o->calls += d->calls;
-	o->exits += d->exits;
-	o->unwinds += d->unwinds;
-	o->samples += d->samples;
-	o->callseqs += d->callseqs;
-	o->allocs += d->allocs;
-	o->alloc_bytes += d->alloc_bytes;
-}
-
 /* the procedure of a proc or callers page, with its subject row set */
 static int subject_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id)
 {
@@ -149,35 +101,42 @@ static int proc_callers(struct dp_report *r, const struct dp_report_ctx *c, uint
 	const struct dp_analysis *a = c->a;
 	uint32_t n = dp_csr_count(&a->ps_callers, ps), k = 0, procs = 0;
 	const uint32_t *ids = dp_csr_items(&a->ps_callers, ps);
-	uint64_t *v = dp_arena_array(&r->arena, n ? n : 1, sizeof(*v));
+	uint8_t *seen = dp_arena_array(&r->arena, (size_t)p->n_ps + 1, 1); /* caller PSs */
 	struct dp_rep_rows l;
 	struct dp_rep_row *row;
 	int rc;
 
 	dp_rep_rows_init(&l, r);
 	row = dp_rep_rows_add(&l);
-	if (!v || !row)
+	if (!seen || !row)
 		return dp_error(DP_ENOMEM, "out of memory building a procedure page");
+	memset(seen, 0, (size_t)p->n_ps + 1);
 	row->kind = DP_ENT_NONE;
 	row->name = "(all callers)";
 	row->ps = ps;
 	row->flags = DP_ROW_SUM;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct dp_csd *d = &p->csd[ids[i]];
-		uint32_t caller = p->pd[d->caller].ps;
+		uint32_t caller;
 
+		if (i + DP_REP_AHEAD < n) {
+			const struct dp_csd *ahead = &p->csd[ids[i + DP_REP_AHEAD]];
+
+			__builtin_prefetch(ahead);
+			__builtin_prefetch((const char *)(ahead + 1) - 1);
+			__builtin_prefetch(&a->csd_desc[ids[i + DP_REP_AHEAD]]);
+		}
+		caller = p->pd[d->caller].ps;
 		if (caller == ps)
 			continue;
-		v[k++] = (uint64_t)caller << 32;
-		costs_add_csd(&row->own, d);
+		k++;
+		procs += !seen[caller];
+		seen[caller] = 1;
+		dp_rep_costs_add_csd(&row->own, d);
 		dp_inherit_add(&row->desc, &a->csd_desc[ids[i]]);
 	}
 	row->n = k;
-	rc = radix_sort(r, v, k);
-	for (uint32_t i = 0; i < k && rc == 0; i++)
-		procs += i == 0 || v[i] >> 32 != v[i - 1] >> 32;
-	if (rc == 0)
-		rc = dp_rep_section(r, "callers", "Callers", &l);
+	rc = dp_rep_section(r, "callers", "Callers", &l);
 	if (rc == 0)
 		rc = dp_rep_fact_u64(r, "caller_procs", "caller procedures", procs);
 	if (rc == 0)
@@ -228,7 +187,7 @@ static int proc_site(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 		}
 		row->flags |= DP_ROW_SUM;
 		row->n++;
-		costs_add_csd(&row->own, &p->csd[csd]);
+		dp_rep_costs_add_csd(&row->own, &p->csd[csd]);
 		dp_inherit_add(&row->desc, &c->a->csd_desc[csd]);
 	}
 	return rc < 0 ? rc : dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
@@ -253,7 +212,7 @@ int dp_rep_proc(struct dp_report *r, const struct dp_report_ctx *c)
 	sites = dp_csr_items(&a->ps_csss, ps);
 	dp_rep_rows_init(&l, r);
 	if (rc == 0)
-		rc = rows_reserve(&l, ns);
+		rc = dp_rep_rows_room(&l, ns);
 	for (uint32_t i = 0; i < ns && rc == 0; i++)
 		rc = proc_site(r, c, sites[i], &l);
 	if (rc == 0)
@@ -263,11 +222,11 @@ int dp_rep_proc(struct dp_report *r, const struct dp_report_ctx *c)
 	if (rc == 0)
 		rc = dp_rep_fact_u64(r, "pds", "contexts", dp_csr_count(&a->ps_pds, ps));
 	if (rc == 0)
-		rc = link_to(r, "callers", DP_PAGE_CALLERS, ps);
+		rc = dp_rep_link_id(r, "callers", DP_PAGE_CALLERS, ps);
 	if (rc == 0)
-		rc = link_to(r, "module", DP_PAGE_MODULE, a->ps_module[ps]);
+		rc = dp_rep_link_id(r, "module", DP_PAGE_MODULE, a->ps_module[ps]);
 	if (rc == 0)
-		rc = link_to(r, "flame of callers", DP_PAGE_FLAME_CALLERS, ps);
+		rc = dp_rep_link_id(r, "flame of callers", DP_PAGE_FLAME_CALLERS, ps);
 	return rc;
 }
 
@@ -374,77 +333,6 @@ struct skey {
 	uint32_t idx;
 };
 
-/* str_bytes - bytes [@off, @off + @n) of @s (n <= 8) as a big-endian number, 0 past its
- * end; NULL sorts after every string */
-static uint64_t str_bytes(const char *s, unsigned off, unsigned n)
-{
-	uint64_t v = 0;
-	bool end = false;
-
-	if (!s)
-		return UINT64_MAX >> (64 - 8 * n);
-	for (unsigned i = 0; i < off + n; i++) {
-		end = end || s[i] == 0;
-		if (i >= off)
-			v = v << 8 | (end ? 0u : (unsigned char)s[i]);
-	}
-	return v;
-}
-
-/* A distinct string of str_ranks(): its pointer and the index it was first met at. */
-struct str_slot {
-	const char *s;
-	uint32_t d;
-};
-
-static int str_slot_cmp(const void *x, const void *y)
-{
-	const struct str_slot *a = x, *b = y;
-
-	if (!a->s || !b->s)
-		return (a->s == NULL) - (b->s == NULL);
-	return strcmp(a->s, b->s);
-}
-
-/*
- * str_ranks - for the @n strings @s[i] (NULL allowed; equal strings are mostly one
- * interned pointer), their ranks in strcmp order (NULL last; equal strings, equal ranks)
- * into @rank, hashing pointers so that only the distinct strings are compared.
- */
-static int str_ranks(struct dp_report *r, const char *const *s, uint32_t n, uint32_t *rank)
-{
-	uint32_t size = 16, nd = 0, *slot, *pos;
-	struct str_slot *d;
-
-	while (size < 2 * (uint64_t)n)
-		size *= 2;
-	slot = dp_arena_array(&r->arena, size, sizeof(*slot));
-	d = dp_arena_array(&r->arena, n ? n : 1, sizeof(*d));
-	pos = dp_arena_array(&r->arena, n ? n : 1, sizeof(*pos));
-	if (!slot || !d || !pos)
-		return dp_error(DP_ENOMEM, "out of memory sorting %u rows", n);
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t h = (uint64_t)(uintptr_t)s[i] * 0x9E3779B97F4A7C15ull;
-		uint32_t j = (uint32_t)(h >> 32) & (size - 1);
-
-		while (slot[j] && d[slot[j] - 1].s != s[i])
-			j = (j + 1) & (size - 1);
-		if (!slot[j]) {
-			d[nd] = (struct str_slot){s[i], nd};
-			slot[j] = ++nd;
-		}
-		rank[i] = slot[j] - 1;
-	}
-	qsort(d, nd, sizeof(*d), str_slot_cmp);
-	for (uint32_t i = 0, k = 0; i < nd; i++) {
-		k += i > 0 && str_slot_cmp(&d[i - 1], &d[i]) != 0;
-		pos[d[i].d] = k;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		rank[i] = pos[rank[i]];
-	return 0;
-}
-
 static int skey_cmp(const struct skey *a, const struct skey *b, const struct cgroup *g,
 		    enum dp_sort how)
 {
@@ -476,7 +364,7 @@ static int sort_groups(struct dp_report *r, const struct cgroup *g, uint32_t n, 
 			return dp_error(DP_ENOMEM, "out of memory sorting %u callers", n);
 		for (uint32_t i = 0; i < n; i++)
 			files[i] = g[i].file;
-		if (str_ranks(r, files, n, rank) < 0)
+		if (dp_rep_str_ranks(r, files, n, rank) < 0)
 			return -DP_ENOMEM;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -486,13 +374,13 @@ static int sort_groups(struct dp_report *r, const struct cgroup *g, uint32_t n, 
 		if (how == DP_SORT_COST) { /* metrics are >= 0: their bits order as they do */
 			memcpy(&bits, &g[i].metric, sizeof(bits));
 			k[i].pre = ~bits;
-			k[i].sub = str_bytes(g[i].sname, 0, 8);
+			k[i].sub = dp_rep_str_bytes(g[i].sname, 0, 8);
 		} else if (how == DP_SORT_NAME) {
-			k[i].pre = str_bytes(g[i].sname, 0, 8);
-			k[i].sub = str_bytes(g[i].sname, 8, 8);
+			k[i].pre = dp_rep_str_bytes(g[i].sname, 0, 8);
+			k[i].sub = dp_rep_str_bytes(g[i].sname, 8, 8);
 		} else {
 			k[i].pre = (uint64_t)rank[i] << 32 | g[i].line;
-			k[i].sub = str_bytes(g[i].sname, 0, 8);
+			k[i].sub = dp_rep_str_bytes(g[i].sname, 0, 8);
 		}
 	}
 	*out = k;
@@ -536,7 +424,7 @@ static void group_costs(const struct dp_report_ctx *c, const uint64_t *v, const 
 	memset(&row->own, 0, sizeof(row->own));
 	memset(&row->desc, 0, sizeof(row->desc));
 	for (uint32_t i = g->first; i < g->first + g->n; i++) {
-		costs_add_csd(&row->own, &c->p->csd[(uint32_t)v[i]]);
+		dp_rep_costs_add_csd(&row->own, &c->p->csd[(uint32_t)v[i]]);
 		dp_inherit_add(&row->desc, &c->a->csd_desc[(uint32_t)v[i]]);
 	}
 }
@@ -555,6 +443,10 @@ static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	if (!v)
 		return dp_error(DP_ENOMEM, "out of memory building a callers page");
 	for (uint32_t i = 0; i < n; i++) {
+		if (i + DP_REP_AHEAD < n)
+			__builtin_prefetch(&p->csd[ids[i + DP_REP_AHEAD]].caller);
+		if (i + DP_REP_AHEAD / 2 < n)
+			__builtin_prefetch(&p->pd[p->csd[ids[i + DP_REP_AHEAD / 2]].caller]);
 		if (p->pd[p->csd[ids[i]].caller].ps == ps)
 			continue;
 		v[(*k)++] = (uint64_t)group_key(c, moved(r, c, ids[i]), r->q.group) << 32 | ids[i];
@@ -690,13 +582,12 @@ static int callers_links(struct dp_report *r, uint32_t ps)
 
 int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 {
-	uint32_t size = r->q.size ? r->q.size : 20, bunch = r->q.bunch ? r->q.bunch : 1;
 	uint32_t ng = 0, ps, k = 0;
 	uint64_t *v = NULL;
 	struct cgroup *g = NULL;
 	struct skey *order = NULL;
 	struct dp_rep_rows l;
-	uint64_t lo;
+	uint64_t lo, hi;
 	int rc;
 
 	if ((unsigned)r->q.group > DP_GROUP_CLIQUE)
@@ -720,15 +611,11 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 		rc = sort_groups(r, g, ng, r->q.prefs.sort, &order);
 	if (rc < 0)
 		return rc;
-	r->n_items = ng;
-	r->n_bunches = ng ? (uint32_t)((ng + (uint64_t)size - 1) / size) : 1;
-	if (bunch > r->n_bunches)
-		return dp_error(DP_ENOENT, "callers page %u does not exist (%u pages of %u)", bunch,
-				r->n_bunches, size);
-	r->bunch = bunch;
-	lo = (uint64_t)(bunch - 1) * size;
+	rc = dp_rep_bunch(r, ng, &lo, &hi);
+	if (rc < 0)
+		return rc;
 	dp_rep_rows_init(&l, r);
-	for (uint64_t i = lo; i < ng && i < lo + size; i++) {
+	for (uint64_t i = lo; i < hi; i++) {
 		struct dp_rep_row *row = dp_rep_rows_add(&l);
 
 		if (!row)
@@ -737,56 +624,6 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 	}
 	rc = dp_rep_section(r, "callers", "Callers", &l);
 	if (rc == 0)
-		rc = link_to(r, "procedure", DP_PAGE_PROC, ps);
+		rc = dp_rep_link_id(r, "procedure", DP_PAGE_PROC, ps);
 	return rc < 0 ? rc : callers_links(r, ps);
-}
-
-int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c)
-{
-	const struct dp_profile *p = c->p;
-	const struct dp_analysis *a = c->a;
-	uint32_t css = r->q.id, n;
-	const uint32_t *ids;
-	struct dp_prefs by = r->q.prefs;
-	struct dp_rep_rows l;
-	int rc = dp_rep_check_id(r, "call site", css, p->n_css);
-
-	if (rc < 0)
-		return rc;
-	r->has_subject = true;
-	dp_rep_row_css(r, c, css, &r->subject);
-	r->title = dp_rep_printf(r, "Call site %u: %s -> %s", css,
-				 dp_rep_ps_name(r, c, p->css[css].ps, 0), r->subject.name);
-	if (!r->title)
-		return -DP_ENOMEM;
-	n = dp_csr_count(&a->css_csds, css);
-	ids = dp_csr_items(&a->css_csds, css);
-	dp_rep_rows_init(&l, r);
-	rc = rows_reserve(&l, n);
-	for (uint32_t i = 0; i < n && rc == 0; i++) {
-		struct dp_rep_row *row = dp_rep_rows_add(&l);
-
-		if (!row)
-			return -DP_ENOMEM;
-		dp_rep_row_csd(r, c, ids[i], row);
-		row->n = a->pd_clique[p->csd[ids[i]].caller];
-	}
-	if (rc < 0)
-		return rc;
-	if (by.sort != DP_SORT_COST) {
-		by.sort = DP_SORT_COST;
-		by.sort_metric = a->root_total.samples ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;
-		by.sort_scope = DP_SCOPE_TOTAL;
-		by.sort_per = DP_PER_OVERALL;
-	}
-	rc = dp_rep_sort(r, l.rows, l.n, &by);
-	if (rc == 0)
-		rc = dp_rep_section(r, "contexts", "Contexts", &l);
-	if (rc == 0)
-		rc = dp_rep_fact_u64(r, "contexts", "contexts", n);
-	if (rc == 0)
-		rc = link_to(r, "caller", DP_PAGE_PROC, p->css[css].ps);
-	if (rc == 0 && r->subject.ps)
-		rc = link_to(r, "callee", DP_PAGE_PROC, r->subject.ps);
-	return rc;
 }

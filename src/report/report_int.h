@@ -1,11 +1,15 @@
 /*
  * report/report_int.h - what the page builders (rep_*.c) share: the row builder, the
- * row makers for each kind of node, naming and sorting. Private to src/report.
+ * row makers for each kind of node, naming, sorting and bunches. Private to src/report.
  */
 #ifndef DP_REPORT_REPORT_INT_H
 #define DP_REPORT_REPORT_INT_H
 
 #include "report.h"
+
+/* DP_REP_AHEAD: how many items ahead the scans over a node's calls or contexts prefetch
+ * them (they lie all over memory in big profiles: the loads are what costs). */
+#define DP_REP_AHEAD 16
 
 /* A growing list of rows in the report's arena (a section under construction). */
 struct dp_rep_rows {
@@ -20,10 +24,27 @@ void dp_rep_rows_init(struct dp_rep_rows *l, struct dp_report *r);
 /* dp_rep_rows_add - a new zeroed row at the end (name ""), or NULL (-DP_ENOMEM set). */
 struct dp_rep_row *dp_rep_rows_add(struct dp_rep_rows *l);
 
+/* dp_rep_rows_room - room for @more rows in @l beyond its n (capacity at least doubles,
+ * so that adding row by row stays linear). Return: 0 or -DP_ENOMEM. */
+int dp_rep_rows_room(struct dp_rep_rows *l, uint32_t more);
+
+/*
+ * dp_rep_bunch - the bunch of a long list the query asks for (q.bunch, 1-based, of
+ * q.size items, default 20): sets r->n_items = @n_items, r->n_bunches, r->bunch and the
+ * item range [*@lo, *@hi). Return: 0, or -DP_ENOENT when the bunch does not exist
+ * (message set).
+ */
+int dp_rep_bunch(struct dp_report *r, uint64_t n_items, uint64_t *lo, uint64_t *hi);
+
 /* dp_rep_section - append a section made of @l's rows to @r; @title may be NULL.
  * Return: 0 or -DP_ENOMEM. */
 int dp_rep_section(struct dp_report *r, const char *id, const char *title,
 		   const struct dp_rep_rows *l);
+
+/* dp_rep_section_bunch - like dp_rep_section() with only the bunch of @l's rows the query
+ * asks for (dp_rep_bunch(), @l's rows are the items). Return: 0, -DP_ENOENT or -DP_ENOMEM. */
+int dp_rep_section_bunch(struct dp_report *r, const char *id, const char *title,
+			 const struct dp_rep_rows *l);
 
 /* dp_rep_fact_u64 / _str / _f64 - append a fact. Return: 0 or -DP_ENOMEM. */
 int dp_rep_fact_u64(struct dp_report *r, const char *key, const char *label, uint64_t v);
@@ -32,6 +53,11 @@ int dp_rep_fact_f64(struct dp_report *r, const char *key, const char *label, dou
 
 /* dp_rep_link - append a link labelled @label to a copy of @target. Return: 0 or -DP_ENOMEM. */
 int dp_rep_link(struct dp_report *r, const char *label, const struct dp_query *target);
+
+/* dp_rep_link_id - append a link labelled @label to @page about @id (proc= on the
+ * callers and flame_callers pages, else id=), keeping @r's preferences and file.
+ * Return: 0 or -DP_ENOMEM. */
+int dp_rep_link_id(struct dp_report *r, const char *label, enum dp_page page, uint32_t id);
 
 /* dp_rep_strdup / dp_rep_printf - strings in @r's arena (NULL on out of memory, with
  * -DP_ENOMEM set). */
@@ -77,6 +103,9 @@ void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint3
 void dp_rep_row_module(struct dp_report *r, const struct dp_report_ctx *c, uint32_t module,
 		       struct dp_rep_row *row);
 
+/* dp_rep_costs_add_csd - @o += @d's own counters. */
+void dp_rep_costs_add_csd(struct dp_costs *o, const struct dp_csd *d);
+
 /* dp_rep_row_add_costs - @dst's own and desc += @src's (for sums; sets DP_ROW_SUM, n++). */
 void dp_rep_row_add_costs(struct dp_rep_row *dst, const struct dp_rep_row *src);
 
@@ -93,6 +122,18 @@ double dp_rep_row_metric(const struct dp_rep_row *row, enum dp_metric m, enum dp
  */
 int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
 		const struct dp_prefs *prefs);
+
+/* dp_rep_str_bytes - bytes [@off, @off + @n) of @s (n <= 8) as a big-endian number, 0
+ * past its end; NULL gives the largest value (NULL sorts after every string). */
+uint64_t dp_rep_str_bytes(const char *s, unsigned off, unsigned n);
+
+/*
+ * dp_rep_str_ranks - for the @n strings @s[i] (NULL allowed; equal strings are mostly one
+ * interned pointer), their ranks in strcmp order (NULL last; equal strings, equal ranks)
+ * into @rank, hashing pointers so that only the distinct strings are compared.
+ * Return: 0 or -DP_ENOMEM.
+ */
+int dp_rep_str_ranks(struct dp_report *r, const char *const *s, uint32_t n, uint32_t *rank);
 
 /* The page builders, one per page (or family); each fills @r (r->q is set) or returns a
  * negative dp_err with the message set. */

@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGS = os.path.join(HERE, "progs")
@@ -63,7 +64,11 @@ class Fail(Exception):
 class Run:
     def __init__(self, args):
         self.deepprof = os.path.abspath(args.deepprof)
-        self.work = os.path.abspath(args.work)
+        # The program runs in a directory whose path always has the same length, so that
+        # text columns holding paths (the executable's, in the objects table) come out the
+        # same wherever the build tree is; it is named <work> in the outputs.
+        self.work = tempfile.mkdtemp(prefix="deepprof-golden-", dir="/tmp")
+        self.keep = os.path.abspath(args.work)  # failures' outputs are copied here
         self.update = args.update
         self.env = dict(os.environ, DEEPPROF_CC="gcc", DEEPPROF_HZ="0", COLUMNS="100")
         self.errors = []
@@ -126,10 +131,10 @@ def compare_golden(run, prog, name, query):
         with open(path) as f:
             want = f.read()
         if got != want:
-            with open(os.path.join(run.work, os.path.basename(path)), "w") as f:
+            with open(os.path.join(run.keep, os.path.basename(path)), "w") as f:
                 f.write(got)
             run.errors.append("%s differs from %s (got: %s)" % (
-                query, path, os.path.join(run.work, os.path.basename(path))))
+                query, path, os.path.join(run.keep, os.path.basename(path))))
 
 
 def main():
@@ -166,6 +171,8 @@ def main():
             run.errors.append("deepprof check failed:\n" + r.stdout[-3000:] + r.stderr)
     except Fail as e:
         run.errors.append(str(e))
+    finally:
+        shutil.rmtree(run.work, ignore_errors=True)
     for e in run.errors:
         print("FAIL: " + e)
     print("%s: %s" % (args.prog, "FAIL" if run.errors else "ok"))

@@ -95,10 +95,7 @@ TEST(clique_prefs)
 	struct dp_report *r;
 	const struct dp_rep_section *s;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	/* summarise: the indirect site's callees are not listed; one ancestor only */
 	r = tf_page(&t, "page=clique&id=%u&sum=1&anc=1", tf_clique_of(&t, 3));
 	CHECK(r != NULL);
@@ -131,10 +128,7 @@ TEST(clique_recursion)
 	struct dp_report *r;
 	const struct dp_rep_section *s;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	/* fib: the recursive call, and the site that made no call in this context */
 	r = tf_page(&t, "page=clique&id=%u", tf_clique_of(&t, 4));
 	if (r) {
@@ -184,10 +178,7 @@ TEST(root_action_errors)
 	struct dp_query q;
 	int rc;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = tf_report(&t, "page=root", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
@@ -252,10 +243,7 @@ TEST(action_without_samples)
 	struct tf_ctx t;
 	struct dp_report *r;
 
-	if (tf_open(&t, no_samples) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, no_samples);
 	r = tf_report(&t, "page=action&percent=50", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
@@ -268,17 +256,9 @@ TEST(action_without_samples)
 
 static uint64_t sim_seed = 11;
 
-static int gen_sim(struct dp_profile *p)
-{
-	struct dp_gen_sim g = {.seed = sim_seed,
-			       .n_fn = 12,
-			       .n_threads = 2,
-			       .n_steps = 3000,
-			       .max_depth = 40,
-			       .pct_call = 55};
-
-	return dp_gen_simulate(p, &g);
-}
+/* the simulated profiles of the property tests, seeds 11..14 */
+static const struct dp_gen_sim sim = {
+	.n_fn = 12, .n_threads = 2, .n_steps = 3000, .max_depth = 40, .pct_call = 55};
 
 static int gen_wild(struct dp_profile *p)
 {
@@ -343,17 +323,13 @@ TEST(generated_properties)
 	for (sim_seed = 11; sim_seed < 15; sim_seed++) {
 		struct tf_ctx t;
 
-		if (tf_open(&t, gen_sim) < 0) {
-			CHECK(0);
-			return;
-		}
+		tf_sim = sim;
+		tf_sim.seed = sim_seed;
+		TF_OPEN(&t, tf_gen_sim);
 		CHECK(t.a->n_cliques > 5); /* not a trivial profile */
 		clique_props(&t);
 		tf_close(&t);
-		if (tf_open(&t, gen_wild) < 0) {
-			CHECK(0);
-			return;
-		}
+		TF_OPEN(&t, gen_wild);
 		CHECK(t.a->n_cliques > 10 && t.a->n_cliques < 300); /* some recursion */
 		clique_props(&t);
 		tf_close(&t);

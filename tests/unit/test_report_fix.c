@@ -193,3 +193,10 @@ uint32_t tf_clique_of(const struct tf_ctx *t, uint32_t pd)
 {
 	return t->a->pd_clique[pd];
 }
+
+struct dp_gen_sim tf_sim;
+
+int tf_gen_sim(struct dp_profile *p)
+{
+	return dp_gen_simulate(p, &tf_sim);
+}

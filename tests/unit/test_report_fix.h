@@ -11,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "format/profile.h"
 #include "report/report.h"
+#include "test_analysis_gen.h"
 
 /* The fixture's procedures (PS ids). */
 enum {
@@ -50,10 +51,25 @@ struct tf_ctx {
 	struct dp_report_ctx c;
 };
 
+/* tf_sim - the simulation tf_gen_sim() runs (a test sets it before each tf_open()). */
+extern struct dp_gen_sim tf_sim;
+
+/* tf_gen_sim - a generator for tf_open(): dp_gen_simulate() with tf_sim. */
+int tf_gen_sim(struct dp_profile *p);
+
 /* tf_open - the fixture (or, if @gen is not NULL, a profile @gen fills) analysed; 0 or
  * < 0. tf_close frees it. */
 int tf_open(struct tf_ctx *t, int (*gen)(struct dp_profile *p));
 void tf_close(struct tf_ctx *t);
+
+/* TF_OPEN - tf_open(@t, @gen), or fail the check and return from the test. */
+#define TF_OPEN(t, gen)                        \
+	do {                                   \
+		if (tf_open((t), (gen)) < 0) { \
+			CHECK(0);              \
+			return;                \
+		}                              \
+	} while (0)
 
 /* tf_report - the report answering query string @qs, or NULL (then *@rc, if not NULL,
  * has the error; the message is printed unless @quiet). */

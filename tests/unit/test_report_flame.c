@@ -1,9 +1,11 @@
 /*
  * tests/unit/test_report_flame.c - the flame and flame_callers pages: exact preorder rows
  * of the fixture, pruning by min (with the "(other)" rows) and depth, thread subtrees,
- * the calls metric, the inverted tree through a clique's entry; and properties on
- * generated profiles (every reachable clique once, parents hold their children).
+ * the calls metric (weighed by callseqs), the inverted tree through a clique's entry; and
+ * properties on generated profiles (every reachable clique once, parents hold their children).
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/err.h"
@@ -29,15 +31,53 @@ static void tree_is(const struct dp_report *r, const uint32_t (*want)[3], uint32
 	}
 }
 
+/*
+ * metric=calls weighs nodes by their callseqs (calls are not inherited): for every min,
+ * the same rows (kind, id, depth, n) and facts as metric=callseqs, the metric fact
+ * excepted; and (@prunes) pruning does happen at the larger minimums.
+ */
+static void flame_calls_by_callseqs(struct tf_ctx *t, const char *base, bool prunes)
+{
+	static const char *const mins[] = {"0", "2", "3", "10", "50"};
+	uint32_t n_at[5] = {0};
+
+	for (unsigned i = 0; i < 5; i++) {
+		char q1[128], q2[128];
+		struct dp_report *a, *b;
+
+		snprintf(q1, sizeof(q1), "%s&metric=calls&min=%s", base, mins[i]);
+		snprintf(q2, sizeof(q2), "%s&metric=callseqs&min=%s", base, mins[i]);
+		a = tf_report(t, q1, NULL, 0);
+		b = tf_report(t, q2, NULL, 0);
+		CHECK(a != NULL && b != NULL);
+		if (a && b) {
+			const struct dp_rep_section *sa = tf_section(a, "tree");
+			const struct dp_rep_section *sb = tf_section(b, "tree");
+
+			CHECK_EQ(sa->n_rows, sb->n_rows);
+			for (uint32_t k = 0; k < sa->n_rows && k < sb->n_rows; k++) {
+				CHECK_EQ(sa->rows[k].kind, sb->rows[k].kind);
+				CHECK_EQ(sa->rows[k].id, sb->rows[k].id);
+				CHECK_EQ(sa->rows[k].depth, sb->rows[k].depth);
+				CHECK_EQ(sa->rows[k].n, sb->rows[k].n);
+				CHECK_EQ(sa->rows[k].own.calls, sb->rows[k].own.calls);
+			}
+			CHECK_EQ(tf_fact(a, "kept"), tf_fact(b, "kept"));
+			CHECK_EQ(tf_fact(a, "dropped"), tf_fact(b, "dropped"));
+			n_at[i] = sa->n_rows;
+		}
+		dp_report_free(a);
+		dp_report_free(b);
+	}
+	CHECK(!prunes || n_at[4] < n_at[0]);
+}
+
 TEST(flame_fixture)
 {
 	struct tf_ctx t;
 	struct dp_report *r;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = tf_report(&t, "page=flame&min=0", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
@@ -73,10 +113,7 @@ TEST(flame_pruning)
 	struct dp_report *r;
 	int rc;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	/* 5% of 81: cb1 (3), cb2 (4) and cheap (1) gathered in "(other)" (8) */
 	r = tf_report(&t, "page=flame&min=5", NULL, 0);
 	CHECK(r != NULL);
@@ -131,18 +168,7 @@ TEST(flame_pruning)
 	}
 	CHECK(tf_report(&t, "page=flame&thread=2", &rc, 1) == NULL);
 	CHECK_EQ(rc, -DP_ENOENT);
-	/* calls: 3% of the 50 calls is 1.5; the thread's one call is dropped */
-	r = tf_report(&t, "page=flame&metric=calls&min=3", NULL, 0);
-	if (r) {
-		CHECK_EQ(tf_section(r, "tree")->n_rows, 1);
-		CHECK_EQ(tf_fact(r, "dropped"), 1);
-		dp_report_free(r);
-	}
-	r = tf_report(&t, "page=flame&metric=calls&min=2", NULL, 0);
-	if (r) {
-		CHECK_EQ(tf_section(r, "tree")->n_rows, 10);
-		dp_report_free(r);
-	}
+	flame_calls_by_callseqs(&t, "page=flame", true);
 	tf_close(&t);
 }
 
@@ -151,10 +177,7 @@ TEST(flame_callers_fixture)
 	struct tf_ctx t;
 	struct dp_report *r;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = tf_page(&t, "page=flame_callers&proc=%u&min=0", TF_CHEAP);
 	CHECK(r != NULL);
 	if (r) {
@@ -185,6 +208,12 @@ TEST(flame_callers_fixture)
 		tree_is(r, want, 5);
 		CHECK_EQ(tf_fact(r, "dropped"), 1);
 		dp_report_free(r);
+	}
+	{
+		char base[64];
+
+		snprintf(base, sizeof(base), "page=flame_callers&proc=%u", TF_CHEAP);
+		flame_calls_by_callseqs(&t, base, false);
 	}
 	r = tf_page(&t, "page=flame_callers&proc=%u&min=0&depth=2", TF_CHEAP);
 	if (r) {
@@ -222,19 +251,9 @@ TEST(flame_callers_fixture)
 	tf_close(&t);
 }
 
-static uint64_t seed;
-
-static int gen(struct dp_profile *p)
-{
-	struct dp_gen_sim g = {.seed = seed,
-			       .n_fn = 10,
-			       .n_threads = 3,
-			       .n_steps = 5000,
-			       .max_depth = 25,
-			       .pct_call = 55};
-
-	return dp_gen_simulate(p, &g);
-}
+/* the profiles of the property tests, seeds 21..24 */
+static const struct dp_gen_sim sim = {
+	.n_fn = 10, .n_threads = 3, .n_steps = 5000, .max_depth = 25, .pct_call = 55};
 
 /* each row's total of samples >= the sum of its children's */
 static void parents_hold_children(const struct dp_rep_section *s)
@@ -251,14 +270,13 @@ static void parents_hold_children(const struct dp_rep_section *s)
 
 TEST(generated_properties)
 {
-	for (seed = 21; seed < 25; seed++) {
+	for (uint64_t seed = 21; seed < 25; seed++) {
 		struct tf_ctx t;
 		struct dp_report *r;
 
-		if (tf_open(&t, gen) < 0) {
-			CHECK(0);
-			return;
-		}
+		tf_sim = sim;
+		tf_sim.seed = seed;
+		TF_OPEN(&t, tf_gen_sim);
 		r = tf_report(&t, "page=flame&min=0", NULL, 0);
 		if (r) {
 			const struct dp_rep_section *s = tf_section(r, "tree");

@@ -245,8 +245,7 @@ TEST(generated)
 		CHECK_EQ(s->rows[i].own.samples, samples);
 		/* the total counts nested calls once (analysis: dp_analysis_group_totals) */
 		CHECK_EQ(s->rows[i].desc.samples, f.a->module_desc[mod].samples);
-		CHECK(s->rows[i].own.samples + s->rows[i].desc.samples <=
-		      f.a->root_total.samples);
+		CHECK(s->rows[i].own.samples + s->rows[i].desc.samples <= f.a->root_total.samples);
 	}
 	dp_report_free(r);
 	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {

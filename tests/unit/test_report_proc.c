@@ -6,6 +6,7 @@
  * and properties on generated profiles (callers sums equal the proc page's summary).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/contour.h"
 #include "core/err.h"
@@ -22,10 +23,7 @@ TEST(proc_pages)
 	struct dp_report *r;
 	const struct dp_rep_section *s;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = tf_page(&t, "page=proc&id=%u", TF_CHEAP);
 	CHECK(r != NULL);
 	if (r) {
@@ -102,10 +100,7 @@ TEST(proc_errors)
 	struct tf_ctx t;
 	int rc;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	CHECK(tf_report(&t, "page=proc&name=dup", &rc, 1) == NULL);
 	CHECK_EQ(rc, -DP_EUSAGE);
 	CHECK(strstr(dp_errmsg(), "id=11") != NULL);
@@ -137,10 +132,7 @@ TEST(callers_groupings)
 	struct dp_report *r;
 	const struct dp_rep_section *s;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = tf_page(&t, "page=callers&proc=%u", TF_CHEAP);
 	CHECK(r != NULL);
 	if (r) {
@@ -200,10 +192,7 @@ TEST(callers_pages)
 	struct dp_report *r;
 	int rc;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	/* pagination: one row per page */
 	r = tf_page(&t, "page=callers&proc=%u&size=1&bunch=2", TF_CHEAP);
 	CHECK(r != NULL);
@@ -253,10 +242,7 @@ TEST(callers_contour)
 	struct dp_report *r;
 	int rc;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	CHECK(tf_report(&t, "page=callers&proc=6&contour=1", &rc, 1) == NULL);
 	CHECK_EQ(rc, -DP_EUSAGE);
 	CHECK(strstr(dp_errmsg(), "no contour file") != NULL);
@@ -308,10 +294,7 @@ TEST(site_page)
 	struct tf_ctx t;
 	struct dp_report *r;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = tf_report(&t, "page=site&id=5", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
@@ -383,10 +366,7 @@ TEST(many_callers)
 	struct tf_ctx t;
 	struct dp_report *r, *r2;
 
-	if (tf_open(&t, gen_many) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, gen_many);
 	r = tf_page(&t, "page=callers&proc=%u&size=1000&bunch=7", MANY + 4);
 	CHECK(r != NULL);
 	if (r) {
@@ -420,19 +400,9 @@ TEST(many_callers)
 	tf_close(&t);
 }
 
-static uint64_t seed;
-
-static int gen(struct dp_profile *p)
-{
-	struct dp_gen_sim g = {.seed = seed,
-			       .n_fn = 15,
-			       .n_threads = 3,
-			       .n_steps = 4000,
-			       .max_depth = 30,
-			       .pct_call = 55};
-
-	return dp_gen_simulate(p, &g);
-}
+/* the profiles of the property tests, seeds 3..6 */
+static const struct dp_gen_sim sim = {
+	.n_fn = 15, .n_threads = 3, .n_steps = 4000, .max_depth = 30, .pct_call = 55};
 
 /* every procedure: callers (all groupings) sum to the proc page's summary; site rows sum
  * to the procedure's call sites */
@@ -494,16 +464,58 @@ static void proc_props(struct tf_ctx *t)
 	}
 }
 
-TEST(generated_properties)
+/* every call site: its contexts by total time descending, ties by name then CSD order
+ * (the site's CSDs are in increasing id order), every context once; bunches of 3 are
+ * consecutive pieces of that order */
+static void site_props(struct tf_ctx *t)
 {
-	for (seed = 3; seed < 7; seed++) {
-		struct tf_ctx t;
+	for (uint32_t css = 1; css <= t->p.n_css; css++) {
+		struct dp_report *r = tf_page(t, "page=site&id=%u&size=1000", css);
+		const struct dp_rep_section *s = r ? tf_section(r, "contexts") : NULL;
 
-		if (tf_open(&t, gen) < 0) {
-			CHECK(0);
+		CHECK(s != NULL);
+		if (!s) {
+			dp_report_free(r);
 			return;
 		}
+		CHECK_EQ(s->n_rows, dp_csr_count(&t->a->css_csds, css));
+		for (uint32_t i = 1; i < s->n_rows; i++) {
+			const struct dp_rep_row *x = &s->rows[i - 1], *y = &s->rows[i];
+			bool tm = t->a->root_total.samples != 0; /* else by callseqs */
+			uint64_t vx = tm ? x->own.samples + x->desc.samples
+					 : x->own.callseqs + x->desc.callseqs;
+			uint64_t vy = tm ? y->own.samples + y->desc.samples
+					 : y->own.callseqs + y->desc.callseqs;
+			int d = strcmp(x->name, y->name);
+
+			CHECK(vx > vy || (vx == vy && (d < 0 || (d == 0 && x->id < y->id))));
+		}
+		for (uint32_t b = 1; (uint64_t)(b - 1) * 3 < s->n_rows; b++) {
+			struct dp_report *pb =
+				tf_page(t, "page=site&id=%u&size=3&bunch=%u", css, b);
+			const struct dp_rep_section *sb = pb ? tf_section(pb, "contexts") : NULL;
+
+			CHECK(sb != NULL);
+			for (uint32_t i = 0; sb && i < sb->n_rows; i++)
+				CHECK_EQ(sb->rows[i].id, s->rows[(b - 1) * 3 + i].id);
+			if (sb)
+				CHECK_EQ(pb->bunch, b);
+			dp_report_free(pb);
+		}
+		dp_report_free(r);
+	}
+}
+
+TEST(generated_properties)
+{
+	for (uint64_t seed = 3; seed < 7; seed++) {
+		struct tf_ctx t;
+
+		tf_sim = sim;
+		tf_sim.seed = seed;
+		TF_OPEN(&t, tf_gen_sim);
 		proc_props(&t);
+		site_props(&t);
 		tf_close(&t);
 	}
 }

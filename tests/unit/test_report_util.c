@@ -87,10 +87,7 @@ TEST(names_and_qualification)
 	struct dp_report *r;
 	uint32_t util, work;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	util = t.a->ps_module[TF_CHEAP];
 	work = t.a->ps_module[TF_WORK];
 	CHECK(util != work);
@@ -119,10 +116,7 @@ TEST(row_makers)
 	struct dp_report *r;
 	struct dp_rep_row row;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = bare("page=menu");
 	/* CSD 6: work -> cheap, the expensive context */
 	memset(&row, 0, sizeof(row));
@@ -161,10 +155,7 @@ TEST(row_makers_nodes)
 	struct dp_report *r;
 	struct dp_rep_row row;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = bare("page=menu");
 	/* PD 9 is_even: own = CSDs 9 and 11 */
 	memset(&row, 0, sizeof(row));
@@ -339,10 +330,7 @@ TEST(resolve_and_check)
 	struct tf_ctx t;
 	struct dp_report *r;
 
-	if (tf_open(&t, NULL) < 0) {
-		CHECK(0);
-		return;
-	}
+	TF_OPEN(&t, NULL);
 	r = bare("page=proc&name=work");
 	CHECK_EQ(dp_rep_resolve_proc(r, &t.c, 0), TF_WORK);
 	CHECK_EQ(dp_rep_resolve_proc(r, &t.c, TF_FIB), TF_FIB);

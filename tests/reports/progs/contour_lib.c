@@ -2,7 +2,7 @@
  * internal tree_search() once per lookup. */
 #define NOINLINE __attribute__((noinline))
 
-static volatile int keys[8] = { 1, 3, 5, 7, 101, 103, 105, 107 };
+static volatile int keys[8] = {1, 3, 5, 7, 101, 103, 105, 107};
 
 NOINLINE static int tree_search(int key)
 {

@@ -26,7 +26,7 @@ NOINLINE static long mul(long a)
 	return a * 2;
 }
 
-static long (*volatile ops[3])(long) = { add, sub, mul };
+static long (*volatile ops[3])(long) = {add, sub, mul};
 
 NOINLINE static long apply(void)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #define NOINLINE __attribute__((noinline))
-#define N 20
-#define R 3
+#define N	 20
+#define R	 3
 
 static void *volatile sink;
 

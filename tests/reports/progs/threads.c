@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #define NOINLINE __attribute__((noinline))
-#define WORKERS 4
+#define WORKERS	 4
 
 static void *volatile sink;
 
