@@ -174,9 +174,20 @@ DP_RT_NOINST static void dp_rt_csd_insert(struct dp_rt_tls *t, struct dp_rt_csd 
 {
 	uintptr_t h = dp_rt_hash(csd->caller, csd->site, t->mask);
 
-	while (*dp_rt_slot(t->tab, h))
+	while (*dp_rt_slot(t->tab, h) != &dp_rt_idle_csd)
 		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
 	*dp_rt_slot(t->tab, h) = csd;
+}
+
+/* A CSD table of @cap slots, all empty (&dp_rt_idle_csd), or NULL after stopping. */
+DP_RT_NOINST static struct dp_rt_slot *dp_rt_csd_tab_new(uint32_t cap)
+{
+	struct dp_rt_slot *tab = dp_rt_map(cap * sizeof(*tab), 1);
+	uint32_t i;
+
+	for (i = 0; tab && i < cap; i++)
+		tab[i].csd = &dp_rt_idle_csd;
+	return tab;
 }
 
 DP_RT_NOINST static int dp_rt_csd_tab_grow(struct dp_rt_tls *t)
@@ -184,14 +195,14 @@ DP_RT_NOINST static int dp_rt_csd_tab_grow(struct dp_rt_tls *t)
 	struct dp_rt_thread *th = t->th;
 	struct dp_rt_slot *old = t->tab;
 	uint32_t cap = th->csd_cap * 2, i;
-	struct dp_rt_slot *tab = dp_rt_map(cap * sizeof(*tab), 1);
+	struct dp_rt_slot *tab = dp_rt_csd_tab_new(cap);
 
 	if (!tab)
 		return -1;
 	t->tab = tab;
 	t->mask = (cap - 1) * sizeof(*tab);
 	for (i = 0; i < th->csd_cap; i++)
-		if (old[i].csd)
+		if (old[i].csd != &dp_rt_idle_csd)
 			dp_rt_csd_insert(t, old[i].csd);
 	dp_rt_unmap(old, th->csd_cap * sizeof(*tab), 1);
 	th->csd_cap = cap;
@@ -326,7 +337,7 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->csd_cap = DP_RT_CSD_TAB_INIT;
 	th->stack_cap = 1024;
 	th->ps_tab = dp_rt_map(th->ps_cap * sizeof(*th->ps_tab), 1);
-	t->tab = dp_rt_map(th->csd_cap * sizeof(*t->tab), 1);
+	t->tab = dp_rt_csd_tab_new(th->csd_cap);
 	th->stack = dp_rt_map(th->stack_cap * sizeof(*th->stack), 0);
 	ps = dp_rt_node_alloc(&th->ps);
 	pd = dp_rt_node_alloc(&th->pd);

@@ -19,11 +19,40 @@ void __cyg_profile_func_exit(void *fn, void *site);
 #define DP_RT_FAST_FRAME ((uintptr_t)4096)
 #define DP_RT_SLOW_FRAME ((uintptr_t)1 << 20)
 
-/* The state of a thread without state: its CSD's fn (0) matches no function. */
-static struct dp_rt_csd dp_rt_idle_csd;
+/*
+ * The hooks need two things about the instrumented function's frame: the hook's own
+ * frame address fa (its CFA - 16, so that fa + 8 is its return slot) and the frame-pointer
+ * register as the function left it (its frame pointer, or, for an exit hook tail-called
+ * after `leave`, its caller's). Built by gcc on x86-64, this file is compiled with
+ * -fomit-frame-pointer -ffixed-rbp (DP_RT_HOOK_NOFRAME, runtime/CMakeLists.txt): the hooks
+ * build no frame and never touch %rbp, so the register is read as it is and fa comes from
+ * the CFA, which saves a push, a pop and a load per hook. Otherwise (clang, which has no
+ * -ffixed-rbp) the hooks keep a frame: fa is their frame pointer and the function's frame
+ * pointer is the one their prologue saved at fa. The slow paths, given fa, read the
+ * register the same way: with gcc it still holds the function's value (nothing here
+ * changes it); with clang the value at fa is the one the hook saved there, or, after a
+ * tail jump from the hook, the same value saved there again by the slow path's prologue.
+ */
+#ifdef DP_RT_HOOK_NOFRAME
+#define DP_RT_FA()		 ((uintptr_t)__builtin_dwarf_cfa() - 2 * sizeof(void *))
+#define DP_RT_CALLER_FP(fa, out) __asm__("mov %%rbp, %0" : "=r"(out))
+/* The enter hook passes 0 and its slow path takes its own frame address: the hook's after
+ * the tail jump, or a few words lower if it was called, which only widens the frame
+ * search by those words (an enter hook is never tail-called, so its return slot is not
+ * looked at); the fast path keeps one register less live (no push and pop). */
+#define DP_RT_ENTER_FA(fa) ((uintptr_t)0)
+#else
+#define DP_RT_FA()		 ((uintptr_t)__builtin_frame_address(0))
+#define DP_RT_CALLER_FP(fa, out) ((out) = *(const uintptr_t *)(fa))
+#define DP_RT_ENTER_FA(fa)	 (fa)
+#endif
+
+/* The state of a thread without state: its CSD's fn (0) matches no function. It also
+ * marks empty CSD table slots. */
+struct dp_rt_csd dp_rt_idle_csd;
 struct dp_rt_frame dp_rt_idle_frame = {.csd = &dp_rt_idle_csd};
 _Thread_local struct dp_rt_tls dp_rt_tls
-	__attribute__((tls_model("initial-exec"))) = {.top = &dp_rt_idle_frame};
+	__attribute__((tls_model(DP_RT_TLS_MODEL))) = {.top = &dp_rt_idle_frame};
 
 /*
  * dp_rt_pop_entry - leave the top activation of the shadow stack: through the exit hook
@@ -73,19 +102,20 @@ DP_RT_HOT static void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uint
 /*
  * The frame address of the instrumented function that called the hook whose frame address
  * is @fa (its CFA - 16: its caller's stack pointer before the call is just above its
- * return address @site). Either the hook was tail-called from the function's epilogue,
- * and the hook's own return slot holds @site; or the function's frame pointer
- * (-fno-omit-frame-pointer), saved by the hook's prologue at @fa, points at the function's
- * saved frame pointer with @site above it. Both are checked against @site. Returns 0 if
- * neither holds (a function built without frame pointers).
+ * return address @site), @xr being the frame-pointer register at the hook's entry. Either
+ * the hook was tail-called from the function's epilogue (an exit hook: @is_exit), and the
+ * hook's own return slot holds @site; or @xr is the function's frame pointer
+ * (-fno-omit-frame-pointer), pointing at its saved frame pointer with @site above it. Both
+ * are checked against @site. Returns 0 if neither holds (a function built without frame
+ * pointers).
  */
-DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_find_fp(const struct dp_rt_tls *t,
-								   uintptr_t fa, uintptr_t site)
+DP_RT_HOT __attribute__((noinline)) static uintptr_t
+dp_rt_find_fp(const struct dp_rt_tls *t, uintptr_t fa, uintptr_t xr, uintptr_t site, int is_exit)
 {
 	const uintptr_t *hook = (const uintptr_t *)fa;
-	uintptr_t xr = hook[0], end = fa + DP_RT_SLOW_FRAME;
+	uintptr_t end = fa + DP_RT_SLOW_FRAME;
 
-	if (hook[1] == site)
+	if (is_exit && hook[1] == site)
 		return fa;
 	if (t->th->stack_hi > fa && t->th->stack_hi < end)
 		end = t->th->stack_hi;
@@ -97,9 +127,10 @@ DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_find_fp(const struct 
 
 /* Push the activation of @csd (of function @fn) at frame address @fp, called from the
  * current CSD @cur. */
-DP_RT_HOT __attribute__((always_inline)) static inline void
-dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, uintptr_t fn,
-	   uintptr_t fp)
+DP_RT_HOT __attribute__((always_inline)) static inline void dp_rt_push(struct dp_rt_tls *t,
+								       struct dp_rt_csd *cur,
+								       struct dp_rt_csd *csd,
+								       uintptr_t fn, uintptr_t fp)
 {
 	struct dp_rt_frame *top = t->top + 1;
 
@@ -125,12 +156,14 @@ DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintp
 	uintptr_t home = dp_rt_hash(pd, site, t->mask), h = home;
 	struct dp_rt_csd *csd;
 
-	while ((csd = *dp_rt_slot(t->tab, h))) {
+	while ((csd = *dp_rt_slot(t->tab, h)) != &dp_rt_idle_csd) {
 		if (csd->site == site && csd->fn == fn && csd->caller == pd)
 			break;
 		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
 	}
-	if (csd && h != home) {
+	if (csd == &dp_rt_idle_csd)
+		return NULL;
+	if (h != home) {
 		*dp_rt_slot(t->tab, h) = *dp_rt_slot(t->tab, home);
 		*dp_rt_slot(t->tab, home) = csd;
 	}
@@ -149,14 +182,18 @@ DP_RT_COLD static int dp_rt_enter_first(struct dp_rt_tls *t)
 /*
  * The enter hook's general case: state set up, the frame checked anew, dead activations
  * popped, the CSD looked up in every slot or created, the shadow stack grown if full.
- * @fa: the hook's frame address.
+ * @fa: the hook's frame address, or 0 (DP_RT_ENTER_FA).
  */
 DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, uintptr_t site,
 								 uintptr_t fa)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	struct dp_rt_csd *csd;
-	uintptr_t fp;
+	uintptr_t fp, xr;
+
+	if (!fa)
+		fa = DP_RT_FA(); /* DP_RT_ENTER_FA */
+	DP_RT_CALLER_FP(fa, xr);
 
 	if (dp_unlikely(!t->limit) && dp_rt_enter_first(t) != 0)
 		return;
@@ -164,7 +201,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 		t->th->lost_calls++;
 		return;
 	}
-	fp = dp_rt_find_fp(t, fa, site);
+	fp = dp_rt_find_fp(t, fa, xr, site, 0);
 	if (fp)
 		dp_rt_unwind_enter(t, fn, site, fp);
 	else
@@ -184,17 +221,18 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
  * __cyg_profile_func_enter - called by instrumented code on entry to @fn; @site is the
  * return address into the caller. Finds or creates the CSD of (current PD, site, fn),
  * counts the call, pushes the activation and makes its CSD current. The fast path: state,
- * room, fn's frame pointer (saved by the hook's prologue) sane, the top activation alive,
- * the CSD in its first table slot.
+ * room, fn's frame pointer (the frame-pointer register at the hook's entry) sane, the top
+ * activation alive, the CSD in its first table slot.
  */
 DP_RT_API DP_RT_HOT void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
-	uintptr_t fa = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t xr = *(const uintptr_t *)fa; /* fn's frame pointer */
+	uintptr_t fa = DP_RT_FA(), xr; /* xr: fn's frame pointer */
 	struct dp_rt_frame *top = t->top;
 	struct dp_rt_csd *cur, *csd;
 	struct dp_rt_pd *pd;
+
+	DP_RT_CALLER_FP(fa, xr);
 
 	if (dp_unlikely(top + 1 >= t->limit || dp_rt_g.stopped || xr - fa > DP_RT_FAST_FRAME ||
 			((const uintptr_t *)xr)[1] != (uintptr_t)site))
@@ -206,13 +244,13 @@ DP_RT_API DP_RT_HOT void __cyg_profile_func_enter(void *fn, void *site)
 		goto miss;
 	pd = top->pd;
 	csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, (uintptr_t)site, t->mask));
-	if (dp_unlikely(!csd || csd->site != (uintptr_t)site || csd->fn != (uintptr_t)fn ||
-			csd->caller != pd))
+	if (dp_unlikely(csd->site != (uintptr_t)site || csd->fn != (uintptr_t)fn ||
+			csd->caller != pd)) /* an empty slot holds the idle CSD: site 0 */
 		goto miss;
 	dp_rt_push(t, cur, csd, (uintptr_t)fn, xr);
 	return;
 miss:
-	dp_rt_enter_miss((uintptr_t)fn, (uintptr_t)site, fa);
+	dp_rt_enter_miss((uintptr_t)fn, (uintptr_t)site, DP_RT_ENTER_FA(fa));
 }
 
 /* The exit hook's general case: pop what is dead, then @fn's activation at this frame. */
@@ -220,12 +258,14 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
 								uintptr_t fa)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
-	uintptr_t fp;
+	uintptr_t fp, xr;
 	struct dp_rt_frame *e;
+
+	DP_RT_CALLER_FP(fa, xr);
 
 	if (!t->limit || dp_rt_g.stopped)
 		return;
-	fp = dp_rt_find_fp(t, fa, site);
+	fp = dp_rt_find_fp(t, fa, xr, site, 1);
 	if (fp)
 		dp_rt_unwind_to(t, fp);
 	for (e = t->top; e > t->th->stack; e--)
@@ -242,21 +282,23 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
  * __cyg_profile_func_exit - called by instrumented code when @fn returns (@site: its
  * return address). Counts the exit and restores the caller's context; activations left
  * without their exit hook are popped as unwinds first. The fast path: the top activation
- * is fn's at the frame the hook finds (tail-called: the hook's return slot holds @site;
- * else fn's frame pointer is saved at the hook's frame). The top's frame address was
- * checked at its entry, so it is safe to read and equality is enough.
+ * is fn's (its entry keeps fn: no CSD load) at the frame the hook finds (tail-called: the
+ * hook's return slot holds @site; else the frame-pointer register is fn's frame pointer).
+ * The top's frame address was checked against @site at its entry, so equality is enough:
+ * an entry of unknown frame has an odd address, which no frame pointer equals, and a hook
+ * return slot never holds @site unless tail-called (it returns into fn, @site is in fn's
+ * caller).
  */
 DP_RT_API DP_RT_HOT void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
-	uintptr_t fa = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t fa = DP_RT_FA(), xr;
 	const uintptr_t *hook = (const uintptr_t *)fa;
 	struct dp_rt_frame *top = t->top;
-	uintptr_t xr;
 
+	DP_RT_CALLER_FP(fa, xr);
 	if (dp_likely(top->fn == (uintptr_t)fn)) {
-		xr = hook[1] == (uintptr_t)site ? fa : hook[0];
-		if (dp_likely(top->fp == xr)) {
+		if (dp_likely(top->fp == (hook[1] == (uintptr_t)site ? fa : xr))) {
 			top->csd->exits++;
 			t->top = top - 1;
 			return;

@@ -150,7 +150,8 @@ struct dp_rt_global {
 extern struct dp_rt_global dp_rt_g;
 
 /* A CSD lookup table slot: 16 bytes, so that a PD address (16-byte nodes) is a slot
- * offset as it is. */
+ * offset as it is. An empty slot holds &dp_rt_idle_csd (site 0, fn 0: matches no call),
+ * never NULL, so that the enter hook's fast path needs no test for it. */
 struct dp_rt_slot {
 	struct dp_rt_csd *csd;
 	uintptr_t unused;
@@ -177,9 +178,21 @@ DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab,
 {
 	return &((struct dp_rt_slot *)(void *)((char *)tab + h))->csd;
 }
-extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model("initial-exec")));
-/* The shadow-stack entry of a thread without state (rt_hooks.c). */
+/*
+ * The thread-local state is initial-exec in libdeepprof.so (preloaded: in the static TLS
+ * block) and local-exec in libdeepprof.a (DP_RT_STATIC: always linked into the executable,
+ * never into a shared library), where %fs:offset needs no register for the offset.
+ */
+#ifdef DP_RT_STATIC
+#define DP_RT_TLS_MODEL "local-exec"
+#else
+#define DP_RT_TLS_MODEL "initial-exec"
+#endif
+extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model(DP_RT_TLS_MODEL)));
+/* The shadow-stack entry of a thread without state, and its CSD, which matches no call
+ * (fn 0, site 0) and marks empty table slots (rt_hooks.c). */
 extern struct dp_rt_frame dp_rt_idle_frame;
+extern struct dp_rt_csd dp_rt_idle_csd;
 
 /* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
 struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,

@@ -76,6 +76,9 @@ struct dp_analysis {
 				       those reachable from the root PD */
 	uint32_t *csd_child_clique; /* [1..n_csd] the callee's clique if the CSD crosses
 				       cliques, else 0 */
+	struct dp_csr clique_kids;  /* the clique tree: clique -> the entry CSDs of the
+				       cliques entered from its members, in increasing
+				       child clique id */
 	uint32_t n_extra_entries;   /* crossing CSDs that are not their clique's entry (never
 				       in files the runtime writes; see the docs) */
 

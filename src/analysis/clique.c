@@ -153,6 +153,40 @@ static void entry_first(struct dp_analysis *a)
 	}
 }
 
+/* The clique tree as an index: for each clique, the entry CSDs of the cliques entered
+ * from its members (in increasing child clique id), so that walking the tree (flame
+ * graphs) never scans the members' other calls. Two counting passes over the cliques. */
+static int clique_kids(struct dp_analysis *a)
+{
+	const struct dp_profile *p = a->p;
+	struct dp_csr *c = &a->clique_kids;
+	uint32_t n = a->n_cliques, k;
+
+	c->n = n;
+	c->start = dp_arena_array(&a->arena, (size_t)n + 2, sizeof(uint32_t));
+	if (!c->start)
+		return dp_error(DP_ENOMEM, "out of memory indexing cliques");
+	for (k = 1; k <= n; k++)
+		if (a->clique_entry[k])
+			c->start[a->pd_clique[p->csd[a->clique_entry[k]].caller] + 1]++;
+	for (k = 1; k <= n; k++)
+		c->start[k + 1] += c->start[k];
+	c->ids = dp_arena_array(&a->arena, (size_t)c->start[n + 1] + 1, sizeof(uint32_t));
+	if (!c->ids)
+		return dp_error(DP_ENOMEM, "out of memory indexing cliques");
+	/* place with start[] as cursors (shifted by one), then restore it */
+	for (k = 1; k <= n; k++) {
+		uint32_t e = a->clique_entry[k];
+
+		if (e)
+			c->ids[c->start[a->pd_clique[p->csd[e].caller]]++] = e;
+	}
+	for (k = n; k >= 1; k--)
+		c->start[k] = c->start[k - 1];
+	c->start[0] = c->start[1] = 0;
+	return 0;
+}
+
 int dp_analysis_cliques(struct dp_analysis *a)
 {
 	const struct dp_profile *p = a->p;
@@ -175,5 +209,5 @@ int dp_analysis_cliques(struct dp_analysis *a)
 	if (rc < 0)
 		return rc;
 	entry_first(a);
-	return 0;
+	return clique_kids(a);
 }

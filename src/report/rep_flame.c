@@ -18,8 +18,9 @@
  * page=flame&metric=M&min=P&depth=D[&thread=N]:
  *   subject: the depth-0 clique row. Rows (section "tree"): depth 0 = the root clique
  *     (kind CLIQUE, dp_rep_row_clique), or with thread=N the clique of thread N's root PD;
- *     the children of a clique node are the cliques entered from it: for each CSD of a
- *     member PD that is the entry CSD of its callee's clique, that CSD's row (kind CSD,
+ *     the children of a clique node are the cliques entered from it (the analysis's
+ *     clique_kids index): for each CSD of a member PD that is the entry CSD of its
+ *     callee's clique, that CSD's row (kind CSD,
  *     id = the entry CSD, clique = the child clique, own/desc = the CSD's, so own + desc
  *     = the child clique's total). Crossing CSDs that are not their clique's entry (never
  *     in runtime files) are not children.
@@ -78,8 +79,6 @@ struct fl {
 	struct fl_node *stack, *kids; /* kids: the kept children of the node expanded */
 	struct fl_node other;	      /* and the sum of those dropped */
 	uint32_t n_stack, cap_stack, n_kids, cap_kids;
-	uint32_t *cand; /* flame: the calls scanned for children */
-	uint32_t n_cand, cap_cand;
 };
 
 /* grow - make room in a malloc'd array; 0 or -DP_ENOMEM */
@@ -144,71 +143,24 @@ static int offer(struct fl *f, const struct fl_node *x)
 	return 0;
 }
 
-/* cand_pds - every CSD the members of clique @k make into f->cand, at the even slots
- * (flame_kids() fills the odd ones with the callee's clique) */
-static int cand_pds(struct fl *f, uint32_t k)
-{
-	const struct dp_analysis *a = f->c->a;
-	uint32_t np = dp_csr_count(&a->clique_pds, k);
-	const uint32_t *pds = dp_csr_items(&a->clique_pds, k);
-
-	f->n_cand = 0;
-	for (uint32_t i = 0; i < np; i++) {
-		uint32_t nc = dp_csr_count(&a->pd_csds, pds[i]);
-		const uint32_t *ids = dp_csr_items(&a->pd_csds, pds[i]);
-
-		if (i + DP_REP_AHEAD < np)
-			__builtin_prefetch(&a->pd_csds.start[pds[i + DP_REP_AHEAD]]);
-		if ((uint64_t)f->n_cand + 2 * (uint64_t)nc > UINT32_MAX / 2)
-			return dp_error(DP_ENOMEM, "flame graph too large");
-		if (grow((void **)&f->cand, &f->cap_cand, f->n_cand + 2 * nc, sizeof(*f->cand)) < 0)
-			return -DP_ENOMEM;
-		for (uint32_t j = 0; j < nc; j++)
-			f->cand[f->n_cand + 2 * j] = ids[j];
-		f->n_cand += 2 * nc;
-	}
-	return 0;
-}
-
-/* flame_kids - the children of flame node @n into f->kids: the calls of its clique's
- * members that are the entry CSDs of their callees' cliques */
+/* flame_kids - the children of flame node @n into f->kids: the entry CSDs of the
+ * cliques entered from its clique (the analysis's clique tree index) */
 static int flame_kids(struct fl *f, const struct fl_node *n)
 {
 	const struct dp_analysis *a = f->c->a;
-	uint32_t m = 0;
-	int rc = cand_pds(f, n->id ? a->csd_child_clique[n->id] : f->top);
+	uint32_t k = n->id ? a->csd_child_clique[n->id] : f->top;
+	uint32_t m = dp_csr_count(&a->clique_kids, k);
+	const uint32_t *ids = dp_csr_items(&a->clique_kids, k);
 
-	if (rc < 0)
-		return rc;
-	for (uint32_t i = 0; i < f->n_cand; i += 2) { /* crossing calls, prefetch entries */
-		uint32_t k;
-
-		if (i + 2 * DP_REP_AHEAD < f->n_cand)
-			__builtin_prefetch(&a->csd_child_clique[f->cand[i + 2 * DP_REP_AHEAD]]);
-		k = a->csd_child_clique[f->cand[i]];
-		if (k) {
-			__builtin_prefetch(&a->clique_entry[k]);
-			f->cand[m++] = f->cand[i];
-			f->cand[m++] = k;
-		}
-	}
-	f->n_cand = m;
-	m = 0;
-	for (uint32_t i = 0; i < f->n_cand; i += 2) { /* entries, prefetch their costs */
-		uint32_t id = f->cand[i];
-
-		if (a->clique_entry[f->cand[i + 1]] == id)
-			f->cand[m++] = id;
-	}
 	for (uint32_t i = 0; i < m; i++) {
-		struct fl_node x = {.id = f->cand[i]};
+		struct fl_node x = {.id = ids[i]};
 
 		if (i + DP_REP_AHEAD < m) {
-			const struct dp_csd *d = &f->c->p->csd[f->cand[i + DP_REP_AHEAD]];
+			const struct dp_csd *d = &f->c->p->csd[ids[i + DP_REP_AHEAD]];
 
 			__builtin_prefetch(d); /* a CSD may span two cache lines */
 			__builtin_prefetch((const char *)(d + 1) - 1);
-			__builtin_prefetch(&a->csd_desc[f->cand[i + DP_REP_AHEAD]]);
+			__builtin_prefetch(&a->csd_desc[ids[i + DP_REP_AHEAD]]);
 		}
 		csd_costs(f->c, x.id, &x);
 		x.value = value_of(f->m, &x.own, &x.desc);
@@ -353,7 +305,6 @@ static void fl_free(struct fl *f)
 	free(f->hash);
 	free(f->stack);
 	free(f->kids);
-	free(f->cand);
 }
 
 /* fl_setup - common checks: min_pct, metric */
