@@ -133,6 +133,31 @@ static inline int dp_analysis_is_entry(const struct dp_analysis *a, uint32_t csd
 	return c != 0 && a->clique_entry[c] == csd;
 }
 
+/* dp_csd_costs - the counters of CSD @d as a struct dp_costs. */
+static inline struct dp_costs dp_csd_costs(const struct dp_csd *d)
+{
+	struct dp_costs c = {d->calls,	  d->exits,  d->unwinds,    d->samples,
+			     d->callseqs, d->allocs, d->alloc_bytes};
+
+	return c;
+}
+
+/* dp_csd_inherit - the inheritable counters of CSD @d. */
+static inline struct dp_inherit dp_csd_inherit(const struct dp_csd *d)
+{
+	struct dp_inherit c = {d->samples, d->callseqs, d->allocs, d->alloc_bytes};
+
+	return c;
+}
+
+/* dp_costs_inherit - the inheritable counters of costs @c. */
+static inline struct dp_inherit dp_costs_inherit(const struct dp_costs *c)
+{
+	struct dp_inherit i = {c->samples, c->callseqs, c->allocs, c->alloc_bytes};
+
+	return i;
+}
+
 /* dp_costs_add - @dst += @src, every counter (modulo 2^64). */
 void dp_costs_add(struct dp_costs *dst, const struct dp_costs *src);
 

@@ -43,29 +43,4 @@ int dp_analysis_summaries(struct dp_analysis *a);
 int dp_analysis_group_totals(struct dp_analysis *a, const uint32_t *ps_group, uint32_t n_groups,
 			     const struct dp_costs *group_own, struct dp_inherit *group_desc);
 
-/* dp_csd_costs - the counters of CSD @d as a struct dp_costs. */
-static inline struct dp_costs dp_csd_costs(const struct dp_csd *d)
-{
-	struct dp_costs c = {d->calls,	  d->exits,  d->unwinds,    d->samples,
-			     d->callseqs, d->allocs, d->alloc_bytes};
-
-	return c;
-}
-
-/* dp_csd_inherit - the inheritable counters of CSD @d. */
-static inline struct dp_inherit dp_csd_inherit(const struct dp_csd *d)
-{
-	struct dp_inherit c = {d->samples, d->callseqs, d->allocs, d->alloc_bytes};
-
-	return c;
-}
-
-/* dp_costs_inherit - the inheritable part of @c. */
-static inline struct dp_inherit dp_costs_inherit(const struct dp_costs *c)
-{
-	struct dp_inherit i = {c->samples, c->callseqs, c->allocs, c->alloc_bytes};
-
-	return i;
-}
-
 #endif /* DP_ANALYSIS_ANALYSIS_INT_H */

@@ -40,12 +40,7 @@ static void dp_gvisit(const struct dp_analysis *a, const uint32_t *ps_group, uin
 
 	for (uint32_t k = 0; k < dp_csr_count(&a->clique_pds, c); k++) {
 		uint32_t g = dp_pd_group(a, ps_group, m[k], false);
-		struct dp_inherit own = {
-			a->pd_own[m[k]].samples,
-			a->pd_own[m[k]].callseqs,
-			a->pd_own[m[k]].allocs,
-			a->pd_own[m[k]].alloc_bytes,
-		};
+		struct dp_inherit own = dp_costs_inherit(&a->pd_own[m[k]]);
 
 		if (active[g])
 			continue;

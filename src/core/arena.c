@@ -6,7 +6,9 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "arena.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -132,4 +134,38 @@ void dp_arena_release(struct dp_arena *a)
 		b = next;
 	}
 	dp_arena_init(a, limit);
+}
+
+char *dp_arena_vprintf(struct dp_arena *a, const char *fmt, va_list ap)
+{
+	char small[256], *s;
+	va_list again;
+	int len;
+
+	va_copy(again, ap);
+	len = vsnprintf(small, sizeof(small), fmt, ap);
+	if (len < 0) {
+		va_end(again);
+		return NULL;
+	}
+	if ((size_t)len < sizeof(small)) {
+		va_end(again);
+		return dp_arena_strndup(a, small, (size_t)len);
+	}
+	s = dp_arena_alloc(a, (size_t)len + 1);
+	if (s)
+		vsnprintf(s, (size_t)len + 1, fmt, again);
+	va_end(again);
+	return s;
+}
+
+char *dp_arena_printf(struct dp_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = dp_arena_vprintf(a, fmt, ap);
+	va_end(ap);
+	return s;
 }

@@ -7,6 +7,7 @@
 #ifndef DP_CORE_ARENA_H
 #define DP_CORE_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct dp_arena_block;
@@ -38,6 +39,15 @@ void *dp_arena_array(struct dp_arena *a, size_t n, size_t size);
 
 /* dp_arena_strndup - copy @len bytes of @s plus a terminator into the arena. */
 char *dp_arena_strndup(struct dp_arena *a, const char *s, size_t len);
+
+/* dp_arena_printf - printf-style formatted text in the arena; NULL when the arena is out
+ * of memory or the format fails (no message set: callers say what they were doing). */
+char *dp_arena_printf(struct dp_arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* dp_arena_vprintf - dp_arena_printf with a va_list (consumed). */
+char *dp_arena_vprintf(struct dp_arena *a, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /* dp_arena_release - free every block; the arena is empty and reusable afterwards. */
 void dp_arena_release(struct dp_arena *a);

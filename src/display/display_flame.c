@@ -11,67 +11,18 @@
 #include "../core/err.h"
 #include "display_int.h"
 
-/* The node's total of @m (calls: the calls of the node). */
-static uint64_t dp_flame_total(const struct dp_rep_row *row, enum dp_metric m)
-{
-	switch (m) {
-	case DP_METRIC_TIME:
-		return row->own.samples + row->desc.samples;
-	case DP_METRIC_CALLSEQS:
-		return row->own.callseqs + row->desc.callseqs;
-	case DP_METRIC_ALLOCS:
-		return row->own.allocs + row->desc.allocs;
-	case DP_METRIC_BYTES:
-		return row->own.alloc_bytes + row->desc.alloc_bytes;
-	case DP_METRIC_CALLS:
-	case DP_METRIC_COUNT:
-		break;
-	}
-	return row->own.calls;
-}
-
-static uint64_t dp_flame_self(const struct dp_rep_row *row, enum dp_metric m)
-{
-	switch (m) {
-	case DP_METRIC_TIME:
-		return row->own.samples;
-	case DP_METRIC_CALLSEQS:
-		return row->own.callseqs;
-	case DP_METRIC_ALLOCS:
-		return row->own.allocs;
-	case DP_METRIC_BYTES:
-		return row->own.alloc_bytes;
-	case DP_METRIC_CALLS:
-	case DP_METRIC_COUNT:
-		break;
-	}
-	return row->own.calls;
-}
-
 /* The node's width: its total of @m, or of callseqs for calls (calls are not inherited:
  * the calls made in a subtree, its callseqs, are what nests; see rep_flame.c). */
 static uint64_t dp_flame_weight(const struct dp_rep_row *row, enum dp_metric m)
 {
-	return dp_flame_total(row, m == DP_METRIC_CALLS ? DP_METRIC_CALLSEQS : m);
+	return dp_disp_row_raw(row, m == DP_METRIC_CALLS ? DP_METRIC_CALLSEQS : m, DP_SCOPE_TOTAL);
 }
 
-/* The denominator of the percentages of @m: the root total, or the graph's root node. */
+/* The denominator of the percentages of @m: the root total, or the graph's root node
+ * (@root) for calls, which are not inherited. */
 static double dp_flame_den(const struct dp_report *r, enum dp_metric m, uint64_t root)
 {
-	switch (m) {
-	case DP_METRIC_TIME:
-		return (double)r->root_total.samples;
-	case DP_METRIC_CALLSEQS:
-		return (double)r->root_total.callseqs;
-	case DP_METRIC_ALLOCS:
-		return (double)r->root_total.allocs;
-	case DP_METRIC_BYTES:
-		return (double)r->root_total.alloc_bytes;
-	case DP_METRIC_CALLS:
-	case DP_METRIC_COUNT:
-		break;
-	}
-	return (double)root;
+	return (double)(m == DP_METRIC_CALLS ? root : dp_disp_inh(&r->root_total, m));
 }
 
 /* Value @v of @m as shown. */
@@ -110,7 +61,8 @@ static int dp_flame_node(struct dp_display *d, const struct dp_report *r,
 			 const struct dp_rep_row *row, double den, struct dp_dflame_node *n)
 {
 	enum dp_metric m = r->q.metric;
-	uint64_t tot = dp_flame_total(row, m), self = dp_flame_self(row, m);
+	uint64_t tot = dp_disp_row_raw(row, m, DP_SCOPE_TOTAL),
+		 self = dp_disp_row_raw(row, m, DP_SCOPE_SELF);
 	char s[DP_UNIT_MAX];
 
 	n->depth = row->depth;
@@ -173,7 +125,8 @@ int dp_disp_flame(struct dp_display *d, const struct dp_report *r)
 	if (!f->nodes || !cursor || !b->id)
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	root = n ? (double)dp_flame_weight(&sec->rows[0], r->q.metric) : 0.0;
-	den = dp_flame_den(r, r->q.metric, n ? dp_flame_total(&sec->rows[0], r->q.metric) : 0);
+	den = dp_flame_den(r, r->q.metric,
+			   n ? dp_disp_row_raw(&sec->rows[0], r->q.metric, DP_SCOPE_TOTAL) : 0);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct dp_rep_row *row = &sec->rows[i];
 		struct dp_dflame_node *nd = &f->nodes[f->n_nodes];

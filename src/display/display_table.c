@@ -52,11 +52,10 @@ uint64_t dp_disp_inh(const struct dp_inherit *c, enum dp_metric m)
 /* dp_disp_row_raw: see display_int.h. */
 uint64_t dp_disp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope)
 {
-	const struct dp_costs *o = &row->own;
-	struct dp_inherit own = {o->samples, o->callseqs, o->allocs, o->alloc_bytes};
+	struct dp_inherit own = dp_costs_inherit(&row->own);
 
 	if (m == DP_METRIC_CALLS)
-		return o->calls;
+		return row->own.calls;
 	return dp_disp_inh(&own, m) + (scope == DP_SCOPE_TOTAL ? dp_disp_inh(&row->desc, m) : 0);
 }
 

@@ -111,21 +111,12 @@ char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	s = dp_arena_vprintf(&d->arena, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return NULL;
-	s = dp_arena_alloc(&d->arena, (size_t)n + 1);
-	if (!s) {
+	if (!s)
 		dp_error(DP_ENOMEM, "out of memory building a page");
-		return NULL;
-	}
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	return s;
 }
 

@@ -152,14 +152,6 @@ static bool dp_inherit_eq(const struct dp_inherit *x, const struct dp_inherit *y
 	       x->alloc_bytes == y->alloc_bytes;
 }
 
-static void dp_inherit_of_costs(struct dp_inherit *d, const struct dp_costs *c)
-{
-	d->samples = c->samples;
-	d->callseqs = c->callseqs;
-	d->allocs = c->allocs;
-	d->alloc_bytes = c->alloc_bytes;
-}
-
 /* The invariants of one view's analysis; @view names it in messages. */
 static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *a, const char *view)
 {
@@ -169,7 +161,7 @@ static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *
 	uint32_t i, k;
 
 	for (i = 1; i <= p->n_pd; i++) {
-		dp_inherit_of_costs(&own, &a->pd_own[i]);
+		own = dp_costs_inherit(&a->pd_own[i]);
 		dp_inherit_add(&sum, &own);
 	}
 	snprintf(what, sizeof(what), "%s view", view);
@@ -185,7 +177,7 @@ static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *
 
 		memset(&sum, 0, sizeof(sum));
 		for (k = 0; k < dp_csr_count(&a->clique_pds, i); k++) {
-			dp_inherit_of_costs(&own, &a->pd_own[m[k]]);
+			own = dp_costs_inherit(&a->pd_own[m[k]]);
 			dp_inherit_add(&sum, &own);
 			dp_inherit_add(&sum, &a->pd_desc[m[k]]);
 		}
@@ -201,10 +193,10 @@ static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *
 
 		memset(&sum, 0, sizeof(sum));
 		for (k = 0; k < dp_csr_count(&a->ps_pds, i); k++) {
-			dp_inherit_of_costs(&own, &a->pd_own[pds[k]]);
+			own = dp_costs_inherit(&a->pd_own[pds[k]]);
 			dp_inherit_add(&sum, &own);
 		}
-		dp_inherit_of_costs(&x, &a->ps_own[i]);
+		x = dp_costs_inherit(&a->ps_own[i]);
 		if (!dp_inherit_eq(&sum, &x)) {
 			snprintf(detail, sizeof(detail),
 				 "procedure %" PRIu32

@@ -121,8 +121,7 @@ static void csd_costs(const struct dp_report_ctx *c, uint32_t csd, struct fl_nod
 {
 	const struct dp_csd *d = &c->p->csd[csd];
 
-	n->own = (struct dp_costs){d->calls,	d->exits,  d->unwinds,	  d->samples,
-				   d->callseqs, d->allocs, d->alloc_bytes};
+	n->own = dp_csd_costs(d);
 	n->desc = c->a->csd_desc[csd];
 }
 

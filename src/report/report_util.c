@@ -202,26 +202,13 @@ char *dp_rep_strdup(struct dp_report *r, const char *s)
 char *dp_rep_printf(struct dp_report *r, const char *fmt, ...)
 {
 	va_list ap;
-	char small[256], *d;
-	int len;
+	char *d;
 
 	va_start(ap, fmt);
-	len = vsnprintf(small, sizeof(small), fmt, ap);
+	d = dp_arena_vprintf(&r->arena, fmt, ap);
 	va_end(ap);
-	if (len < 0) {
-		dp_error(DP_ENOMEM, "bad format building a report");
-		return NULL;
-	}
-	if ((size_t)len < sizeof(small))
-		return dp_rep_strdup(r, small);
-	d = dp_arena_alloc(&r->arena, (size_t)len + 1);
-	if (!d) {
+	if (!d)
 		dp_error(DP_ENOMEM, "out of memory building a report");
-		return NULL;
-	}
-	va_start(ap, fmt);
-	vsnprintf(d, (size_t)len + 1, fmt, ap);
-	va_end(ap);
 	return d;
 }
 
@@ -273,13 +260,9 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
 
 void dp_rep_costs_add_csd(struct dp_costs *o, const struct dp_csd *d)
 {
-	o->calls += d->calls;
-	o->exits += d->exits;
-	o->unwinds += d->unwinds;
-	o->samples += d->samples;
-	o->callseqs += d->callseqs;
-	o->allocs += d->allocs;
-	o->alloc_bytes += d->alloc_bytes;
+	struct dp_costs c = dp_csd_costs(d);
+
+	dp_costs_add(o, &c);
 }
 
 /* is_zero - whether a row has no calls and no cost at all */
