@@ -4,7 +4,10 @@ Loads the JSON (schema: docs/FORMAT.md, "deepprof dump --format=json") and sums 
 counters per (caller function, callee function), optionally restricted to one thread, so
 that checks can state exact expected counts by function name.
 """
+import argparse
 import json
+import os
+import shutil
 import subprocess
 
 COUNTERS = ("calls", "exits", "unwinds", "samples", "callseqs", "allocs", "alloc_bytes")
@@ -12,6 +15,10 @@ COUNTERS = ("calls", "exits", "unwinds", "samples", "callseqs", "allocs", "alloc
 
 class CheckError(Exception):
     """A failed expectation; the message says what was expected and what was found."""
+
+
+class Skip(Exception):
+    """Something the test needs is not installed (the message names it): exit 77."""
 
 
 class Profile:
@@ -147,3 +154,29 @@ class Checker:
             self.eq("CSD %d (%s -> %s) calls == exits + unwinds"
                     % (c["id"], prof.pd_name(c["caller"]), name),
                     c["calls"], c["exits"] + c["unwinds"])
+
+
+def run_named_test(tests, make_ctx, label=""):
+    """The main() of a script of named tests: --deepprof BIN --work DIR TEST, where TEST
+    is a key of @tests (functions taking (ctx, checker)); the work dir is made afresh and
+    @make_ctx(args) builds the context. Returns the exit status: 0 pass, 1 fail,
+    77 skip."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deepprof", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("test", choices=sorted(tests))
+    args = ap.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    ctx = make_ctx(args)
+    ck = Checker(label + args.test)
+    try:
+        tests[args.test](ctx, ck)
+    except Skip as e:
+        print("SKIP: %s not installed" % e)
+        return 77
+    except CheckError as e:
+        ck.failures.append(str(e))
+    except (OSError, subprocess.SubprocessError) as e:
+        ck.failures.append("%s: %s" % (type(e).__name__, e))
+    return ck.finish()

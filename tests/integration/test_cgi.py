@@ -25,6 +25,9 @@ import threading
 import time
 import urllib.parse
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dpprofile import Skip  # noqa: E402
+
 EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
                        "wordfreq.c")
 SCRIPT = "/cgi-bin/deepprof-cgi"
@@ -38,9 +41,6 @@ PAGES = ["", "page=menu", "page=root", "page=action", "page=clique&id=1",
          "page=top", "page=top&limit=1-1000&metric=calls", "page=flame", "page=threads",
          "page=nosuchpage", "page=menu&format=json", "page=clique&id=999999"]
 
-
-class Skip(Exception):
-    pass
 
 
 class Fail(Exception):

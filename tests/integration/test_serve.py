@@ -7,7 +7,6 @@ unknown pages and ids, malformed parameters, long URLs and headers, methods, nam
 usage: test_serve.py --deepprof BIN --work DIR TEST
 Exit status: 0 pass, 1 fail, 77 skip (a compiler is missing).
 """
-import argparse
 import http.client
 import json
 import os
@@ -23,7 +22,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dpprofile import CheckError, Checker  # noqa: E402
+from dpprofile import CheckError, Checker, Skip, run_named_test  # noqa: E402
 
 PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
 URL_RE = re.compile(r"^deepprof: serving (.+) at (http://(\S+):(\d+)/)$")
@@ -44,9 +43,6 @@ NASTY_CXX = r"""
     }
     """
 
-
-class Skip(Exception):
-    pass
 
 
 class Server:
@@ -456,23 +452,7 @@ TESTS = {"pages": t_pages, "files": t_files, "security": t_security,
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--deepprof", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("test", choices=sorted(TESTS))
-    args = ap.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
-    ctx = Ctx(args)
-    ck = Checker("serve_" + args.test)
-    try:
-        TESTS[args.test](ctx, ck)
-    except Skip as e:
-        print("SKIP: %s not installed" % e)
-        return 77
-    except (CheckError, OSError, subprocess.SubprocessError) as e:
-        ck.failures.append("%s: %s" % (type(e).__name__, e))
-    return ck.finish()
+    return run_named_test(TESTS, Ctx, "serve_")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ corrupted files, and CC="deepprof cc" driving make, CMake and autoconf projects.
 usage: tools.py --deepprof BIN --work DIR TEST
 Exit status: 0 pass, 1 fail, 77 skip (a tool is missing).
 """
-import argparse
 import os
 import re
 import shutil
@@ -16,13 +15,10 @@ import sys
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dpprofile import CheckError, Checker, Profile  # noqa: E402
+from dpprofile import CheckError, Checker, Profile, Skip, run_named_test  # noqa: E402
 
 PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
 
-
-class Skip(Exception):
-    pass
 
 
 class Ctx:
@@ -351,23 +347,7 @@ TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--deepprof", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("test", choices=sorted(TESTS))
-    args = ap.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
-    ctx = Ctx(args)
-    ck = Checker(args.test)
-    try:
-        TESTS[args.test](ctx, ck)
-    except Skip as e:
-        print("SKIP: %s not installed" % e)
-        return 77
-    except CheckError as e:
-        ck.failures.append(str(e))
-    return ck.finish()
+    return run_named_test(TESTS, Ctx, "")
 
 
 if __name__ == "__main__":
