@@ -2,9 +2,11 @@
 # bench/load.sh - the analysis side's scale benchmark (issue 3, "Load"): generate
 # synthetic profiles of 0.1, 1.4 and 10 million contexts (deepprof-genprof), then time
 # loading each and answering the menu (`deepprof report FILE page=menu`, wall and CPU
-# time, peak RSS) and the load phases (deepprof-loadbench: read, per-thread analysis,
-# merge, merged analysis). Prints a Markdown section between <!-- bench-load:begin -->
-# and <!-- bench-load:end -->; bench/run splices it into docs/PERFORMANCE.md.
+# time, peak RSS) and the phases of the same load (deepprof-loadbench: read, merge,
+# merged analysis, as front/session_load.c does them; then the per-thread view's
+# analysis, which a session builds on its first per-thread query). Prints a Markdown
+# section between <!-- bench-load:begin --> and <!-- bench-load:end -->; bench/run
+# splices it into docs/PERFORMANCE.md.
 #
 # Environment (bench/run passes its own):
 #   BUILD             deepprof build tree (default build/)
@@ -58,7 +60,6 @@ started=$(date +%s)
 out=$DIR/results.md
 rows_e2e=
 rows_phase=
-rows_alt=
 for size in $SIZES; do
 	f=$DIR/gen-$size-s$SEED.data
 	if ! [ -s "$f" ] || [ "$GEN" -nt "$f" ]; then
@@ -78,10 +79,12 @@ for size in $SIZES; do
 	for ((r = 1; r <= reps; r++)); do
 		echo "load: $size, repetition $r/$reps" >&2
 		line=$("$LB" "$f")
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(kv "$line" read_cpu)" \
-			"$(kv "$line" analysis_cpu)" "$(kv "$line" merge_cpu)" \
-			"$(kv "$line" merged_analysis_cpu)" "$(kv "$line" total_ms)" \
-			"$(kv "$line" total_cpu)" "$(kv "$line" rss_mb)" >>"$DIR/lb-$size.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(kv "$line" read_cpu)" \
+			"$(kv "$line" merge_cpu)" "$(kv "$line" merged_analysis_cpu)" \
+			"$(kv "$line" load_ms)" "$(kv "$line" load_cpu)" \
+			"$(kv "$line" load_main_cpu)" "$(kv "$line" load_rss_mb)" \
+			"$(kv "$line" threads_analysis_cpu)" "$(kv "$line" rss_mb)" \
+			>>"$DIR/lb-$size.tsv"
 		if [ -n "$HAVE_REPORT" ]; then
 			: >"$DIR/rep.time"
 			"$TOOLS/launch" "$DIR/rep.time" "$DP" report "$f" page=menu \
@@ -90,27 +93,21 @@ for size in $SIZES; do
 				$4 / 1024 }' "$DIR/rep.time" >>"$DIR/rep-$size.tsv"
 		fi
 	done
-	# what a session could do instead (one run each): skip the per-thread view until a
-	# query asks for it, or build it on the second core while merging
-	alt=
-	for mode in --merged-only --parallel; do
-		l2=$("$LB" "$mode" "$f")
-		alt+=" | $(kv "$l2" total_ms) | $(kv "$l2" total_cpu) | $(kv "$l2" rss_mb)"
-	done
-	rows_alt+="| $size$alt |"$'\n'
 	pd=$(kv "$line" pd) csd=$(kv "$line" csd) ps=$(kv "$line" ps)
-	cl=$(kv "$line" cliques) mpd=$(kv "$line" merged_pd)
+	cl=$(kv "$line" merged_cliques) mpd=$(kv "$line" merged_pd)
 	mb=$(du -m "$f" | cut -f1)
 	read -r rd _ _ <<<"$(med "$DIR/lb-$size.tsv" 1)"
-	read -r an _ _ <<<"$(med "$DIR/lb-$size.tsv" 2)"
-	read -r mg _ _ <<<"$(med "$DIR/lb-$size.tsv" 3)"
-	read -r ma _ _ <<<"$(med "$DIR/lb-$size.tsv" 4)"
-	read -r tw twmin twmax <<<"$(med "$DIR/lb-$size.tsv" 5)"
-	read -r tc _ _ <<<"$(med "$DIR/lb-$size.tsv" 6)"
-	read -r rss _ _ <<<"$(med "$DIR/lb-$size.tsv" 7)"
-	rows_phase+="| $size | $pd | $csd | $ps | $cl | $mpd | $mb MB | $gen_s | $rd | $an | $mg | $ma |"
+	read -r mg _ _ <<<"$(med "$DIR/lb-$size.tsv" 2)"
+	read -r ma _ _ <<<"$(med "$DIR/lb-$size.tsv" 3)"
+	read -r tw twmin twmax <<<"$(med "$DIR/lb-$size.tsv" 4)"
+	read -r tc _ _ <<<"$(med "$DIR/lb-$size.tsv" 5)"
+	read -r tm _ _ <<<"$(med "$DIR/lb-$size.tsv" 6)"
+	read -r lrss _ _ <<<"$(med "$DIR/lb-$size.tsv" 7)"
+	read -r th _ _ <<<"$(med "$DIR/lb-$size.tsv" 8)"
+	read -r rss _ _ <<<"$(med "$DIR/lb-$size.tsv" 9)"
+	rows_phase+="| $size | $pd | $csd | $ps | $mpd | $cl | $mb MB | $gen_s | $rd | $mg | $ma |"
 	rows_phase+=" $(awk -v w="$tw" -v a="$twmin" -v b="$twmax" 'BEGIN { printf "%.0f (%.0f–%.0f)", w, a, b }')"
-	rows_phase+=" | $tc | $rss |"$'\n'
+	rows_phase+=" | $tc | $tm | $lrss | $th | $rss |"$'\n'
 	# the end-to-end row: deepprof report if it ran, else deepprof-loadbench's total
 	if [ -s "$DIR/rep-$size.tsv" ]; then
 		read -r w wmin wmax <<<"$(med "$DIR/rep-$size.tsv" 1 %.3f)"
@@ -123,7 +120,7 @@ for size in $SIZES; do
 		wmin=$(awk -v x="$twmin" 'BEGIN { printf "%.3f", x / 1e3 }')
 		wmax=$(awk -v x="$twmax" 'BEGIN { printf "%.3f", x / 1e3 }')
 		c=$(awk -v x="$tc" 'BEGIN { printf "%.3f", x / 1e3 }')
-		m=$rss
+		m=$lrss
 		# shellcheck disable=SC2016 # Markdown backquotes
 		how='deepprof-loadbench (no menu: `deepprof report` not built)'
 	fi
@@ -145,21 +142,16 @@ done
 	echo "|---|---|--:|--:|--:|---|"
 	printf '%s' "$rows_e2e"
 	echo
-	echo "Load phases (deepprof-loadbench; CPU ms, medians), as \`deepprof report\` loads a"
-	echo "file: read and validate, analyse the per-thread view, merge threads, analyse the"
-	echo "merged view. PDs after merging in *merged PDs*."
+	echo "Load phases (deepprof-loadbench; CPU ms of all threads, medians), as \`deepprof"
+	echo "report\` loads a file: read and validate, merge the threads, analyse the merged"
+	echo "view; *main thread* is the loading thread's own CPU time (the rest ran on the second"
+	echo "core: the checksum, faulting in big arrays, parts of the analysis). The per-thread"
+	echo "view is analysed on its first query (*per-thread analysis*; *peak RSS with both*"
+	echo "once it exists)."
 	echo
-	echo "| contexts | PDs | CSDs | PSs | cliques | merged PDs | file | generate s | read | analysis | merge | merged analysis | total wall ms (min–max) | total CPU ms | peak RSS MB |"
-	echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+	echo "| contexts | PDs | CSDs | PSs | merged PDs | merged cliques | file | generate s | read | merge | merged analysis | load wall ms (min–max) | load CPU ms | main thread CPU ms | load peak RSS MB | per-thread analysis | peak RSS with both MB |"
+	echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 	printf '%s' "$rows_phase"
-	echo
-	echo "The same load (deepprof-loadbench, one run each) if the session analysed only the"
-	echo "merged view (the per-thread view built when a query first asks for it), or built"
-	echo "the per-thread view on the second core while merging:"
-	echo
-	echo "| contexts | merged only: wall ms | CPU ms | RSS MB | parallel: wall ms | CPU ms | RSS MB |"
-	echo "|---|--:|--:|--:|--:|--:|--:|"
-	printf '%s' "$rows_alt"
 	echo "<!-- bench-load:end -->"
 } >"$out"
 cat "$out"

@@ -4,7 +4,10 @@
 # of issues 2 and 5. Slowdowns and ns per call are paired CPU-time medians (paired.awk).
 # Input files, in order (tab-separated): meta (C/W/N lines), cpu.stat, wall.stat,
 # report.stat, rss.stat, data.stat (workload config median min max n), differs
-# (workload config), paired (workload config ratio ns_over_plain ns_over_hooks).
+# (workload config), paired (paired.awk's columns: medians and confidence intervals of
+# the ratio to plain, the ns over plain and hooks, the ratio to gprof). A target is
+# "met" or "not met" only when the whole confidence interval says so; otherwise the
+# difference is "within noise".
 
 FNR == 1 { file++ }
 /^#/ { next }
@@ -20,7 +23,13 @@ file == 4 { rep[$1 SUBSEP $2] = $3; next }
 file == 5 { rss[$1 SUBSEP $2] = $3; next }
 file == 6 { data[$1 SUBSEP $2] = $3; next }
 file == 7 { differs[$1 SUBSEP $2] = 1; next }
-file == 8 { pr[$1 SUBSEP $2] = $3; dplain[$1 SUBSEP $2] = $4; dhooks[$1 SUBSEP $2] = $5; next }
+file == 8 {
+	k = $1 SUBSEP $2
+	pr[k] = $3; dplain[k] = $4; dhooks[k] = $5; prlo[k] = $6; prhi[k] = $7
+	dhlo[k] = $8; dhhi[k] = $9; rg[k] = $10; rglo[k] = $11; rghi[k] = $12; rgn[k] = $13
+	rgcover[k] = $14
+	next
+}
 
 function secs(ns) { return sprintf("%.3f", ns / 1e9) }
 function bytes(b) {
@@ -45,7 +54,12 @@ function calls_of(w) {
 # per repetition; "" if unknown
 function per_call(w, c, base,   n, d) {
 	n = calls_of(w)
-	d = (base == "plain") ? dplain[w SUBSEP c] : dhooks[w SUBSEP c]
+	if (base == "plain")
+		d = dplain[w SUBSEP c]
+	else if (base == "hooks-lo" || base == "hooks-hi")
+		d = (base == "hooks-lo") ? dhlo[w SUBSEP c] : dhhi[w SUBSEP c]
+	else
+		d = dhooks[w SUBSEP c]
 	if (n <= 0 || d == "" || d == "-")
 		return ""
 	return d / n
@@ -82,6 +96,8 @@ function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o, n) {
 		pc = (c == "plain" || pc == "") ? "–" : sprintf("%.2f", pc)
 		fl = (c == "plain" || c == "hooks" || fl == "") ? "–" : sprintf("%.2f", fl)
 		r = (r == "") ? "–" : sprintf("%.2f", r)
+		if (r != "–" && c != "plain" && prlo[k] != "-" && prlo[k] != prhi[k])
+			r = r sprintf(" (%.2f–%.2f)", prlo[k], prhi[k])
 		d = ((k in data) && data[k] > 0) ? bytes(data[k]) : "–"
 		t = ((k in rep) && rep[k] > 0) ? secs(rep[k]) : "–"
 		o = (c == "plain") ? "reference" : ((k in differs) ? "**differs**" : "same")
@@ -94,8 +110,16 @@ function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o, n) {
 }
 
 function verdict(ok) { return ok ? "**met**" : "**not met**" }
+# verdict3 LO HI LIMIT - the target "at most LIMIT" judged on a confidence interval
+function verdict3(lo, hi, limit) {
+	if (hi < limit)
+		return "**met**"
+	if (lo > limit)
+		return "**not met**"
+	return "**within noise** (the interval holds the target's limit)"
+}
 
-function targets(   i, w, fl, fl0, s, rd, rg, any) {
+function targets(   i, w, fl, fl0, s, rd, rgp, any, lo, hi, k) {
 	print "#### Targets"
 	print ""
 	for (i = 1; i <= nw; i++) {
@@ -109,23 +133,32 @@ function targets(   i, w, fl, fl0, s, rd, rg, any) {
 				"or hooks did not run).\n", wlabel[w]
 			continue
 		}
+		lo = per_call(w, "deepprof", "hooks-lo"); hi = per_call(w, "deepprof", "hooks-hi")
 		s = fl != "" ? sprintf("deepprof %.2f ns", fl) : "deepprof not run"
+		if (fl != "" && lo != "")
+			s = s sprintf(" (%.2f–%.2f)", lo, hi)
 		s = s (fl0 != "" ? sprintf(", with DEEPPROF_HZ=0 %.2f ns", fl0) : "")
 		printf "- %s: cost per call above the empty-hook floor: %s (target at most 6 ns): %s\n",
-			wlabel[w], s, verdict(fl != "" && fl <= 6)
+			wlabel[w], s, (fl == "" || lo == "") ? verdict(0) : verdict3(lo, hi, 6.0001)
 	}
 	for (i = 1; i <= nw; i++) {
 		w = wname[i]
 		if (!wreal[w])
 			continue
 		any = 1
-		rd = ratio(w, "deepprof"); rg = ratio(w, "gprof")
-		if (rd == "" || rg == "") {
+		rd = ratio(w, "deepprof"); rgp = ratio(w, "gprof"); k = w SUBSEP "deepprof"
+		if (rd == "" || rgp == "" || rg[k] == "" || rg[k] == "-") {
 			printf "- %s: deepprof vs gprof slowdown: not measured.\n", wlabel[w]
 			continue
 		}
-		printf "- %s: slowdown deepprof %.2fx vs gprof %.2fx (target: below gprof's): %s\n",
-			wlabel[w], rd, rg, verdict(rd < rg)
+		s = ""
+		if (rg[w SUBSEP "deepprof-hz0"] != "" && rg[w SUBSEP "deepprof-hz0"] != "-")
+			s = sprintf("; sampling off %.3f (%.3f–%.3f)", rg[w SUBSEP "deepprof-hz0"],
+				rglo[w SUBSEP "deepprof-hz0"], rghi[w SUBSEP "deepprof-hz0"])
+		printf "- %s: slowdown deepprof %.2fx vs gprof %.2fx; deepprof's CPU time over " \
+			"gprof's in the same repetition, median of %d pairs %.3f (%.1f %% interval " \
+			"%.3f–%.3f)%s (target: below 1): %s\n", wlabel[w], rd, rgp, rgn[k], rg[k],
+			rgcover[k], rglo[k], rghi[k], s, verdict3(rglo[k], rghi[k], 1)
 	}
 	if (!any)
 		print "- no workload with a target was run."

@@ -47,6 +47,32 @@ void __cyg_profile_func_exit(void *fn, void *site);
 #define DP_RT_ENTER_FA(fa)	 (fa)
 #endif
 
+/*
+ * How far fn's frame pointer @xr lies above the hook's frame address @fa (huge if below),
+ * for the enter hook's sanity bound. Frameless (gcc), fa = CFA - 16 = %rsp - 8, so it is
+ * (xr + 8) - %rsp: a lea and a sub, where gcc computed both addresses first (one
+ * instruction more per call). An adjustment of %rsp by the compiler before this point
+ * would only shift the bound by a few words; the frame itself is checked against the site.
+ */
+DP_RT_HOT __attribute__((always_inline)) static inline uintptr_t dp_rt_frame_dist(uintptr_t xr,
+										  uintptr_t fa)
+{
+#ifdef DP_RT_HOOK_NOFRAME
+	uintptr_t d = xr + sizeof(void *);
+
+	(void)fa;
+	__asm__("sub %%rsp, %0" : "+r"(d) : : "cc");
+	return d;
+#else
+	return xr - fa;
+#endif
+}
+
+/* Each hook starts on a cache line, so that its fast path occupies the fewest lines (and
+ * micro-op cache windows) whatever the size of the code before it: without it, a change
+ * elsewhere in the file moved the exit hook across a line and the timings with it. */
+#define DP_RT_HOOK_ALIGN __attribute__((aligned(64)))
+
 /* The state of a thread without state: its CSD's fn (0) matches no function. It also
  * marks empty CSD table slots. */
 struct dp_rt_csd dp_rt_idle_csd;
@@ -222,9 +248,12 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
  * return address into the caller. Finds or creates the CSD of (current PD, site, fn),
  * counts the call, pushes the activation and makes its CSD current. The fast path: state,
  * room, fn's frame pointer (the frame-pointer register at the hook's entry) sane, the top
- * activation alive, the CSD in its first table slot.
+ * activation alive, the CSD in its first table slot. It does not look at dp_rt_g.stopped
+ * (a load, a test and a branch less per call): a stop only forbids new nodes, so after
+ * one a call through an existing CSD is still counted exactly, and every call the fast
+ * path cannot take reaches the slow path, which counts it in lost_calls.
  */
-DP_RT_API DP_RT_HOT void __cyg_profile_func_enter(void *fn, void *site)
+DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	uintptr_t fa = DP_RT_FA(), xr; /* xr: fn's frame pointer */
@@ -234,7 +263,7 @@ DP_RT_API DP_RT_HOT void __cyg_profile_func_enter(void *fn, void *site)
 
 	DP_RT_CALLER_FP(fa, xr);
 
-	if (dp_unlikely(top + 1 >= t->limit || dp_rt_g.stopped || xr - fa > DP_RT_FAST_FRAME ||
+	if (dp_unlikely(top + 1 >= t->limit || dp_rt_frame_dist(xr, fa) > DP_RT_FAST_FRAME ||
 			((const uintptr_t *)xr)[1] != (uintptr_t)site))
 		goto miss;
 	/* the top must be alive: above us, or the container fn was inlined into */
@@ -289,7 +318,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
  * return slot never holds @site unless tail-called (it returns into fn, @site is in fn's
  * caller).
  */
-DP_RT_API DP_RT_HOT void __cyg_profile_func_exit(void *fn, void *site)
+DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	uintptr_t fa = DP_RT_FA(), xr;

@@ -130,7 +130,7 @@ struct dp_rt_thread {
 
 /* The global state. */
 struct dp_rt_global {
-	int stopped;	      /* collection stopped: read plainly on the fast path */
+	int stopped;	      /* collection stopped: no new nodes (read by the slow paths) */
 	char pad_stopped[60]; /* alone in its cache line: the rest is written at times */
 	int sampling;
 	uint64_t hz, period_ns;

@@ -1,10 +1,15 @@
 /*
  * analysis/analysis.c - dp_analysis_new(): checks the ids the analysis follows, then runs
- * the build steps in order (indexes, cliques, costs, summaries) into one arena; and the
- * small accessors that belong to no step.
+ * the build steps (the side indexes and own sums on a second thread while this one finds
+ * the cliques; then propagation and summaries); and the accessors that belong to no step.
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "../core/err.h"
 #include "analysis_int.h"
@@ -33,8 +38,150 @@ static int check_ids(const struct dp_profile *p)
 	for (uint32_t i = 1; i <= p->n_pd; i++)
 		if (p->pd[i].ps < 1 || p->pd[i].ps > p->n_ps)
 			return bad("PD", i, "PS", p->pd[i].ps);
-	/* CSD ids are checked by dp_analysis_index(), in its one pass over the CSDs */
+	/* CSD ids are checked by dp_analysis_graph(), in its one pass over the CSDs */
 	return 0;
+}
+
+#define DP_HUGE ((size_t)2 << 20)
+
+void *dp_analysis_tmp(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	bytes = n * size;
+	p = malloc(bytes > 0 ? bytes : 1);
+#ifdef MADV_HUGEPAGE
+	if (p && bytes >= 4 * DP_HUGE) {
+		uintptr_t lo = ((uintptr_t)p + DP_HUGE - 1) & ~(uintptr_t)(DP_HUGE - 1);
+		uintptr_t hi = ((uintptr_t)p + bytes) & ~(uintptr_t)(DP_HUGE - 1);
+
+		if (hi > lo)
+			madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	}
+#endif
+	return p;
+}
+
+/* The side work: its CSD keys, the first part's result (0 = not yet) and error. */
+struct side_job {
+	struct dp_analysis *a;
+	uint32_t *keys; /* callee, css, callee_ps: n_csd + 1 each */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int rc1, done1, rc2;
+	enum dp_err code;
+	char msg[256];
+};
+
+/* Part 1 of the side work, which the costs need: own sums, pd_callers, modules. */
+static int side1(struct side_job *j)
+{
+	struct dp_analysis *a = j->a;
+	size_t n = (size_t)a->p->n_csd + 1;
+	int rc;
+
+	j->keys = dp_analysis_tmp(3 * n, sizeof(*j->keys));
+	if (!j->keys)
+		return dp_error(DP_ENOMEM, "out of memory indexing the profile");
+	rc = dp_analysis_own(a, j->keys, j->keys + n, j->keys + 2 * n);
+	if (rc == 0)
+		rc = dp_csr_build(&a->side_arena, &a->pd_callers, a->p->n_pd, a->p->n_csd, j->keys,
+				  sizeof(*j->keys));
+	return rc < 0 ? rc : dp_analysis_side_summaries(a);
+}
+
+/* Part 2, which only the reports need: the other indexes. */
+static int side2(struct side_job *j)
+{
+	size_t n = (size_t)j->a->p->n_csd + 1;
+
+	return dp_analysis_side_index(j->a, j->keys + n, j->keys + 2 * n);
+}
+
+static void side_fail(struct side_job *j)
+{
+	j->code = dp_errcode();
+	snprintf(j->msg, sizeof(j->msg), "%s", dp_errmsg());
+}
+
+static void *side_main(void *arg)
+{
+	struct side_job *j = arg;
+	int rc = side1(j);
+
+	if (rc < 0)
+		side_fail(j);
+	pthread_mutex_lock(&j->lock);
+	j->rc1 = rc;
+	j->done1 = 1;
+	pthread_cond_signal(&j->cond);
+	pthread_mutex_unlock(&j->lock);
+	if (rc == 0) {
+		j->rc2 = side2(j);
+		if (j->rc2 < 0)
+			side_fail(j);
+	}
+	free(j->keys);
+	j->keys = NULL;
+	return NULL;
+}
+
+int dp_analysis_side(struct dp_analysis *a)
+{
+	struct side_job job = {.a = a};
+	int rc = side1(&job);
+
+	if (rc == 0)
+		rc = side2(&job);
+	free(job.keys);
+	return rc;
+}
+
+/* Waits for part 1 of the side work; its result, the error re-raised on this thread. */
+static int side_wait1(struct side_job *j)
+{
+	pthread_mutex_lock(&j->lock);
+	while (!j->done1)
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	return j->rc1 < 0 ? dp_error(j->code, "%s", j->msg) : 0;
+}
+
+/*
+ * The steps: the side work on a second thread (when one can be made) while this one
+ * finds the cliques, then the propagation and summaries (which need the side work's
+ * first part) while it builds the indexes only reports use.
+ */
+static int build(struct dp_analysis *a)
+{
+	struct side_job job = {.a = a};
+	pthread_t th;
+	int rc, spawned;
+
+	pthread_mutex_init(&job.lock, NULL);
+	pthread_cond_init(&job.cond, NULL);
+	spawned = pthread_create(&th, NULL, side_main, &job) == 0;
+	if (!spawned)
+		side_main(&job);
+	rc = dp_analysis_graph(a);
+	if (rc == 0)
+		rc = dp_analysis_cliques(a);
+	if (rc == 0)
+		rc = side_wait1(&job);
+	if (rc == 0)
+		rc = dp_analysis_costs(a);
+	if (rc == 0)
+		rc = dp_analysis_summaries(a);
+	if (spawned)
+		pthread_join(th, NULL);
+	if (rc == 0 && job.rc2 < 0)
+		rc = dp_error(job.code, "%s", job.msg);
+	pthread_cond_destroy(&job.cond);
+	pthread_mutex_destroy(&job.lock);
+	return rc;
 }
 
 struct dp_analysis *dp_analysis_new(const struct dp_profile *p, int *err)
@@ -53,13 +200,8 @@ struct dp_analysis *dp_analysis_new(const struct dp_profile *p, int *err)
 	}
 	a->p = p;
 	dp_arena_init(&a->arena, 0);
-	rc = dp_analysis_index(a);
-	if (rc == 0)
-		rc = dp_analysis_cliques(a);
-	if (rc == 0)
-		rc = dp_analysis_costs(a);
-	if (rc == 0)
-		rc = dp_analysis_summaries(a);
+	dp_arena_init(&a->side_arena, 0);
+	rc = build(a);
 	if (rc < 0) {
 		dp_analysis_free(a);
 		*err = rc;
@@ -74,6 +216,7 @@ void dp_analysis_free(struct dp_analysis *a)
 	if (!a)
 		return;
 	dp_arena_release(&a->arena);
+	dp_arena_release(&a->side_arena);
 	free(a);
 }
 

@@ -47,6 +47,12 @@ static inline const uint32_t *dp_csr_items(const struct dp_csr *c, uint32_t k)
 	return c->ids + c->start[k];
 }
 
+/* The own costs of the CSDs entering @clique that are not its entry, summed. */
+struct dp_clique_in {
+	uint32_t clique;
+	struct dp_inherit own;
+};
+
 /*
  * The analysis. Every array is indexed by the profile's ids (index 0 unused) unless
  * said otherwise, allocated from @arena, and read-only for users. Sums of counters are
@@ -55,6 +61,7 @@ static inline const uint32_t *dp_csr_items(const struct dp_csr *c, uint32_t k)
 struct dp_analysis {
 	const struct dp_profile *p; /* borrowed; must outlive the analysis */
 	struct dp_arena arena;
+	struct dp_arena side_arena; /* what the build's second thread allocates */
 
 	/* 1. indexes */
 	struct dp_csr pd_csds;	  /* PD -> CSDs it makes (caller == PD) */
@@ -68,28 +75,32 @@ struct dp_analysis {
 	/* 2. cliques, ids 1..n_cliques in bottom-up order: a CSD crossing cliques always
 	 * goes from a higher clique id to a lower one */
 	uint32_t n_cliques;
-	uint32_t root_clique;	    /* the clique of the program root PD */
-	uint32_t *pd_clique;	    /* [1..n_pd] */
-	struct dp_csr clique_pds;   /* members: the entry PD first, then by increasing id */
-	uint32_t *clique_entry;	    /* [1..n_cliques] entry CSD; 0 for the root clique and
-				       cliques nothing enters. Cliques 1..root_clique are
-				       those reachable from the root PD */
-	uint32_t *csd_child_clique; /* [1..n_csd] the callee's clique if the CSD crosses
-				       cliques, else 0 */
-	struct dp_csr clique_kids;  /* the clique tree: clique -> the entry CSDs of the
-				       cliques entered from its members, in increasing
-				       child clique id */
-	uint32_t n_extra_entries;   /* crossing CSDs that are not their clique's entry (never
-				       in files the runtime writes; see the docs) */
+	uint32_t root_clique;	       /* the clique of the program root PD */
+	uint32_t *pd_clique;	       /* [1..n_pd] */
+	struct dp_csr clique_pds;      /* members: the entry PD first, then by increasing id */
+	uint32_t *clique_entry;	       /* [1..n_cliques] entry CSD; 0 for the root clique and
+					  cliques nothing enters. Cliques 1..root_clique are
+					  those reachable from the root PD */
+	uint32_t *csd_child_clique;    /* [1..n_csd] the callee's clique if the CSD crosses
+					  cliques, else 0 */
+	uint32_t *clique_entry_caller; /* [1..n_cliques] the caller PD of clique_entry, 0 if
+					  none */
+	uint32_t *clique_first;	       /* [1..n_cliques] cliques clique_first[c]..c are those
+					  completed during c's search: if n_extra_entries == 0
+					  and root_clique == n_cliques (runtime files), c's
+					  subtree in the clique tree */
+	struct dp_csr clique_kids;     /* the clique tree: clique -> the entry CSDs of the
+					  cliques entered from its members, in increasing
+					  child clique id */
+	uint32_t n_extra_entries;      /* crossing CSDs that are not their clique's entry (never
+					  in files the runtime writes; see the docs) */
+	uint32_t *extra_csds;	       /* [0..n_extra_entries) those CSDs, by clique then id */
 
 	/* 3. costs */
-	struct dp_costs *pd_own;	 /* [1..n_pd] sum of the CSDs calling it */
 	struct dp_inherit *pd_desc;	 /* [1..n_pd] */
-	struct dp_inherit *csd_desc;	 /* [1..n_csd] 0 unless the CSD is a clique's entry:
-					    then the clique's total minus the own of every
-					    CSD entering the clique (just the entry's own in
-					    files the runtime writes) */
 	struct dp_inherit *clique_total; /* [1..n_cliques] own + desc of all members */
+	uint32_t n_clique_in;		 /* cliques entered by extra CSDs (see above) ... */
+	struct dp_clique_in *clique_in;	 /* ... by clique: what those CSDs carry */
 	struct dp_inherit root_total;	 /* the 100% denominator: clique_total[root_clique]
 					    (minus the own of CSDs entering the root clique
 					    from PDs unreachable from the root, if any) */
@@ -132,6 +143,20 @@ static inline int dp_analysis_is_entry(const struct dp_analysis *a, uint32_t csd
 
 	return c != 0 && a->clique_entry[c] == csd;
 }
+
+/* dp_analysis_pd_own - the own costs of PD @pd: the sum of the CSDs calling it (most PDs
+ * have one). */
+struct dp_costs dp_analysis_pd_own(const struct dp_analysis *a, uint32_t pd);
+
+/* dp_analysis_pd_own_inherit - the inheritable part of dp_analysis_pd_own(). */
+struct dp_inherit dp_analysis_pd_own_inherit(const struct dp_analysis *a, uint32_t pd);
+
+/*
+ * dp_analysis_csd_desc - the desc (inherited) costs of CSD @csd: 0 unless it is a
+ * clique's entry, then the clique's total minus the own of every CSD entering the clique
+ * (just the entry's own in files the runtime writes). Reads the CSD's record.
+ */
+struct dp_inherit dp_analysis_csd_desc(const struct dp_analysis *a, uint32_t csd);
 
 /* dp_csd_costs - the counters of CSD @d as a struct dp_costs. */
 static inline struct dp_costs dp_csd_costs(const struct dp_csd *d)

@@ -1,7 +1,7 @@
 /*
  * analysis/analysis_int.h - what the files of src/analysis share: the build steps that
- * dp_analysis_new() runs in order (indexes, cliques, costs, summaries) and the CSR
- * builder. Not for users of the module; they include analysis.h.
+ * dp_analysis_new() runs (own sums and side indexes, the graph index and cliques, costs,
+ * summaries) and the CSR builder. Not for users of the module; they include analysis.h.
  */
 #ifndef DP_ANALYSIS_ANALYSIS_INT_H
 #define DP_ANALYSIS_ANALYSIS_INT_H
@@ -20,27 +20,77 @@
 int dp_csr_build(struct dp_arena *arena, struct dp_csr *c, uint32_t n_keys, uint32_t n_items,
 		 const void *key0, size_t stride);
 
-/* dp_analysis_index - the six node indexes of struct dp_analysis. Returns 0 or < 0. */
-int dp_analysis_index(struct dp_analysis *a);
+/* dp_analysis_tmp - malloc for a large temporary array of @n items of @size bytes, with
+ * transparent huge pages asked for (fewer page faults); NULL on failure. free() it. */
+void *dp_analysis_tmp(size_t n, size_t size);
 
-/* dp_analysis_cliques - cliques, entries and child cliques (needs the indexes). */
-int dp_analysis_cliques(struct dp_analysis *a);
+/* @dst += @src (the hot loops' inline copy of dp_inherit_add). */
+static inline void dp_inh_add(struct dp_inherit *dst, const struct dp_inherit *src)
+{
+	dst->samples += src->samples;
+	dst->callseqs += src->callseqs;
+	dst->allocs += src->allocs;
+	dst->alloc_bytes += src->alloc_bytes;
+}
 
-/* dp_analysis_costs - own costs and their bottom-up propagation (needs the cliques). */
-int dp_analysis_costs(struct dp_analysis *a);
+/* @dst -= @src. */
+static inline void dp_inh_sub(struct dp_inherit *dst, const struct dp_inherit *src)
+{
+	dst->samples -= src->samples;
+	dst->callseqs -= src->callseqs;
+	dst->allocs -= src->allocs;
+	dst->alloc_bytes -= src->alloc_bytes;
+}
 
-/* dp_analysis_summaries - per PS, CSS, module and object sums (needs the costs). */
-int dp_analysis_summaries(struct dp_analysis *a);
+/* The inheritable part of PD @pd's own costs (dp_analysis_pd_own_inherit), inline. */
+static inline struct dp_inherit dp_pd_own_inh(const struct dp_analysis *a, uint32_t pd)
+{
+	const uint32_t *ids = dp_csr_items(&a->pd_callers, pd);
+	struct dp_inherit o = {0};
+
+	for (uint32_t k = 0, n = dp_csr_count(&a->pd_callers, pd); k < n; k++) {
+		const struct dp_csd *d = &a->p->csd[ids[k]];
+
+		o.samples += d->samples;
+		o.callseqs += d->callseqs;
+		o.allocs += d->allocs;
+		o.alloc_bytes += d->alloc_bytes;
+	}
+	return o;
+}
 
 /*
- * dp_analysis_group_totals - @group_desc[g] for every group g in 0..@n_groups of a
- * grouping of procedures (@ps_group[ps], e.g. modules or objects) whose own costs are
- * @group_own: total - own, where the total counts each PD's own cost once if the PD or a
- * PD making a call on its chain of ancestor contexts is in the group (grouptotal.c; the
- * artificial root and thread procedures belong to no group). Needs costs and cliques.
+ * The build steps, in dependency order. dp_analysis_side() (own sums, the indexes other
+ * than pd_csds, module numbering; allocating from side_arena) depends on nothing else:
+ * dp_analysis_new() runs it on a second thread beside dp_analysis_graph() then
+ * dp_analysis_cliques(); dp_analysis_costs() then dp_analysis_summaries() need its first
+ * part (dp_analysis_own(), pd_callers, dp_analysis_side_summaries()) and the cliques;
+ * dp_analysis_side_index() builds what only reports use. Each returns 0 or < 0.
+ */
+int dp_analysis_side(struct dp_analysis *a);
+int dp_analysis_graph(struct dp_analysis *a);	  /* pd_csds, pd_succ */
+int dp_analysis_cliques(struct dp_analysis *a);	  /* cliques, entries, the clique tree */
+int dp_analysis_costs(struct dp_analysis *a);	  /* desc of PDs, PSs, CSSs; clique totals */
+int dp_analysis_summaries(struct dp_analysis *a); /* module and object desc */
+
+/* Parts of dp_analysis_side(): own costs of CSSs and PSs, filling the CSD keys
+ * (@callee, @css, @callee_ps, n_csd + 1 each); module numbering and module and object own
+ * sums; the indexes built from the keys (but pd_callers). */
+int dp_analysis_own(struct dp_analysis *a, uint32_t *callee, uint32_t *css, uint32_t *callee_ps);
+int dp_analysis_side_summaries(struct dp_analysis *a);
+int dp_analysis_side_index(struct dp_analysis *a, const uint32_t *css, const uint32_t *callee_ps);
+
+/*
+ * dp_analysis_group_totals - module_desc and object_desc: total - own, where a group's
+ * total counts each PD's own cost once if the PD or a PD making a call on its chain of
+ * ancestor contexts is in the group (grouptotal.c; the calls of the artificial root and
+ * thread procedures open no group). One walk of the clique tree for both groupings.
  * Return: 0 or -DP_ENOMEM.
  */
-int dp_analysis_group_totals(struct dp_analysis *a, const uint32_t *ps_group, uint32_t n_groups,
-			     const struct dp_costs *group_own, struct dp_inherit *group_desc);
+int dp_analysis_group_totals(struct dp_analysis *a);
+
+/* dp_analysis_group_totals_at - the same, where a sweep (runtime files) is split after
+ * clique @mid (n_cliques / 2 above; any value gives the same result: for tests). */
+int dp_analysis_group_totals_at(struct dp_analysis *a, uint32_t mid);
 
 #endif /* DP_ANALYSIS_ANALYSIS_INT_H */

@@ -2,118 +2,139 @@
  * analysis/clique.c - cliques: the strongly connected components of the PD graph (an
  * arc caller -> callee per CSD), found with an iterative Tarjan (explicit stacks, so a
  * 100,000-deep chain is fine), numbered in the order Tarjan completes them, which is
- * bottom-up; then the members of each clique, its entry CSD and each CSD's child clique.
+ * bottom-up; the members of each clique as Tarjan pops them, its entry CSD, each CSD's
+ * child clique and the clique tree index.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
 #include "analysis_int.h"
 
-struct tarjan {
-	uint32_t *idx;	       /* DFS number, 0 = not visited */
-	uint32_t *low;	       /* lowest DFS number reachable through the subtree + 1 arc */
-	uint32_t *call_v;      /* explicit call stack: vertex ... */
-	uint32_t *call_e;      /* ... and its next position in pd_csds.ids */
-	uint32_t *scc;	       /* Tarjan's component stack */
-	uint32_t depth, n_scc; /* heights of the two stacks */
-	uint32_t counter;
+/* A vertex being explored: its next arc (position in pd_csds.ids), its DFS number, its
+ * low link and the first clique completed after its discovery. */
+struct tj_frame {
+	uint32_t v, e, idx, low, first;
 };
 
-static void tj_push(struct tarjan *t, const struct dp_analysis *a, uint32_t v)
+/* pd_clique doubles as Tarjan's state: 0 = not visited, DP_TJ_OPEN | DFS number = on the
+ * component stack, else the vertex's clique. */
+#define DP_TJ_OPEN 0x80000000u
+
+struct tarjan {
+	struct tj_frame *frame; /* explicit call stack */
+	uint32_t *scc;		/* Tarjan's component stack */
+	uint32_t depth, n_scc;	/* heights of the two stacks */
+	uint32_t counter;
+	uint32_t n_out; /* members written to clique_pds.ids so far */
+};
+
+static void tj_push(struct tarjan *t, struct dp_analysis *a, uint32_t v)
 {
-	t->idx[v] = t->low[v] = ++t->counter;
+	uint32_t i = ++t->counter;
+
+	a->pd_clique[v] = DP_TJ_OPEN | i;
 	t->scc[t->n_scc++] = v;
-	t->call_v[t->depth] = v;
-	t->call_e[t->depth] = a->pd_csds.start[v];
-	t->depth++;
+	t->frame[t->depth++] = (struct tj_frame){v, a->pd_csds.start[v], i, i, a->n_cliques + 1};
 }
 
-/* v finished: if it is the root of a component, pop the component as the next clique. */
-static void tj_finish(struct tarjan *t, struct dp_analysis *a, uint32_t v)
+/* The top frame's vertex is finished: if it roots a component, pop the component as the
+ * next clique, its members straight into clique_pds. */
+static void tj_finish(struct tarjan *t, struct dp_analysis *a)
 {
-	uint32_t w;
+	struct tj_frame *f = &t->frame[--t->depth];
+	uint32_t v = f->v, w;
 
-	if (t->low[v] == t->idx[v]) {
-		a->n_cliques++;
+	if (f->low == f->idx) {
+		uint32_t c = ++a->n_cliques;
+
+		a->clique_pds.start[c] = t->n_out;
+		a->clique_first[c] = f->first;
 		do {
 			w = t->scc[--t->n_scc];
-			a->pd_clique[w] = a->n_cliques;
+			a->pd_clique[w] = c;
+			a->clique_pds.ids[t->n_out++] = w;
 		} while (w != v);
 	}
-	if (--t->depth > 0) {
-		uint32_t u = t->call_v[t->depth - 1];
-
-		if (t->low[v] < t->low[u])
-			t->low[u] = t->low[v];
-	}
+	if (t->depth > 0 && f->low < t->frame[t->depth - 1].low)
+		t->frame[t->depth - 1].low = f->low;
 }
 
-/* One DFS tree from @s. A visited vertex without a clique yet is on the component stack. */
+/* One DFS tree from @s. */
 static void tj_visit(struct tarjan *t, struct dp_analysis *a, uint32_t s)
 {
+	const uint32_t *start = a->pd_csds.start, *succ = a->pd_succ;
+
 	tj_push(t, a, s);
 	while (t->depth > 0) {
-		uint32_t top = t->depth - 1, v = t->call_v[top], e = t->call_e[top], w;
+		struct tj_frame *f = &t->frame[t->depth - 1];
+		uint32_t st;
 
-		if (e == a->pd_csds.start[v + 1]) {
-			tj_finish(t, a, v);
+		if (f->e == start[f->v + 1]) {
+			tj_finish(t, a);
 			continue;
 		}
-		t->call_e[top] = e + 1;
-		w = a->pd_succ[e];
-		if (t->idx[w] == 0)
-			tj_push(t, a, w);
-		else if (a->pd_clique[w] == 0 && t->idx[w] < t->low[v])
-			t->low[v] = t->idx[w];
+		st = a->pd_clique[succ[f->e]];
+		if (st == 0)
+			tj_push(t, a, succ[f->e]);
+		else if ((st & DP_TJ_OPEN) && (st & ~DP_TJ_OPEN) < f->low)
+			f->low = st & ~DP_TJ_OPEN;
+		f->e++;
 	}
 }
 
 static int tarjan(struct dp_analysis *a)
 {
 	uint32_t n = a->p->n_pd;
-	size_t sz = ((size_t)n + 1) * sizeof(uint32_t);
 	struct tarjan t = {0};
 	int rc = 0;
 
-	t.idx = calloc(1, sz);
-	t.low = malloc(sz);
-	t.call_v = malloc(sz);
-	t.call_e = malloc(sz);
-	t.scc = malloc(sz);
-	if (!t.idx || !t.low || !t.call_v || !t.call_e || !t.scc) {
+	if (n >= DP_TJ_OPEN)
+		return dp_error(DP_ENOMEM, "too many PDs to find cliques (%" PRIu32 ")", n);
+	t.frame = dp_analysis_tmp((size_t)n + 1, sizeof(*t.frame));
+	t.scc = dp_analysis_tmp((size_t)n + 1, sizeof(*t.scc));
+	if (!t.frame || !t.scc) {
 		rc = dp_error(DP_ENOMEM, "out of memory finding cliques");
 		goto out;
 	}
 	tj_visit(&t, a, a->p->root_pd);
 	for (uint32_t v = 1; v <= n; v++)
-		if (t.idx[v] == 0)
+		if (a->pd_clique[v] == 0)
 			tj_visit(&t, a, v);
+	a->clique_pds.n = a->n_cliques;
+	a->clique_pds.start[a->n_cliques + 1] = t.n_out;
 out:
-	free(t.idx);
-	free(t.low);
-	free(t.call_v);
-	free(t.call_e);
+	free(t.frame);
 	free(t.scc);
 	return rc;
 }
 
+/* Whether crossing CSD @i, made by a PD of clique @pc, replaces @cc's entry so far. */
+static int better_entry(const struct dp_analysis *a, uint32_t cc, uint32_t pc, uint32_t i)
+{
+	uint32_t root = a->root_clique, e = a->clique_entry[cc];
+	int e_reach = a->pd_clique[a->clique_entry_caller[cc]] <= root;
+
+	return pc <= root ? !e_reach || i < e : !e_reach && i < e;
+}
+
 /*
- * Entry CSD of each clique: the lowest-numbered CSD entering it from a clique reachable
- * from the root, or if none (the clique is not reachable) from any other clique. The
- * first DFS starts at the root PD, so the reachable cliques are 1..root_clique. Walks
- * the arcs PD by PD (pd_succ), not the CSD records.
+ * Entry CSD of each clique (and its caller): the lowest-numbered CSD entering it from a
+ * clique reachable from the root, or if none (the clique is not reachable) from any
+ * other clique. The first DFS starts at the root PD, so the reachable cliques are
+ * 1..root_clique. Walks the arcs PD by PD (pd_succ), not the CSD records.
  */
-static void find_entries(struct dp_analysis *a)
+static uint32_t find_entries(struct dp_analysis *a)
 {
 	const struct dp_profile *p = a->p;
 	uint32_t n_cross = 0, n_entries = 0, root = a->root_clique;
 
 	for (uint32_t v = 1; v <= p->n_pd; v++) {
-		uint32_t pc = a->pd_clique[v], reach = pc <= root;
+		uint32_t pc = a->pd_clique[v];
 
 		for (uint32_t j = a->pd_csds.start[v]; j < a->pd_csds.start[v + 1]; j++) {
-			uint32_t i = a->pd_csds.ids[j], cc = a->pd_clique[a->pd_succ[j]], e;
+			uint32_t i = a->pd_csds.ids[j], cc = a->pd_clique[a->pd_succ[j]];
 
 			if (cc == pc)
 				continue;
@@ -121,27 +142,105 @@ static void find_entries(struct dp_analysis *a)
 			n_cross++;
 			if (cc == root)
 				continue;
-			e = a->clique_entry[cc];
-			if (e == 0) {
+			if (a->clique_entry[cc] == 0)
 				n_entries++;
-				a->clique_entry[cc] = i;
-			} else if (reach ? a->pd_clique[p->csd[e].caller] > root || i < e
-					 : a->pd_clique[p->csd[e].caller] > root && i < e) {
-				a->clique_entry[cc] = i;
-			}
+			else if (!better_entry(a, cc, pc, i))
+				continue;
+			a->clique_entry[cc] = i;
+			a->clique_entry_caller[cc] = v;
 		}
 	}
-	a->n_extra_entries = n_cross - n_entries;
+	return n_cross - n_entries;
 }
 
-/* Move each clique's entry PD to the front of its members, keeping the others in order. */
-static void entry_first(struct dp_analysis *a)
+static int cmp_u64(const void *x, const void *y)
 {
-	for (uint32_t c = 1; c <= a->n_cliques; c++) {
-		uint32_t *m = a->clique_pds.ids + a->clique_pds.start[c], k = 0, head;
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 
-		if (c == a->root_clique)
-			head = a->p->root_pd;
+	return (a > b) - (a < b);
+}
+
+/* extra_csds: the crossing CSDs that are not entries, by entered clique then id. */
+static int list_extras(struct dp_analysis *a)
+{
+	uint32_t n = a->n_extra_entries, k = 0;
+	uint64_t *key;
+
+	if (n == 0)
+		return 0;
+	key = malloc((size_t)n * sizeof(*key));
+	a->extra_csds = dp_arena_array(&a->arena, n, sizeof(*a->extra_csds));
+	if (!key || !a->extra_csds) {
+		free(key);
+		return dp_error(DP_ENOMEM, "out of memory finding cliques");
+	}
+	for (uint32_t i = 1; i <= a->p->n_csd && k < n; i++) {
+		uint32_t cc = a->csd_child_clique[i];
+
+		if (cc && a->clique_entry[cc] != i)
+			key[k++] = (uint64_t)cc << 32 | i;
+	}
+	qsort(key, n, sizeof(*key), cmp_u64);
+	for (k = 0; k < n; k++)
+		a->extra_csds[k] = (uint32_t)key[k];
+	free(key);
+	return 0;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Sorts the @n ids @m: they come from Tarjan's stack in reverse discovery order, often
+ * reverse id order, so reversed first; insertion sort for short runs. */
+static void sort_members(uint32_t *m, uint32_t n)
+{
+	for (uint32_t i = 0, j = n - 1; i < j; i++, j--) {
+		uint32_t t = m[i];
+
+		m[i] = m[j];
+		m[j] = t;
+	}
+	if (n > 32) {
+		uint32_t i = 1;
+
+		while (i < n && m[i - 1] < m[i])
+			i++;
+		if (i < n)
+			qsort(m, n, sizeof(*m), cmp_u32);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t v = m[i], j = i;
+
+		for (; j > 0 && m[j - 1] > v; j--)
+			m[j] = m[j - 1];
+		m[j] = v;
+	}
+}
+
+/* Members of each clique of several: the entry PD first, then by increasing id. */
+static void order_members(struct dp_analysis *a)
+{
+	const uint32_t *start = a->clique_pds.start;
+	/* when every clique is reachable with one entering CSD, that CSD is the arc by which
+	 * the search found the clique, so its callee is the clique's first vertex found,
+	 * which Tarjan popped last */
+	int found_first = a->n_extra_entries == 0 && a->root_clique == a->n_cliques;
+
+	for (uint32_t c = 1; c <= a->n_cliques; c++) {
+		uint32_t *m = a->clique_pds.ids + start[c], k = 0, head;
+		uint32_t n = start[c + 1] - start[c], last;
+
+		if (n < 2)
+			continue;
+		last = m[n - 1];
+		sort_members(m, n);
+		if (found_first || c == a->root_clique)
+			head = found_first ? last : a->p->root_pd;
 		else if (a->clique_entry[c])
 			head = a->p->csd[a->clique_entry[c]].callee;
 		else
@@ -155,10 +254,9 @@ static void entry_first(struct dp_analysis *a)
 
 /* The clique tree as an index: for each clique, the entry CSDs of the cliques entered
  * from its members (in increasing child clique id), so that walking the tree (flame
- * graphs) never scans the members' other calls. Two counting passes over the cliques. */
+ * graphs, group totals) never scans the members' other calls. */
 static int clique_kids(struct dp_analysis *a)
 {
-	const struct dp_profile *p = a->p;
 	struct dp_csr *c = &a->clique_kids;
 	uint32_t n = a->n_cliques, k;
 
@@ -168,19 +266,17 @@ static int clique_kids(struct dp_analysis *a)
 		return dp_error(DP_ENOMEM, "out of memory indexing cliques");
 	for (k = 1; k <= n; k++)
 		if (a->clique_entry[k])
-			c->start[a->pd_clique[p->csd[a->clique_entry[k]].caller] + 1]++;
+			c->start[a->pd_clique[a->clique_entry_caller[k]] + 1]++;
 	for (k = 1; k <= n; k++)
 		c->start[k + 1] += c->start[k];
 	c->ids = dp_arena_array(&a->arena, (size_t)c->start[n + 1] + 1, sizeof(uint32_t));
 	if (!c->ids)
 		return dp_error(DP_ENOMEM, "out of memory indexing cliques");
 	/* place with start[] as cursors (shifted by one), then restore it */
-	for (k = 1; k <= n; k++) {
-		uint32_t e = a->clique_entry[k];
-
-		if (e)
-			c->ids[c->start[a->pd_clique[p->csd[e].caller]]++] = e;
-	}
+	for (k = 1; k <= n; k++)
+		if (a->clique_entry[k])
+			c->ids[c->start[a->pd_clique[a->clique_entry_caller[k]]]++] =
+				a->clique_entry[k];
 	for (k = n; k >= 1; k--)
 		c->start[k] = c->start[k - 1];
 	c->start[0] = c->start[1] = 0;
@@ -190,24 +286,31 @@ static int clique_kids(struct dp_analysis *a)
 int dp_analysis_cliques(struct dp_analysis *a)
 {
 	const struct dp_profile *p = a->p;
+	struct dp_arena *ar = &a->arena;
+	size_t n = (size_t)p->n_pd + 1;
 	int rc;
 
-	a->pd_clique = dp_arena_array(&a->arena, (size_t)p->n_pd + 1, sizeof(uint32_t));
-	a->csd_child_clique = dp_arena_array(&a->arena, (size_t)p->n_csd + 1, sizeof(uint32_t));
-	if (!a->pd_clique || !a->csd_child_clique)
+	a->pd_clique = dp_arena_array(ar, n, sizeof(uint32_t));
+	a->csd_child_clique = dp_arena_array(ar, (size_t)p->n_csd + 1, sizeof(uint32_t));
+	/* at most one clique per PD: the ids are n_pd, start is sized for as many cliques */
+	a->clique_pds.start = dp_arena_array(ar, n + 1, sizeof(uint32_t));
+	a->clique_pds.ids = dp_arena_array(ar, n, sizeof(uint32_t));
+	a->clique_first = dp_arena_array(ar, n, sizeof(uint32_t));
+	if (!a->pd_clique || !a->csd_child_clique || !a->clique_pds.start || !a->clique_pds.ids ||
+	    !a->clique_first)
 		return dp_error(DP_ENOMEM, "out of memory finding cliques");
 	rc = tarjan(a);
 	if (rc < 0)
 		return rc;
 	a->root_clique = a->pd_clique[p->root_pd];
-	a->clique_entry = dp_arena_array(&a->arena, (size_t)a->n_cliques + 1, sizeof(uint32_t));
-	if (!a->clique_entry)
+	a->clique_entry = dp_arena_array(ar, (size_t)a->n_cliques + 1, sizeof(uint32_t));
+	a->clique_entry_caller = dp_arena_array(ar, (size_t)a->n_cliques + 1, sizeof(uint32_t));
+	if (!a->clique_entry || !a->clique_entry_caller)
 		return dp_error(DP_ENOMEM, "out of memory finding cliques");
-	find_entries(a);
-	rc = dp_csr_build(&a->arena, &a->clique_pds, a->n_cliques, p->n_pd, a->pd_clique,
-			  sizeof(uint32_t));
+	a->n_extra_entries = find_entries(a);
+	rc = list_extras(a);
 	if (rc < 0)
 		return rc;
-	entry_first(a);
+	order_members(a);
 	return clique_kids(a);
 }

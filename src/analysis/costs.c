@@ -1,10 +1,13 @@
 /*
- * analysis/costs.c - own costs of PDs and the bottom-up propagation of inherited
- * ("desc") costs through the cliques (Mercury's scheme, mercury-deep-profiler.md C.3):
- * a PD inherits the own + desc of its CSDs entering child cliques; a clique's entry CSD
- * inherits the clique's total minus its own (minus the own of any other CSD entering
- * the clique, see docs/internals/analysis.md); CSDs inside a clique inherit nothing.
+ * analysis/costs.c - own costs (of CSSs and PSs, in one pass over the CSD records; of a PD
+ * on demand)
+ * and the bottom-up propagation of inherited ("desc") costs through the cliques
+ * (Mercury's scheme, mercury-deep-profiler.md C.3): a PD inherits the own + desc of its
+ * CSDs entering child cliques; a clique's entry CSD inherits the clique's total minus
+ * its own (minus the own of any other CSD entering the clique, see
+ * docs/internals/analysis.md); CSDs inside a clique inherit nothing.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "../core/err.h"
@@ -29,80 +32,141 @@ void dp_inherit_add(struct dp_inherit *dst, const struct dp_inherit *src)
 	dst->alloc_bytes += src->alloc_bytes;
 }
 
-/*
- * One pass over the CSDs: PD own (the sum of the CSDs whose callee it is), CSS own (the
- * sum of its CSDs); the own of each CSD crossing cliques goes to its caller's desc, and
- * is taken off in advance from the entry desc of the clique it enters (or, for the root
- * clique, from *@root_in). Notes the caller of each clique's entry in @entry_caller
- * (read here in CSD order, it would be a cache miss per clique in propagate_clique()).
- */
-static void own_costs(struct dp_analysis *a, struct dp_inherit *root_in, uint32_t *entry_caller)
+static inline void add_csd(struct dp_costs *o, const struct dp_csd *d)
+{
+	o->calls += d->calls;
+	o->exits += d->exits;
+	o->unwinds += d->unwinds;
+	o->samples += d->samples;
+	o->callseqs += d->callseqs;
+	o->allocs += d->allocs;
+	o->alloc_bytes += d->alloc_bytes;
+}
+
+int dp_analysis_own(struct dp_analysis *a, uint32_t *callee, uint32_t *css, uint32_t *callee_ps)
 {
 	const struct dp_profile *p = a->p;
+	struct dp_arena *ar = &a->side_arena;
 
+	a->css_own = dp_arena_array(ar, (size_t)p->n_css + 1, sizeof(*a->css_own));
+	a->ps_own = dp_arena_array(ar, (size_t)p->n_ps + 1, sizeof(*a->ps_own));
+	if (!a->css_own || !a->ps_own)
+		return dp_error(DP_ENOMEM, "out of memory computing costs");
 	for (uint32_t i = 1; i <= p->n_csd; i++) {
 		const struct dp_csd *d = &p->csd[i];
-		struct dp_costs *o = &a->pd_own[d->callee], *so = &a->css_own[d->css];
-		uint32_t cc = a->csd_child_clique[i];
+		uint32_t ps;
 
-		o->calls += d->calls;
-		o->exits += d->exits;
-		o->unwinds += d->unwinds;
-		o->samples += d->samples;
-		o->callseqs += d->callseqs;
-		o->allocs += d->allocs;
-		o->alloc_bytes += d->alloc_bytes;
-		so->calls += d->calls;
-		so->exits += d->exits;
-		so->unwinds += d->unwinds;
-		so->samples += d->samples;
-		so->callseqs += d->callseqs;
-		so->allocs += d->allocs;
-		so->alloc_bytes += d->alloc_bytes;
-		if (cc) {
-			uint32_t e = a->clique_entry[cc];
-			struct dp_inherit *in = e ? &a->csd_desc[e] : root_in;
-			struct dp_inherit *cd = &a->pd_desc[d->caller];
+		if (d->callee < 1 || d->callee > p->n_pd || d->css < 1 || d->css > p->n_css)
+			return dp_error(DP_EFORMAT,
+					"cannot analyse: CSD %" PRIu32 " has callee PD %" PRIu32
+					", CSS %" PRIu32 ": out of range",
+					i, d->callee, d->css);
+		ps = p->pd[d->callee].ps;
+		callee[i] = d->callee;
+		css[i] = d->css;
+		callee_ps[i] = ps;
+		add_csd(&a->css_own[d->css], d);
+		add_csd(&a->ps_own[ps], d);
+	}
+	return 0;
+}
 
-			if (e == i)
-				entry_caller[cc] = d->caller;
+struct dp_costs dp_analysis_pd_own(const struct dp_analysis *a, uint32_t pd)
+{
+	const uint32_t *ids = dp_csr_items(&a->pd_callers, pd);
+	struct dp_costs o = {0};
 
-			cd->samples += d->samples;
-			cd->callseqs += d->callseqs;
-			cd->allocs += d->allocs;
-			cd->alloc_bytes += d->alloc_bytes;
-			in->samples -= d->samples;
-			in->callseqs -= d->callseqs;
-			in->allocs -= d->allocs;
-			in->alloc_bytes -= d->alloc_bytes;
-		}
+	for (uint32_t k = 0, n = dp_csr_count(&a->pd_callers, pd); k < n; k++)
+		add_csd(&o, &a->p->csd[ids[k]]);
+	return o;
+}
+
+struct dp_inherit dp_analysis_pd_own_inherit(const struct dp_analysis *a, uint32_t pd)
+{
+	return dp_pd_own_inh(a, pd);
+}
+
+/* The own of the CSDs entering a clique other than its entry, summed per clique
+ * (a->clique_in), and added to their callers' desc. Never in runtime files. */
+static int extra_entries(struct dp_analysis *a)
+{
+	const struct dp_profile *p = a->p;
+	uint32_t n = 0;
+
+	if (a->n_extra_entries == 0)
+		return 0;
+	a->clique_in = dp_arena_array(&a->arena, a->n_extra_entries, sizeof(*a->clique_in));
+	if (!a->clique_in)
+		return dp_error(DP_ENOMEM, "out of memory computing costs");
+	/* extra_csds is sorted by the clique entered */
+	for (uint32_t k = 0; k < a->n_extra_entries; k++) {
+		uint32_t j = a->extra_csds[k], c = a->csd_child_clique[j];
+		struct dp_inherit own = dp_csd_inherit(&p->csd[j]);
+
+		if (n == 0 || a->clique_in[n - 1].clique != c)
+			a->clique_in[n++].clique = c;
+		dp_inh_add(&a->clique_in[n - 1].own, &own);
+		dp_inh_add(&a->pd_desc[p->csd[j].caller], &own);
+	}
+	a->n_clique_in = n;
+	return 0;
+}
+
+/* Prefetch distance, in cliques, of the members' PD data in the bottom-up pass. */
+#define DP_AHEAD 12
+
+/* Start loading what clique @c's first member will need (nothing if @c is past the end). */
+static inline void prefetch_clique(const struct dp_analysis *a, uint32_t c, int level)
+{
+	uint32_t m;
+
+	if (c > a->n_cliques)
+		return;
+	m = a->clique_pds.ids[a->clique_pds.start[c]];
+	if (level == 0) {
+		__builtin_prefetch(&a->pd_desc[m]);
+		__builtin_prefetch(&a->pd_callers.start[m]);
+		__builtin_prefetch(&a->p->pd[m].ps);
+		__builtin_prefetch(&a->pd_desc[a->clique_entry_caller[c]], 1);
+	} else {
+		const struct dp_csd *d = &a->p->csd[a->pd_callers.ids[a->pd_callers.start[m]]];
+
+		__builtin_prefetch(&d->samples);
+		__builtin_prefetch(&d->alloc_bytes);
 	}
 }
 
 /*
  * Clique @c, whose child cliques are all done (their entries' desc is in the members'
- * desc already): the clique's total, then its entry's desc, passed on to the entry's
- * caller.
+ * desc already): its total; its members' desc into their PSs'; its entry's desc (the
+ * total, less what other entering CSDs carry, less its own) into its CSS's, and own +
+ * desc into its caller's desc.
  */
-static void propagate_clique(struct dp_analysis *a, uint32_t c, const uint32_t *entry_caller)
+static void propagate(struct dp_analysis *a, uint32_t c, uint32_t *next_in)
 {
+	const struct dp_profile *p = a->p;
 	const uint32_t *m = dp_csr_items(&a->clique_pds, c);
 	uint32_t n = dp_csr_count(&a->clique_pds, c), e = a->clique_entry[c];
-	struct dp_inherit sum = {0};
+	struct dp_inherit sum = {0}, own;
 
 	for (uint32_t k = 0; k < n; k++) {
-		const struct dp_costs *o = &a->pd_own[m[k]];
 		const struct dp_inherit *d = &a->pd_desc[m[k]];
 
-		sum.samples += o->samples + d->samples;
-		sum.callseqs += o->callseqs + d->callseqs;
-		sum.allocs += o->allocs + d->allocs;
-		sum.alloc_bytes += o->alloc_bytes + d->alloc_bytes;
+		own = dp_pd_own_inh(a, m[k]);
+		dp_inh_add(&sum, &own);
+		dp_inh_add(&sum, d);
+		dp_inh_add(&a->ps_desc[p->pd[m[k]].ps], d);
 	}
 	a->clique_total[c] = sum;
-	if (e) { /* csd_desc[e] holds minus the own of the CSDs entering c */
-		dp_inherit_add(&a->csd_desc[e], &sum);
-		dp_inherit_add(&a->pd_desc[entry_caller[c]], &a->csd_desc[e]);
+	if (*next_in < a->n_clique_in && a->clique_in[*next_in].clique == c)
+		dp_inh_sub(&sum, &a->clique_in[(*next_in)++].own);
+	if (e) {
+		dp_inh_add(&a->pd_desc[a->clique_entry_caller[c]], &sum);
+		own = dp_csd_inherit(&p->csd[e]);
+		dp_inh_sub(&sum, &own);
+		dp_inh_add(&a->css_desc[p->csd[e].css], &sum);
+	} else if (c == a->root_clique) {
+		a->root_total = sum;
 	}
 }
 
@@ -110,27 +174,58 @@ int dp_analysis_costs(struct dp_analysis *a)
 {
 	const struct dp_profile *p = a->p;
 	struct dp_arena *ar = &a->arena;
-	struct dp_inherit root_in = {0};
-	uint32_t *entry_caller;
+	uint32_t next_in = 0;
+	int rc;
 
-	a->pd_own = dp_arena_array(ar, (size_t)p->n_pd + 1, sizeof(*a->pd_own));
 	a->pd_desc = dp_arena_array(ar, (size_t)p->n_pd + 1, sizeof(*a->pd_desc));
-	a->csd_desc = dp_arena_array(ar, (size_t)p->n_csd + 1, sizeof(*a->csd_desc));
-	a->css_own = dp_arena_array(ar, (size_t)p->n_css + 1, sizeof(*a->css_own));
 	a->clique_total = dp_arena_array(ar, (size_t)a->n_cliques + 1, sizeof(*a->clique_total));
-	if (!a->pd_own || !a->pd_desc || !a->csd_desc || !a->css_own || !a->clique_total)
+	a->ps_desc = dp_arena_array(ar, (size_t)p->n_ps + 1, sizeof(*a->ps_desc));
+	a->css_desc = dp_arena_array(ar, (size_t)p->n_css + 1, sizeof(*a->css_desc));
+	if (!a->pd_desc || !a->clique_total || !a->ps_desc || !a->css_desc)
 		return dp_error(DP_ENOMEM, "out of memory computing costs");
-	entry_caller = calloc((size_t)a->n_cliques + 1, sizeof(*entry_caller));
-	if (!entry_caller)
-		return dp_error(DP_ENOMEM, "out of memory computing costs");
-	own_costs(a, &root_in, entry_caller);
-	/* bottom-up: every CSD leaving clique c enters a clique with a lower id */
-	for (uint32_t c = 1; c <= a->n_cliques; c++)
-		propagate_clique(a, c, entry_caller);
-	free(entry_caller);
-	/* the root clique has no entry: leave out what other cliques (unreachable from the
-	 * root, so never in a file the runtime writes) put into it */
-	a->root_total = a->clique_total[a->root_clique];
-	dp_inherit_add(&a->root_total, &root_in);
+	rc = extra_entries(a);
+	if (rc < 0)
+		return rc;
+	/* bottom-up: every CSD leaving clique c enters a clique with a lower id, so the
+	 * members' desc is complete when c is reached */
+	for (uint32_t c = 1; c <= a->n_cliques; c++) {
+		prefetch_clique(a, c + DP_AHEAD, 0);
+		prefetch_clique(a, c + DP_AHEAD / 2, 1);
+		propagate(a, c, &next_in);
+	}
 	return 0;
+}
+
+/* dp_analysis_clique_in - the own of the CSDs entering clique @c other than its entry. */
+static struct dp_inherit clique_in(const struct dp_analysis *a, uint32_t c)
+{
+	uint32_t lo = 0, hi = a->n_clique_in;
+	struct dp_inherit none = {0};
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a->clique_in[mid].clique < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->n_clique_in && a->clique_in[lo].clique == c ? a->clique_in[lo].own : none;
+}
+
+struct dp_inherit dp_analysis_csd_desc(const struct dp_analysis *a, uint32_t csd)
+{
+	struct dp_inherit d = {0}, in;
+	uint32_t c = a->csd_child_clique[csd];
+
+	if (c == 0 || a->clique_entry[c] != csd)
+		return d;
+	d = a->clique_total[c];
+	in = dp_csd_inherit(&a->p->csd[csd]);
+	dp_inh_sub(&d, &in);
+	if (a->n_clique_in) {
+		in = clique_in(a, c);
+		dp_inh_sub(&d, &in);
+	}
+	return d;
 }

@@ -1,11 +1,12 @@
 /*
- * analysis/grouptotal.c - inclusive ("total") costs of groups of procedures (modules,
+ * analysis/grouptotal.c - inclusive ("total") costs of groups of procedures (modules and
  * objects) without double counting: a PD's own cost belongs to group G's total when the
  * PD is in G or a call on its chain of ancestor contexts was made by a PD in G. Summing
  * each procedure's total instead (mdprof's way) counts a module calling itself through
- * another module twice, and gives module totals above 100%. The artificial root and
- * thread procedures' own costs count for their group, but their calls open none.
+ * another module twice, and gives module totals above 100%. Runtime files are swept in
+ * clique order, in two halves on two threads; other profiles walk the clique tree.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,122 +15,274 @@
 #include "analysis_int.h"
 #include "deepprof/format.h"
 
-/* A clique being walked: its members and their crossing calls are scanned in order. */
-struct dp_gframe {
-	uint32_t clique;
-	uint32_t member; /* index into its members */
-	uint32_t call;	 /* index into the current member's CSDs */
-	uint32_t opened; /* group + 1 whose counter this frame raised, 0 = none */
+enum { DP_NGROUPINGS = 2 }; /* modules, objects */
+
+#define DP_GAHEAD 12 /* prefetch distance of the sweep, in cliques */
+
+/* What the walk needs of a PS, packed (the PS records are large): its group in each
+ * grouping and whether it is a function (not the artificial root or a thread). */
+struct dp_gps {
+	uint32_t group[DP_NGROUPINGS];
+	uint32_t fn;
 };
 
-/* The group of PD @pd; UINT32_MAX for the artificial procedures (root, threads) when
- * @opening: their calls open no group (else every group would hold everything). */
-static uint32_t dp_pd_group(const struct dp_analysis *a, const uint32_t *ps_group, uint32_t pd,
-			    bool opening)
-{
-	uint32_t ps = a->p->pd[pd].ps;
+/* The groupings: per PS, and per group the open calls on the current path and totals. */
+struct dp_groups {
+	struct dp_gps *ps; /* [0..n_ps] */
+	uint32_t *active[DP_NGROUPINGS];
+	struct dp_inherit *total[DP_NGROUPINGS];
+	uint32_t n_groups[DP_NGROUPINGS];
+};
 
-	return a->p->ps[ps].kind == DP_PS_FUNCTION || !opening ? ps_group[ps] : UINT32_MAX;
-}
+/* A clique being walked: its next child in clique_kids (in the sweep: the lowest clique
+ * of its subtree) and the groups its entry opened (0 = none, else group + 1). */
+struct dp_gframe {
+	uint32_t clique, kid;
+	uint32_t opened[DP_NGROUPINGS];
+};
 
-/* Counts clique @c's members that are outermost in their group into @total. */
-static void dp_gvisit(const struct dp_analysis *a, const uint32_t *ps_group, uint32_t c,
-		      const uint32_t *active, struct dp_inherit *total)
+/* Counts clique @c's members that are outermost in their group. */
+static void dp_gvisit(const struct dp_analysis *a, struct dp_groups *g, uint32_t c)
 {
+	const struct dp_profile *p = a->p;
 	const uint32_t *m = dp_csr_items(&a->clique_pds, c);
+	uint32_t n = dp_csr_count(&a->clique_pds, c);
 
-	for (uint32_t k = 0; k < dp_csr_count(&a->clique_pds, c); k++) {
-		uint32_t g = dp_pd_group(a, ps_group, m[k], false);
-		struct dp_inherit own = dp_costs_inherit(&a->pd_own[m[k]]);
+	for (uint32_t k = 0; k < n; k++) {
+		const struct dp_gps *ps = &g->ps[p->pd[m[k]].ps];
+		struct dp_inherit t;
 
-		if (active[g])
-			continue;
-		dp_inherit_add(&total[g], &own);
-		/* an artificial procedure's own cost is its group's; what it calls is not */
-		if (dp_pd_group(a, ps_group, m[k], true) != UINT32_MAX)
-			dp_inherit_add(&total[g], &a->pd_desc[m[k]]);
+		/* an artificial procedure's own cost is its group's; what it calls is not.
+		 * The total of a clique of one function is its member's own + desc. */
+		if (!ps->fn) {
+			t = dp_pd_own_inh(a, m[k]);
+		} else if (n == 1) {
+			t = a->clique_total[c];
+		} else {
+			t = dp_pd_own_inh(a, m[k]);
+			dp_inh_add(&t, &a->pd_desc[m[k]]);
+		}
+		for (int i = 0; i < DP_NGROUPINGS; i++)
+			if (!g->active[i][ps->group[i]])
+				dp_inh_add(&g->total[i][ps->group[i]], &t);
 	}
 }
 
-/* The next clique entered from the top frame (advancing it), or 0 when it is done;
- * *@opened is the group + 1 of the member making the call (0 = artificial). */
-static uint32_t dp_gnext(const struct dp_analysis *a, const uint32_t *ps_group, struct dp_gframe *f,
-			 uint32_t *opened)
+/* Entering a clique through a call made by a PD of PS @ps: opens its groups in @f. */
+static void dp_gopen(struct dp_groups *g, uint32_t ps, struct dp_gframe *f)
 {
-	const uint32_t *m = dp_csr_items(&a->clique_pds, f->clique);
-	uint32_t n = dp_csr_count(&a->clique_pds, f->clique);
-
-	for (; f->member < n; f->member++, f->call = 0) {
-		uint32_t pd = m[f->member];
-		const uint32_t *csds = dp_csr_items(&a->pd_csds, pd);
-
-		while (f->call < dp_csr_count(&a->pd_csds, pd)) {
-			uint32_t csd = csds[f->call++];
-
-			if (dp_analysis_is_entry(a, csd)) {
-				uint32_t g = dp_pd_group(a, ps_group, pd, true);
-
-				*opened = g == UINT32_MAX ? 0 : g + 1;
-				return a->csd_child_clique[csd];
-			}
-		}
+	for (int i = 0; i < DP_NGROUPINGS; i++) {
+		f->opened[i] = g->ps[ps].fn ? g->ps[ps].group[i] + 1 : 0;
+		if (f->opened[i])
+			g->active[i][f->opened[i] - 1]++;
 	}
-	return 0;
+}
+
+/* Leaving the subtree of frame @f: closes what it opened. */
+static void dp_gclose(struct dp_groups *g, const struct dp_gframe *f)
+{
+	for (int i = 0; i < DP_NGROUPINGS; i++)
+		if (f->opened[i])
+			g->active[i][f->opened[i] - 1]--;
 }
 
 /* Walks the clique tree from @start (iteratively: @stack has room for every clique). */
-static void dp_gwalk(const struct dp_analysis *a, const uint32_t *ps_group, uint32_t start,
-		     struct dp_gframe *stack, uint32_t *active, struct dp_inherit *total)
+static void dp_gwalk(const struct dp_analysis *a, struct dp_groups *g, uint32_t start,
+		     struct dp_gframe *stack)
 {
+	const struct dp_csr *kids = &a->clique_kids;
 	uint32_t top = 0;
 
-	dp_gvisit(a, ps_group, start, active, total);
-	stack[0] = (struct dp_gframe){start, 0, 0, 0};
+	dp_gvisit(a, g, start);
+	stack[0] = (struct dp_gframe){start, kids->start[start], {0}};
 	while (1) {
-		uint32_t opened = 0, child = dp_gnext(a, ps_group, &stack[top], &opened);
+		struct dp_gframe *f = &stack[top];
+		uint32_t child;
 
-		if (!child) {
-			if (stack[top].opened)
-				active[stack[top].opened - 1]--;
+		if (f->kid == kids->start[f->clique + 1]) {
+			dp_gclose(g, f);
 			if (top == 0)
 				return;
 			top--;
 			continue;
 		}
-		if (opened)
-			active[opened - 1]++;
-		dp_gvisit(a, ps_group, child, active, total);
-		stack[++top] = (struct dp_gframe){child, 0, 0, opened};
+		child = a->csd_child_clique[kids->ids[f->kid++]];
+		f = &stack[++top];
+		*f = (struct dp_gframe){child, kids->start[child], {0}};
+		dp_gopen(g, a->p->pd[a->clique_entry_caller[child]].ps, f);
+		dp_gvisit(a, g, child);
 	}
 }
 
-int dp_analysis_group_totals(struct dp_analysis *a, const uint32_t *ps_group, uint32_t n_groups,
-			     const struct dp_costs *group_own, struct dp_inherit *group_desc)
-{
-	struct dp_inherit *total = calloc((size_t)n_groups + 1, sizeof(*total));
-	uint32_t *active = calloc((size_t)n_groups + 1, sizeof(*active));
-	struct dp_gframe *stack = malloc(((size_t)a->n_cliques + 1) * sizeof(*stack));
+/* A part of the work: the groups' counters and totals, a stack, and for the sweep the
+ * cliques hi down to lo. The PS table is shared. */
+struct dp_gpart {
+	const struct dp_analysis *a;
+	struct dp_groups g;
+	struct dp_gframe *stack; /* room for every clique */
+	uint32_t hi, lo;
+};
 
-	if (!total || !active || !stack) {
-		free(total);
-		free(active);
-		free(stack);
-		return dp_error(DP_ENOMEM, "out of memory summarizing modules");
+/* The frames of the ancestors of clique @c (root first) opened, as if swept down to it. */
+static uint32_t dp_gancestors(struct dp_gpart *w, uint32_t c)
+{
+	const struct dp_analysis *a = w->a;
+	struct dp_gframe *st = w->stack;
+	uint32_t n = 0, top = 0;
+
+	for (uint32_t x = a->clique_entry_caller[c]; x; x = a->clique_entry_caller[c]) {
+		c = a->pd_clique[x];
+		st[n++].kid = c;
+	}
+	for (uint32_t i = 0; i < n / 2; i++) {
+		uint32_t t = st[i].kid;
+
+		st[i].kid = st[n - 1 - i].kid;
+		st[n - 1 - i].kid = t;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t anc = st[i].kid, x = a->clique_entry_caller[anc];
+
+		if (x) { /* top <= i: the entry not read yet is not overwritten */
+			st[top].clique = a->clique_first[anc];
+			dp_gopen(&w->g, a->p->pd[x].ps, &st[top++]);
+		}
+	}
+	return top;
+}
+
+/*
+ * The same as dp_gwalk() from the root without a walk, when each clique's subtree is the
+ * range clique_first[c]..c (no extra entries, every clique reachable: runtime files):
+ * cliques from the root down (here hi down to lo), keeping a stack of the subtrees
+ * entered by calls that opened a group, left as soon as c falls below their range.
+ */
+static void dp_gsweep(struct dp_gpart *w)
+{
+	const struct dp_analysis *a = w->a;
+	const struct dp_profile *p = a->p;
+	struct dp_gframe *stack = w->stack;
+	uint32_t top = w->hi < a->n_cliques ? dp_gancestors(w, w->hi) : 0;
+
+	for (uint32_t c = w->hi; c >= w->lo && c >= 1; c--) {
+		uint32_t x = a->clique_entry_caller[c];
+
+		if (c > DP_GAHEAD) {
+			uint32_t ahead = c - DP_GAHEAD;
+
+			__builtin_prefetch(&p->pd[a->clique_pds.ids[a->clique_pds.start[ahead]]]);
+			__builtin_prefetch(&p->pd[a->clique_entry_caller[ahead]]);
+		}
+		while (top > 0 && stack[top - 1].clique > c)
+			dp_gclose(&w->g, &stack[--top]);
+		if (x) {
+			stack[top].clique = a->clique_first[c];
+			dp_gopen(&w->g, p->pd[x].ps, &stack[top++]);
+		}
+		dp_gvisit(a, &w->g, c);
+	}
+}
+
+static void *dp_gsweep_main(void *arg)
+{
+	dp_gsweep(arg);
+	return NULL;
+}
+
+/* Sweeps in two parts, cliques 1..@mid on a second thread (if one can be made), and adds
+ * the lower part's totals to @w's. */
+static void dp_gsweep2(struct dp_gpart *w, struct dp_gpart *low, uint32_t mid)
+{
+	pthread_t th;
+	int spawned;
+
+	low->lo = 1;
+	low->hi = mid;
+	w->lo = low->hi + 1;
+	w->hi = w->a->n_cliques;
+	spawned = pthread_create(&th, NULL, dp_gsweep_main, low) == 0;
+	if (!spawned)
+		dp_gsweep(low);
+	dp_gsweep(w);
+	if (spawned)
+		pthread_join(th, NULL);
+	for (int i = 0; i < DP_NGROUPINGS; i++)
+		for (uint32_t k = 0; k <= w->g.n_groups[i]; k++)
+			dp_inh_add(&w->g.total[i][k], &low->g.total[i][k]);
+}
+
+static void group_desc(const struct dp_inherit *total, uint32_t n, const struct dp_costs *own,
+		       struct dp_inherit *desc)
+{
+	for (uint32_t k = 0; k <= n; k++) {
+		desc[k].samples = total[k].samples - own[k].samples;
+		desc[k].callseqs = total[k].callseqs - own[k].callseqs;
+		desc[k].allocs = total[k].allocs - own[k].allocs;
+		desc[k].alloc_bytes = total[k].alloc_bytes - own[k].alloc_bytes;
+	}
+}
+
+/* A part's counters, totals and stack (the PS table @ps is shared). */
+static int gpart_init(struct dp_gpart *w, const struct dp_analysis *a, struct dp_gps *ps)
+{
+	int ok = 1;
+
+	w->a = a;
+	w->g.ps = ps;
+	w->g.n_groups[0] = a->n_modules;
+	w->g.n_groups[1] = a->p->n_objects;
+	for (int i = 0; i < DP_NGROUPINGS; i++) {
+		w->g.active[i] = calloc((size_t)w->g.n_groups[i] + 1, sizeof(uint32_t));
+		w->g.total[i] = calloc((size_t)w->g.n_groups[i] + 1, sizeof(struct dp_inherit));
+		ok = ok && w->g.active[i] && w->g.total[i];
+	}
+	w->stack = malloc(((size_t)a->n_cliques + 1) * sizeof(*w->stack));
+	return ok && w->stack ? 0 : dp_error(DP_ENOMEM, "out of memory summarizing modules");
+}
+
+static void gpart_free(struct dp_gpart *w)
+{
+	for (int i = 0; i < DP_NGROUPINGS; i++) {
+		free(w->g.active[i]);
+		free(w->g.total[i]);
+	}
+	free(w->stack);
+}
+
+int dp_analysis_group_totals(struct dp_analysis *a)
+{
+	return dp_analysis_group_totals_at(a, a->n_cliques / 2);
+}
+
+int dp_analysis_group_totals_at(struct dp_analysis *a, uint32_t mid)
+{
+	const struct dp_profile *p = a->p;
+	struct dp_gps *ps = calloc((size_t)p->n_ps + 1, sizeof(*ps));
+	struct dp_gpart w[2] = {{0}};
+	int sweep = a->n_extra_entries == 0 && a->root_clique == a->n_cliques;
+	int rc = ps ? 0 : dp_error(DP_ENOMEM, "out of memory summarizing modules");
+
+	for (int i = 0; i < 1 + sweep && rc == 0; i++)
+		rc = gpart_init(&w[i], a, ps);
+	if (rc < 0)
+		goto out;
+	for (uint32_t k = 1; k <= p->n_ps; k++) {
+		ps[k].group[0] = a->ps_module[k];
+		ps[k].group[1] = p->ps[k].object <= p->n_objects ? p->ps[k].object : 0;
+		ps[k].fn = p->ps[k].kind == DP_PS_FUNCTION;
 	}
 	/* every clique nothing enters starts a tree: the root's, and unreachable ones */
-	for (uint32_t c = 1; c <= a->n_cliques; c++)
-		if (a->clique_entry[c] == 0)
-			dp_gwalk(a, ps_group, c, stack, active, total);
-	for (uint32_t g = 0; g <= n_groups; g++) {
-		const struct dp_costs *o = &group_own[g];
-
-		group_desc[g].samples = total[g].samples - o->samples;
-		group_desc[g].callseqs = total[g].callseqs - o->callseqs;
-		group_desc[g].allocs = total[g].allocs - o->allocs;
-		group_desc[g].alloc_bytes = total[g].alloc_bytes - o->alloc_bytes;
-	}
-	free(total);
-	free(active);
-	free(stack);
-	return 0;
+	if (sweep)
+		dp_gsweep2(&w[0], &w[1], mid < a->n_cliques ? mid : a->n_cliques);
+	else
+		for (uint32_t c = 1; c <= a->n_cliques; c++)
+			if (a->clique_entry[c] == 0)
+				dp_gwalk(a, &w[0].g, c, w[0].stack);
+	group_desc(w[0].g.total[0], w[0].g.n_groups[0], a->module_own, a->module_desc);
+	group_desc(w[0].g.total[1], w[0].g.n_groups[1], a->object_own, a->object_desc);
+out:
+	gpart_free(&w[0]);
+	gpart_free(&w[1]);
+	free(ps);
+	return rc;
 }

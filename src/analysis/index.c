@@ -1,7 +1,7 @@
 /*
  * analysis/index.c - the node indexes of an analysis, as CSR arrays built by counting
- * sort: PD -> CSDs made and received, PS -> PDs, PS -> calling CSDs, CSS -> CSDs and
- * PS -> CSSs. Linear time, two passes over the items per index.
+ * sort: PD -> CSDs made (with the callee of each: the PD graph's arcs) and received,
+ * PS -> PDs, PS -> calling CSDs, CSS -> CSDs and PS -> CSSs. Linear time.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,9 +40,10 @@ int dp_csr_build(struct dp_arena *arena, struct dp_csr *c, uint32_t n_keys, uint
 	return 0;
 }
 
-/* The keys of the CSD indexes, read in one pass over the (large) CSD records and checked. */
-static int csd_keys(const struct dp_profile *p, uint32_t *caller, uint32_t *callee, uint32_t *css,
-		    uint32_t *callee_ps)
+/* The callers and callees of the CSDs, read in one pass over the records; checks every id
+ * of a CSD (dp_analysis_own() does too, for its own use, but this message is the one
+ * reported). */
+static int arc_keys(const struct dp_profile *p, uint32_t *caller, uint32_t *callee)
 {
 	for (uint32_t i = 1; i <= p->n_csd; i++) {
 		const struct dp_csd *d = &p->csd[i];
@@ -55,52 +56,46 @@ static int csd_keys(const struct dp_profile *p, uint32_t *caller, uint32_t *call
 					i, d->caller, d->callee, d->css);
 		caller[i] = d->caller;
 		callee[i] = d->callee;
-		css[i] = d->css;
-		callee_ps[i] = p->pd[d->callee].ps;
 	}
 	return 0;
 }
 
-/* pd_succ: the PD graph's arcs in CSR order, so walks need not touch the CSD records. */
-static int succ(struct dp_analysis *a, const uint32_t *callee)
-{
-	uint32_t n = a->p->n_csd;
-
-	a->pd_succ = dp_arena_array(&a->arena, (size_t)n + 1, sizeof(*a->pd_succ));
-	if (!a->pd_succ)
-		return dp_error(DP_ENOMEM, "out of memory indexing the profile");
-	for (uint32_t j = 0; j < n; j++)
-		a->pd_succ[j] = callee[a->pd_csds.ids[j]];
-	return 0;
-}
-
-int dp_analysis_index(struct dp_analysis *a)
+int dp_analysis_graph(struct dp_analysis *a)
 {
 	const struct dp_profile *p = a->p;
-	struct dp_arena *ar = &a->arena;
 	size_t n = (size_t)p->n_csd + 1;
-	uint32_t *k = malloc(4 * n * sizeof(*k)), *caller = k, *callee = k + n, *css = k + 2 * n;
-	uint32_t *callee_ps = k + 3 * n;
+	uint32_t *k = dp_analysis_tmp(2 * n, sizeof(*k)), *caller = k, *callee = k + n;
 	int rc;
 
 	if (!k)
 		return dp_error(DP_ENOMEM, "out of memory indexing the profile");
-	rc = csd_keys(p, caller, callee, css, callee_ps);
+	rc = arc_keys(p, caller, callee);
 	if (rc == 0)
-		rc = dp_csr_build(ar, &a->pd_csds, p->n_pd, p->n_csd, caller, sizeof(*k));
+		rc = dp_csr_build(&a->arena, &a->pd_csds, p->n_pd, p->n_csd, caller, sizeof(*k));
+	if (rc == 0) {
+		a->pd_succ = dp_arena_array(&a->arena, n, sizeof(*a->pd_succ));
+		if (!a->pd_succ)
+			rc = dp_error(DP_ENOMEM, "out of memory indexing the profile");
+	}
+	for (uint32_t j = 0; rc == 0 && j < p->n_csd; j++)
+		a->pd_succ[j] = callee[a->pd_csds.ids[j]];
+	free(k);
+	return rc;
+}
+
+int dp_analysis_side_index(struct dp_analysis *a, const uint32_t *css, const uint32_t *callee_ps)
+{
+	const struct dp_profile *p = a->p;
+	struct dp_arena *ar = &a->side_arena;
+	int rc;
+
+	rc = dp_csr_build(ar, &a->ps_callers, p->n_ps, p->n_csd, callee_ps, sizeof(*callee_ps));
 	if (rc == 0)
-		rc = succ(a, callee);
-	if (rc == 0)
-		rc = dp_csr_build(ar, &a->pd_callers, p->n_pd, p->n_csd, callee, sizeof(*k));
-	if (rc == 0)
-		rc = dp_csr_build(ar, &a->ps_callers, p->n_ps, p->n_csd, callee_ps, sizeof(*k));
-	if (rc == 0)
-		rc = dp_csr_build(ar, &a->css_csds, p->n_css, p->n_csd, css, sizeof(*k));
+		rc = dp_csr_build(ar, &a->css_csds, p->n_css, p->n_csd, css, sizeof(*css));
 	if (rc == 0)
 		rc = dp_csr_build(ar, &a->ps_pds, p->n_ps, p->n_pd, &p->pd[0].ps, sizeof(*p->pd));
 	if (rc == 0)
 		rc = dp_csr_build(ar, &a->ps_csss, p->n_ps, p->n_css, p->css ? &p->css[0].ps : NULL,
 				  sizeof(*p->css));
-	free(k);
 	return rc;
 }

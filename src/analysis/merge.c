@@ -7,11 +7,12 @@
 #include "merge.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
-#include "analysis_int.h"
 #include "deepprof/format.h"
 #include "merge_int.h"
 
@@ -22,7 +23,8 @@ static int nomem(void)
 	return dp_error(DP_ENOMEM, "out of memory merging threads");
 }
 
-/* The reader guarantees these for files; profiles built in memory may not. */
+/* The reader guarantees these for files; profiles built in memory may not. The nodes are
+ * checked by mg_init() and csd_index(), in the passes they make over them anyway. */
 static int check_ids(const struct dp_profile *p)
 {
 	if (!p->ps || !p->pd || (p->n_css && !p->css) || (p->n_csd && !p->csd))
@@ -31,23 +33,11 @@ static int check_ids(const struct dp_profile *p)
 		return dp_error(DP_EFORMAT,
 				"cannot merge threads: root PD %" PRIu32 " out of range",
 				p->root_pd);
-	for (uint32_t i = 1; i <= p->n_pd; i++)
-		if (p->pd[i].ps < 1 || p->pd[i].ps > p->n_ps)
-			return dp_error(DP_EFORMAT,
-					"cannot merge threads: PD %" PRIu32 " has PS %" PRIu32
-					" out of range",
-					i, p->pd[i].ps);
-	for (uint32_t i = 1; i <= p->n_csd; i++) {
-		const struct dp_csd *d = &p->csd[i];
+	return 0;
+}
 
-		if (d->caller < 1 || d->caller > p->n_pd || d->callee < 1 || d->callee > p->n_pd ||
-		    d->css < 1 || d->css > p->n_css)
-			return dp_error(DP_EFORMAT,
-					"cannot merge threads: CSD %" PRIu32
-					" has caller PD %" PRIu32 ", callee PD %" PRIu32
-					", CSS %" PRIu32 ": out of range",
-					i, d->caller, d->callee, d->css);
-	}
+static int check_threads(const struct dp_profile *p)
+{
 	for (uint32_t i = 1; i <= p->n_threads; i++)
 		if (p->threads && p->threads[i].root_pd > p->n_pd)
 			return dp_error(DP_EFORMAT,
@@ -134,6 +124,7 @@ static void sig_number(struct dp_mg *m, const struct sig_rec *r, uint32_t n, con
 			if (memcmp(list + r[j].off, list + r[i].off, r[i].len * sizeof(*list)) == 0)
 				break;
 		m->sig[r[i].pd] = j < i ? m->sig[r[j].pd] : ++n_class;
+		m->key[r[i].pd] |= m->sig[r[i].pd];
 	}
 }
 
@@ -151,8 +142,8 @@ static int thread_signatures(struct dp_mg *m)
 		return nomem();
 	for (uint32_t i = 1; i <= p->n_ps; i++)
 		n_thr_ps += thr[i] = p->ps[i].kind == DP_PS_THREAD;
-	for (uint32_t i = 1; n_thr_ps && i <= p->n_pd; i++)
-		if (thr[p->pd[i].ps]) {
+	for (uint32_t i = 1; n_thr_ps && i <= p->n_pd; i++) /* key >> 32: the PD's PS */
+		if (thr[m->key[i] >> 32]) {
 			n_t++;
 			n_calls += m->csd_start[i + 1] - m->csd_start[i];
 		}
@@ -166,7 +157,7 @@ static int thread_signatures(struct dp_mg *m)
 	}
 	n_t = 0;
 	for (uint32_t i = 1; r && i <= p->n_pd; i++)
-		if (thr[p->pd[i].ps])
+		if (thr[m->key[i] >> 32])
 			sig_collect(m, i, &r[n_t++], list, &n_list);
 	if (r) {
 		qsort(r, n_t, sizeof(*r), cmp_sig);
@@ -190,7 +181,9 @@ static uint64_t mg_hash(uint32_t rep, uint32_t css, uint64_t k)
 	return h ^ (h >> 29);
 }
 
-struct dp_mg_ent *dp_mg_slot(const struct dp_mg *m, uint32_t rep, uint32_t css, uint64_t k)
+/* The table slot of (@rep, @css, @k): the entry holding it, or the empty slot where it
+ * would go (csd == 0). Never fails: the table is never full. */
+static struct dp_mg_ent *mg_slot(const struct dp_mg *m, uint32_t rep, uint32_t css, uint64_t k)
 {
 	size_t mask = m->n_tab - 1, h = (size_t)mg_hash(rep, css, k) & mask;
 
@@ -225,7 +218,7 @@ static int tab_rehash(struct dp_mg *m)
 		const struct dp_mg_ent *e = &old[i];
 
 		if (e->csd && m->parent[e->rep] == e->rep)
-			*dp_mg_slot(m, e->rep, e->css, e->k) = *e;
+			*mg_slot(m, e->rep, e->css, e->k) = *e;
 	}
 	free(old);
 	return 0;
@@ -248,23 +241,24 @@ static int pend_push(struct dp_mg *m, uint32_t x, uint32_t y)
 	return 0;
 }
 
-/* Record CSD @d as made by class @rep: a new entry, or a pair of callees to unite. */
-static int tab_add(struct dp_mg *m, uint32_t rep, uint32_t d)
+/* Record the CSD at CSR position @i as made by class @rep: a new entry, or a pair of
+ * callees to unite. */
+static int tab_add(struct dp_mg *m, uint32_t rep, uint32_t i)
 {
-	const struct dp_csd *c = &m->in->csd[d];
-	uint64_t k = dp_mg_csd_key(m, d);
+	uint32_t d = m->csd_ids[i], css = m->pos_css[i], callee = m->pos_callee[i];
+	uint64_t k = m->key[callee];
 	struct dp_mg_ent *e;
 	int rc;
 
 	if ((m->n_used + 1) * 2 > m->n_tab && (rc = tab_rehash(m)) < 0)
 		return rc;
-	e = dp_mg_slot(m, rep, c->css, k);
+	e = mg_slot(m, rep, css, k);
 	if (e->csd) {
-		uint32_t other = m->in->csd[e->csd].callee;
-
-		return other == c->callee ? 0 : pend_push(m, c->callee, other);
+		m->grp[d] = e->csd == d ? 0 : e->csd;
+		return e->callee == callee ? 0 : pend_push(m, callee, e->callee);
 	}
-	*e = (struct dp_mg_ent){.k = k, .rep = rep, .css = c->css, .csd = d};
+	m->grp[d] = 0;
+	*e = (struct dp_mg_ent){.k = k, .rep = rep, .css = css, .csd = d, .callee = callee};
 	m->n_used++;
 	return 0;
 }
@@ -283,14 +277,47 @@ static int index_class(struct dp_mg *m, uint32_t rep)
 	m->n_indexed++;
 	do {
 		for (uint32_t i = m->csd_start[mem]; rc == 0 && i < m->csd_start[mem + 1]; i++)
-			rc = tab_add(m, rep, m->csd_ids[i]);
+			rc = tab_add(m, rep, i);
 		mem = m->next[mem];
 	} while (rc == 0 && mem != rep);
 	return rc;
 }
 
+#define MG_PAIR 8u /* single PDs making at most this many CSDs each unite without the table */
+
+/*
+ * Unite single PDs @x and @y (neither indexed, each making at most MG_PAIR CSDs, none
+ * twice with one key): match their CSDs by (CSS, callee key), queue the matched callees,
+ * and record the groups in m->grp (@y's matched CSDs into @x's).
+ */
+static int unite_pair(struct dp_mg *m, uint32_t x, uint32_t y)
+{
+	uint32_t bx = m->csd_start[x], nx = m->csd_start[x + 1] - bx;
+	uint32_t by = m->csd_start[y], ny = m->csd_start[y + 1] - by;
+	const uint32_t *css = m->pos_css, *callee = m->pos_callee;
+	uint64_t kx[MG_PAIR];
+	int rc = 0;
+
+	for (uint32_t i = 0; i < nx; i++) {
+		kx[i] = m->key[callee[bx + i]];
+		m->grp[m->csd_ids[bx + i]] = 0;
+	}
+	for (uint32_t j = by; rc == 0 && j < by + ny; j++) {
+		uint64_t k = m->key[callee[j]];
+		uint32_t i;
+
+		for (i = 0; i < nx && (kx[i] != k || css[bx + i] != css[j]); i++)
+			;
+		m->grp[m->csd_ids[j]] = i < nx ? m->csd_ids[bx + i] : 0;
+		if (i < nx && callee[bx + i] != callee[j])
+			rc = pend_push(m, callee[j], callee[bx + i]);
+	}
+	return rc;
+}
+
 /* Unite the classes of @x and @y: the smaller one's CSDs are entered under the larger
- * one's representative (indexed first if it was not), which may queue more pairs. */
+ * one's representative (indexed first if it was not), which may queue more pairs; two
+ * short single PDs are matched directly (unite_pair()). */
 static int unite(struct dp_mg *m, uint32_t x, uint32_t y)
 {
 	uint32_t rx = dp_mg_find(m, x), ry = dp_mg_find(m, y), mem, t;
@@ -303,16 +330,24 @@ static int unite(struct dp_mg *m, uint32_t x, uint32_t y)
 		rx = ry;
 		ry = t;
 	}
-	if (!m->indexed[rx] && (rc = index_class(m, rx)) < 0)
-		return rc;
+	m->n_unions++;
 	m->parent[ry] = rx;
 	m->size[rx] += m->size[ry];
-	mem = ry;
-	do {
-		for (uint32_t i = m->csd_start[mem]; rc == 0 && i < m->csd_start[mem + 1]; i++)
-			rc = tab_add(m, rx, m->csd_ids[i]);
-		mem = m->next[mem];
-	} while (rc == 0 && mem != ry);
+	if (m->size[rx] == 2 && !m->indexed[rx] && !m->indexed[ry] &&
+	    m->csd_start[rx + 1] - m->csd_start[rx] <= MG_PAIR &&
+	    m->csd_start[ry + 1] - m->csd_start[ry] <= MG_PAIR) {
+		rc = unite_pair(m, rx, ry);
+	} else {
+		if (!m->indexed[rx] && (rc = index_class(m, rx)) < 0)
+			return rc;
+		mem = ry;
+		do {
+			for (uint32_t i = m->csd_start[mem]; rc == 0 && i < m->csd_start[mem + 1];
+			     i++)
+				rc = tab_add(m, rx, i);
+			mem = m->next[mem];
+		} while (rc == 0 && mem != ry);
+	}
 	t = m->next[rx];
 	m->next[rx] = m->next[ry];
 	m->next[ry] = t;
@@ -323,16 +358,14 @@ static int unite(struct dp_mg *m, uint32_t x, uint32_t y)
  * files but at the root, whose thread CSDs share one CSS). */
 static int has_duplicates(const struct dp_mg *m, uint32_t pd)
 {
-	const uint32_t *ids = m->csd_ids + m->csd_start[pd];
-	uint32_t n = m->csd_start[pd + 1] - m->csd_start[pd];
-	const struct dp_csd *csd = m->in->csd;
+	uint32_t b = m->csd_start[pd], n = m->csd_start[pd + 1] - b;
+	const uint32_t *css = m->pos_css + b, *callee = m->pos_callee + b;
 
 	if (n > MG_SMALL)
 		return 1;
 	for (uint32_t i = 0; i + 1 < n; i++)
 		for (uint32_t j = i + 1; j < n; j++)
-			if (csd[ids[i]].css == csd[ids[j]].css &&
-			    dp_mg_csd_key(m, ids[i]) == dp_mg_csd_key(m, ids[j]))
+			if (css[i] == css[j] && m->key[callee[i]] == m->key[callee[j]])
 				return 1;
 	return 0;
 }
@@ -356,29 +389,124 @@ static int closure(struct dp_mg *m)
 	return rc;
 }
 
-static int mg_init(struct dp_mg *m, struct dp_arena *tmp, const struct dp_profile *p)
+/*
+ * The CSR of CSDs by caller: the CSDs of PD k are at positions csd_start[k] ..
+ * csd_start[k + 1] of csd_ids (in id order), pos_css and pos_callee. Checks every CSD's
+ * ids in the first pass, which copies the three fields into compact arrays (the CSD
+ * records are the largest array of the profile: they are read once).
+ */
+static int csd_index(struct dp_mg *m, struct dp_arena *tmp)
 {
-	size_t n = (size_t)p->n_pd + 2;
-	static const struct dp_csd none;
-	const struct dp_csd *csd0 = p->csd ? &p->csd[0] : &none;
-	struct dp_csr c;
+	const struct dp_profile *p = m->in;
+	size_t n = (size_t)p->n_csd + 1;
+	uint32_t *start = dp_arena_array(tmp, (size_t)p->n_pd + 2, sizeof(uint32_t));
+	uint32_t *caller = malloc(n * 3 * sizeof(uint32_t)), *css = caller + n, *callee = css + n;
 
-	m->in = p;
-	m->parent = dp_arena_array(tmp, n, sizeof(uint32_t));
-	m->size = dp_arena_array(tmp, n, sizeof(uint32_t));
-	m->next = dp_arena_array(tmp, n, sizeof(uint32_t));
-	m->sig = dp_arena_array(tmp, n, sizeof(uint32_t));
-	m->indexed = dp_arena_array(tmp, n, 1);
-	if (!m->parent || !m->size || !m->next || !m->sig || !m->indexed)
+	m->csd_ids = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->pos_css = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->pos_callee = dp_arena_array(tmp, n, sizeof(uint32_t));
+	if (!start || !caller || !m->csd_ids || !m->pos_css || !m->pos_callee) {
+		free(caller);
 		return nomem();
-	if (dp_csr_build(tmp, &c, p->n_pd, p->n_csd, &csd0->caller, sizeof(*csd0)) < 0)
-		return nomem();
-	m->csd_start = c.start; /* CSDs of PD k: csd_ids[csd_start[k] .. csd_start[k + 1]) */
-	m->csd_ids = c.ids;
+	}
+	for (uint32_t i = 1; i <= p->n_csd; i++) {
+		const struct dp_csd *d = &p->csd[i];
+
+		if (d->caller < 1 || d->caller > p->n_pd || d->callee < 1 || d->callee > p->n_pd ||
+		    d->css < 1 || d->css > p->n_css) {
+			free(caller);
+			return dp_error(DP_EFORMAT,
+					"cannot merge threads: CSD %" PRIu32
+					" has caller PD %" PRIu32 ", callee PD %" PRIu32
+					", CSS %" PRIu32 ": out of range",
+					i, d->caller, d->callee, d->css);
+		}
+		caller[i] = d->caller;
+		css[i] = d->css;
+		callee[i] = d->callee;
+		start[d->caller + 1]++;
+	}
+	for (uint32_t k = 1; k <= p->n_pd; k++) /* start[k + 1] = end of k = start of k + 1 */
+		start[k + 1] += start[k];
+	for (uint32_t i = 1; i <= p->n_csd; i++) { /* start[k] is k's cursor, ending at k + 1's */
+		uint32_t at = start[caller[i]]++;
+
+		m->csd_ids[at] = i;
+		m->pos_css[at] = css[i];
+		m->pos_callee[at] = callee[i];
+	}
+	for (uint32_t k = p->n_pd + 1; k > 1; k--)
+		start[k] = start[k - 1];
+	start[1] = 0;
+	m->csd_start = start;
+	free(caller);
+	return 0;
+}
+
+/* Allocate and start the union-find (every PD its own class), the PD keys (checking each
+ * PD's PS), the CSR of CSDs and the table. */
+/* The PD pass of mg_init(): every PD its own class and its key; stops at the first PD
+ * whose PS is out of range (in *@bad). Run on a second thread: it sets no message. */
+struct pd_pass {
+	struct dp_mg *m;
+	uint32_t bad;
+};
+
+static void *pd_pass_run(void *arg)
+{
+	struct pd_pass *j = arg;
+	struct dp_mg *m = j->m;
+	const struct dp_profile *p = m->in;
+
 	for (uint32_t i = 1; i <= p->n_pd; i++) {
+		if (p->pd[i].ps < 1 || p->pd[i].ps > p->n_ps) {
+			j->bad = i;
+			break;
+		}
+		m->key[i] = (uint64_t)p->pd[i].ps << 32;
 		m->parent[i] = m->next[i] = i;
 		m->size[i] = 1;
 	}
+	return NULL;
+}
+
+/*
+ * Allocate and start the union-find (every PD its own class), the PD keys (checking each
+ * PD's PS: on a second thread), the CSR of CSDs (checking each CSD) and the table. A bad
+ * PD is reported before a bad CSD, as the passes once ran in that order.
+ */
+static int mg_init(struct dp_mg *m, struct dp_arena *tmp, const struct dp_profile *p)
+{
+	size_t n = (size_t)p->n_pd + 2;
+	struct pd_pass job = {.m = m};
+	pthread_t th = {0};
+	bool par;
+	int rc;
+
+	m->in = p;
+	m->sig = dp_arena_array(tmp, n, sizeof(uint32_t)); /* sparse: faulted in as used */
+	m->indexed = dp_arena_array(tmp, n, 1);
+	m->grp = dp_arena_array(tmp, (size_t)p->n_csd + 1, sizeof(uint32_t));
+	dp_arena_prefault(tmp, 1); /* the rest is written in full at once */
+	m->parent = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->size = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->next = dp_arena_array(tmp, n, sizeof(uint32_t));
+	m->key = dp_arena_array(tmp, n, sizeof(uint64_t));
+	if (!m->parent || !m->size || !m->next || !m->sig || !m->key || !m->indexed || !m->grp)
+		return nomem();
+	par = p->n_pd >= DP_MG_PAR_MIN && pthread_create(&th, NULL, pd_pass_run, &job) == 0;
+	if (!par)
+		pd_pass_run(&job);
+	rc = job.bad ? 0 : csd_index(m, tmp);
+	if (par)
+		pthread_join(th, NULL);
+	if (job.bad)
+		return dp_error(DP_EFORMAT,
+				"cannot merge threads: PD %" PRIu32 " has PS %" PRIu32
+				" out of range",
+				job.bad, p->pd[job.bad].ps);
+	if (rc < 0 || (rc = check_threads(p)) < 0)
+		return rc;
 	m->tab = calloc(MG_TAB_MIN, sizeof(*m->tab));
 	if (!m->tab)
 		return nomem();

@@ -1,9 +1,12 @@
 /*
  * analysis/merge_out.c - the output half of dp_profile_merge_threads(): a copy of the
  * static tables (same string, object, PS and CSS ids) and the merged PDs and CSDs, built
- * from the closed union-find of merge.c in a few linear passes.
+ * from the closed union-find of merge.c in a few linear passes (the PDs' on a second
+ * thread while the CSDs' run).
  */
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +61,7 @@ int dp_mg_copy_static(const struct dp_profile *in, struct dp_profile *out)
 	*out = *in; /* header and INFO scalars; every pointer is replaced below */
 	memset(&out->strs, 0, sizeof(out->strs));
 	dp_arena_init(a, 0);
+	dp_arena_prefault(a, 1); /* the node arrays are filled in full */
 	out->pd = NULL;
 	out->csd = NULL;
 	out->n_pd = out->n_csd = 0;
@@ -83,16 +87,18 @@ out_release:
 	return rc;
 }
 
-/* Merged PD ids: @newpd[rep] for each class, numbered by lowest member id. */
-static uint32_t number_pds(struct dp_mg *m, uint32_t *newpd)
+/* Merged PD ids: @newpd[pd] for every PD, classes numbered by their lowest member id
+ * (@byrep, zeroed, is scratch indexed by representative). */
+static uint32_t number_pds(struct dp_mg *m, uint32_t *byrep, uint32_t *newpd)
 {
 	uint32_t n = 0;
 
 	for (uint32_t i = 1; i <= m->in->n_pd; i++) {
 		uint32_t r = dp_mg_find(m, i);
 
-		if (!newpd[r])
-			newpd[r] = ++n;
+		if (!byrep[r])
+			byrep[r] = ++n;
+		newpd[i] = byrep[r];
 	}
 	return n;
 }
@@ -113,7 +119,7 @@ static int merge_coverage(struct dp_mg *m, const uint32_t *newpd, struct dp_prof
 	}
 	for (uint32_t i = 1; i <= in->n_pd; i++) {
 		const struct dp_pd *s = &in->pd[i];
-		struct dp_pd *o = &out->pd[newpd[dp_mg_find(m, i)]];
+		struct dp_pd *o = &out->pd[newpd[i]];
 
 		for (uint32_t k = 0; s->cp && k < s->n_cp; k++)
 			o->cp[k] += s->cp[k];
@@ -121,18 +127,22 @@ static int merge_coverage(struct dp_mg *m, const uint32_t *newpd, struct dp_prof
 	return 0;
 }
 
-static int build_pds(struct dp_mg *m, uint32_t *newpd, struct dp_profile *out)
-{
-	const struct dp_profile *in = m->in;
-	int any_cp = 0;
+/* The merged PDs' fields from their members (out->pd allocated, newpd numbered); run on
+ * a second thread while the CSDs are built. */
+struct pd_job {
+	const struct dp_profile *in;
+	const uint32_t *newpd;
+	struct dp_pd *out;
+	int any_cp; /* some PD has coverage counts */
+};
 
-	out->n_pd = number_pds(m, newpd);
-	out->pd = dp_arena_array(&out->arena, (size_t)out->n_pd + 1, sizeof(*out->pd));
-	if (!out->pd)
-		return nomem();
-	for (uint32_t i = 1; i <= in->n_pd; i++) {
-		const struct dp_pd *s = &in->pd[i];
-		struct dp_pd *o = &out->pd[newpd[dp_mg_find(m, i)]];
+static void *fill_pds(void *arg)
+{
+	struct pd_job *j = arg;
+
+	for (uint32_t i = 1; i <= j->in->n_pd; i++) {
+		const struct dp_pd *s = &j->in->pd[i];
+		struct dp_pd *o = &j->out[j->newpd[i]];
 
 		if (o->ps == 0) {
 			o->ps = s->ps;
@@ -142,44 +152,32 @@ static int build_pds(struct dp_mg *m, uint32_t *newpd, struct dp_profile *out)
 		}
 		if (s->cp && s->n_cp > o->n_cp)
 			o->n_cp = s->n_cp;
-		any_cp |= s->cp && s->n_cp;
+		j->any_cp |= s->cp && s->n_cp;
 	}
-	return any_cp ? merge_coverage(m, newpd, out) : 0;
+	return NULL;
 }
 
-/* Merged CSD ids into @map[d], numbered by the lowest CSD id of each group (a group
- * is one CSD when its caller's class is not indexed). */
-static int number_csds(struct dp_mg *m, uint32_t *map, uint32_t *n_out)
+/* Merged CSD ids into @map[d] (zeroed), numbered by the lowest CSD id of each group: the
+ * CSDs that the closure recorded as merging into one (m->grp). */
+static uint32_t number_csds(const struct dp_mg *m, uint32_t *map)
 {
-	const struct dp_profile *in = m->in;
+	uint32_t n = 0;
 
-	*n_out = 0;
-	for (uint32_t d = 1; d <= in->n_csd; d++) {
-		const struct dp_csd *c = &in->csd[d];
-		uint32_t rep = dp_mg_find(m, c->caller);
-		struct dp_mg_ent *e;
+	for (uint32_t d = 1; d <= m->in->n_csd; d++) {
+		uint32_t g = m->grp[d] ? m->grp[d] : d;
 
-		if (!m->indexed[rep]) { /* a lone PD whose CSDs all differ */
-			map[d] = ++*n_out;
-			continue;
-		}
-		e = dp_mg_slot(m, rep, c->css, dp_mg_csd_key(m, d));
-		if (!e->csd) /* cannot happen: the closure entered every CSD of every class */
-			return dp_error(DP_EFORMAT, "merging threads: CSD %" PRIu32 " lost", d);
-		if (!e->out)
-			e->out = ++*n_out;
-		map[d] = e->out;
+		if (!map[g])
+			map[g] = ++n;
+		map[d] = map[g];
 	}
-	return 0;
+	return n;
 }
 
 static int build_csds(struct dp_mg *m, const uint32_t *newpd, uint32_t *map, struct dp_profile *out)
 {
 	const struct dp_profile *in = m->in;
-	int rc = number_csds(m, map, &out->n_csd);
 
-	if (rc < 0)
-		return rc;
+	out->n_csd = number_csds(m, map);
 	out->csd = dp_arena_array(&out->arena, (size_t)out->n_csd + 1, sizeof(*out->csd));
 	if (!out->csd)
 		return nomem();
@@ -188,9 +186,9 @@ static int build_csds(struct dp_mg *m, const uint32_t *newpd, uint32_t *map, str
 		struct dp_csd *o = &out->csd[map[d]];
 
 		if (o->css == 0) {
-			o->caller = newpd[dp_mg_find(m, s->caller)];
+			o->caller = newpd[s->caller];
 			o->css = s->css;
-			o->callee = newpd[dp_mg_find(m, s->callee)];
+			o->callee = newpd[s->callee];
 		}
 		o->calls += s->calls;
 		o->exits += s->exits;
@@ -218,28 +216,49 @@ static int copy_nodes(const struct dp_profile *in, struct dp_profile *out)
 	return fail ? nomem() : 0;
 }
 
+/*
+ * The merged PDs are filled on a second thread (fill_pds(), which allocates nothing)
+ * while this one numbers and builds the CSDs; coverage counts, which allocate, once it is
+ * joined.
+ */
 int dp_mg_build_nodes(struct dp_mg *m, struct dp_profile *out)
 {
 	const struct dp_profile *in = m->in;
-	uint32_t *newpd, *map;
+	uint32_t *byrep, *newpd, *map;
+	struct pd_job job = {.in = in};
+	pthread_t th = {0};
+	bool par = false;
 	int rc;
 
-	if (m->n_indexed == 0) /* root and thread root ids stay as they are */
+	if (m->n_unions == 0) /* root and thread root ids stay as they are */
 		return copy_nodes(in, out);
+	byrep = calloc((size_t)in->n_pd + 1, sizeof(*byrep));
 	newpd = calloc((size_t)in->n_pd + 1, sizeof(*newpd));
 	map = calloc((size_t)in->n_csd + 1, sizeof(*map));
-	rc = newpd && map ? 0 : nomem();
-
-	if (rc == 0)
-		rc = build_pds(m, newpd, out);
-	if (rc == 0)
-		rc = build_csds(m, newpd, map, out);
+	rc = byrep && newpd && map ? 0 : nomem();
 	if (rc == 0) {
-		out->root_pd = newpd[dp_mg_find(m, in->root_pd)];
+		out->n_pd = number_pds(m, byrep, newpd);
+		out->pd = dp_arena_array(&out->arena, (size_t)out->n_pd + 1, sizeof(*out->pd));
+		rc = out->pd ? 0 : nomem();
+	}
+	free(byrep);
+	if (rc == 0) {
+		job.newpd = newpd;
+		job.out = out->pd;
+		par = in->n_pd >= DP_MG_PAR_MIN && pthread_create(&th, NULL, fill_pds, &job) == 0;
+		if (!par)
+			fill_pds(&job);
+		rc = build_csds(m, newpd, map, out);
+		if (par)
+			pthread_join(th, NULL);
+	}
+	if (rc == 0 && job.any_cp)
+		rc = merge_coverage(m, newpd, out);
+	if (rc == 0) {
+		out->root_pd = newpd[in->root_pd];
 		for (uint32_t t = 1; out->threads && t <= out->n_threads; t++)
 			if (out->threads[t].root_pd)
-				out->threads[t].root_pd =
-					newpd[dp_mg_find(m, out->threads[t].root_pd)];
+				out->threads[t].root_pd = newpd[out->threads[t].root_pd];
 	}
 	free(newpd);
 	free(map);

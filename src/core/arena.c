@@ -1,17 +1,21 @@
 /*
  * core/arena.c - block-chained bump allocator. Blocks double in size up to 64 MiB, and a
  * request larger than half a block gets a block of its own. Blocks of 4 MiB and more are
- * backed by transparent huge pages where the kernel allows (see arena_advise()).
+ * backed by transparent huge pages where the kernel allows (see arena_advise()); blocks
+ * for requests of 16 MiB and more are faulted in on a helper thread (arena_pf_start()).
  */
 #define _DEFAULT_SOURCE /* madvise */
 #include "arena.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 struct dp_arena_block {
 	struct dp_arena_block *next;
@@ -51,6 +55,122 @@ static void arena_advise(void *p, size_t size)
 #endif
 }
 
+/*
+ * Faulting in big blocks on the second core. The arrays of a large profile are single big
+ * requests that are then filled front to back; the kernel's zeroing of their pages was a
+ * sixth of a large load's CPU time. When asked to (dp_arena_prefault()), the arena has a
+ * helper thread ask the kernel to populate each such block (MADV_POPULATE_WRITE maps
+ * zeroed pages and never changes their contents, so it may race with the owner's writes)
+ * while the owner fills it from the front. Blocks are queued for one helper at a time,
+ * which exits when the queue is empty and is joined when the next one starts or by
+ * dp_arena_release().
+ */
+#define ARENA_PF_MIN   ((size_t)16 << 20)
+#define ARENA_PF_QUEUE 32
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL: harmless */
+#endif
+
+struct dp_arena_pf {
+	pid_t pid; /* the process whose thread it is: a child of fork() has no helper */
+	pthread_mutex_t lock;
+	pthread_t thread;
+	bool started; /* thread is to be joined */
+	bool running; /* thread still takes blocks from the queue */
+	unsigned head, n;
+	struct {
+		void *start;
+		size_t size;
+	} q[ARENA_PF_QUEUE];
+};
+
+static void *arena_pf_run(void *arg)
+{
+	struct dp_arena_pf *pf = arg;
+	const size_t step = (size_t)32 << 20;
+
+	for (;;) {
+		void *start;
+		size_t size;
+
+		pthread_mutex_lock(&pf->lock);
+		if (pf->head == pf->n) {
+			pf->running = false;
+			pthread_mutex_unlock(&pf->lock);
+			return NULL;
+		}
+		start = pf->q[pf->head].start;
+		size = pf->q[pf->head++].size;
+		pthread_mutex_unlock(&pf->lock);
+		/* in steps, from the front: the owner writes from the front too */
+		for (size_t off = 0; off < size; off += step)
+			if (madvise((char *)start + off, size - off < step ? size - off : step,
+				    MADV_POPULATE_WRITE) != 0)
+				break;
+	}
+}
+
+/* Join the helper (if it is this process's: after fork() the child has only the state,
+ * whose lock may even be held, so it drops it). */
+static void arena_pf_join(struct dp_arena *a)
+{
+	if (!a->pf)
+		return;
+	if (a->pf->pid == getpid()) {
+		if (a->pf->started)
+			pthread_join(a->pf->thread, NULL);
+		pthread_mutex_destroy(&a->pf->lock);
+	}
+	free(a->pf);
+	a->pf = NULL;
+}
+
+/* Queue the page-aligned interior of [@p, @p + @size) for the helper, starting one if
+ * none runs; nothing happens when the queue is full or a thread cannot be had. */
+static void arena_pf_start(struct dp_arena *a, void *p, size_t size)
+{
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t hi = ((uintptr_t)p + size) & ~(uintptr_t)4095;
+	struct dp_arena_pf *pf = a->pf;
+
+	if (hi <= lo)
+		return;
+	if (pf && pf->pid != getpid()) {
+		arena_pf_join(a);
+		pf = NULL;
+	}
+	if (!pf) {
+		if (!(pf = calloc(1, sizeof(*pf))) || pthread_mutex_init(&pf->lock, NULL) != 0) {
+			free(pf);
+			return;
+		}
+		pf->pid = getpid();
+		a->pf = pf;
+	}
+	pthread_mutex_lock(&pf->lock);
+	if (!pf->running) /* the queue is drained */
+		pf->head = pf->n = 0;
+	if (pf->n == ARENA_PF_QUEUE || pf->running) {
+		if (pf->n < ARENA_PF_QUEUE) {
+			pf->q[pf->n].start = (void *)lo;
+			pf->q[pf->n++].size = hi - lo;
+		}
+		pthread_mutex_unlock(&pf->lock);
+		return;
+	}
+	pf->q[pf->n].start = (void *)lo;
+	pf->q[pf->n++].size = hi - lo;
+	pf->running = true;
+	pthread_mutex_unlock(&pf->lock);
+	if (pf->started) /* the last one has left its loop: a quick join */
+		pthread_join(pf->thread, NULL);
+	pf->started = pthread_create(&pf->thread, NULL, arena_pf_run, pf) == 0;
+	if (!pf->started) {
+		pf->running = false;
+		pf->head = pf->n = 0;
+	}
+}
+
 static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 {
 	size_t size = a->head ? a->head->size * 2 : ARENA_MIN_BLOCK;
@@ -69,6 +189,8 @@ static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 		return NULL;
 	if (size >= 2 * ARENA_HUGE)
 		arena_advise(b->data, size);
+	if (a->prefault && need >= ARENA_PF_MIN)
+		arena_pf_start(a, b->data, size);
 	b->size = size;
 	a->total += size;
 	if (need > ARENA_MIN_BLOCK && a->head && a->used < a->head->size) {
@@ -122,11 +244,18 @@ char *dp_arena_strndup(struct dp_arena *a, const char *s, size_t len)
 	return p;
 }
 
+void dp_arena_prefault(struct dp_arena *a, int on)
+{
+	a->prefault = on;
+}
+
 void dp_arena_release(struct dp_arena *a)
 {
 	struct dp_arena_block *b = a->head;
 	size_t limit = a->limit;
+	int prefault = a->prefault;
 
+	arena_pf_join(a);
 	while (b) {
 		struct dp_arena_block *next = b->next;
 
@@ -134,6 +263,7 @@ void dp_arena_release(struct dp_arena *a)
 		b = next;
 	}
 	dp_arena_init(a, limit);
+	a->prefault = prefault;
 }
 
 char *dp_arena_vprintf(struct dp_arena *a, const char *fmt, va_list ap)

@@ -2,7 +2,10 @@
  * core/arena.h - bump allocator for objects that live and die together (one profile).
  *
  * Nothing allocated from an arena is freed alone; dp_arena_release() frees it all.
- * Depends on nothing.
+ * An arena is not copied by value and is used by one thread at a time; if asked to
+ * (dp_arena_prefault()) it runs a helper thread of its own that faults in big blocks'
+ * pages ahead of their first use, which dp_arena_release() joins. Depends on nothing
+ * but pthreads.
  */
 #ifndef DP_CORE_ARENA_H
 #define DP_CORE_ARENA_H
@@ -11,12 +14,15 @@
 #include <stddef.h>
 
 struct dp_arena_block;
+struct dp_arena_pf;
 
 struct dp_arena {
 	struct dp_arena_block *head; /* newest block first */
 	size_t used;		     /* bytes handed out from head */
 	size_t total;		     /* bytes obtained from malloc, all blocks */
 	size_t limit;		     /* ceiling on total; 0 = none */
+	struct dp_arena_pf *pf;	     /* the thread faulting in big blocks, or NULL */
+	int prefault;		     /* fault in new big blocks on a helper thread */
 };
 
 #define DP_ARENA_INIT \
@@ -48,6 +54,13 @@ char *dp_arena_printf(struct dp_arena *a, const char *fmt, ...)
 /* dp_arena_vprintf - dp_arena_printf with a va_list (consumed). */
 char *dp_arena_vprintf(struct dp_arena *a, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+
+/*
+ * dp_arena_prefault - from now on, have the pages of big requests (16 MiB and more) faulted
+ * in on a helper thread while the caller fills them (@on), or not. For arrays that are
+ * written in full soon after they are allocated: sparse ones would only grow the RSS.
+ */
+void dp_arena_prefault(struct dp_arena *a, int on);
 
 /* dp_arena_release - free every block; the arena is empty and reusable afterwards. */
 void dp_arena_release(struct dp_arena *a);

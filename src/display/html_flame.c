@@ -4,6 +4,7 @@
  * at the bottom; for a callers graph at the top), each rect a link with a <title>
  * tooltip (name, file:line, values) and its label clipped to the rect.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,15 +15,69 @@
 #define DP_SVG_ROW  17	   /* height of a row */
 #define DP_SVG_CHAR 6.8	   /* width of a label character (11px monospace) */
 
-/* A warm colour for @name, stable across pages. */
-static void dp_flame_colour(const char *name, char *s, size_t n)
+/* Append @v as printf's "%.2f" would (same digits, ties to even on the exact binary
+ * value), without printf's cost: a flame graph prints three numbers per node. */
+static void dp_svg_num(struct dp_buf *out, double v)
 {
+	char tmp[24], s[26];
+	double t, d;
+	uint64_t r;
+	size_t n = 0, k = 0;
+
+	if (!(v >= 0.0 && v < 1e15)) {
+		dp_buf_addf(out, "%.2f", v);
+		return;
+	}
+	t = floor(v * 100.0);
+	d = fma(v, 100.0, -(t + 0.5)); /* the sign of v * 100 - (t + 0.5), exactly */
+	r = (uint64_t)t;
+	if (d > 0 || (d == 0 && (r & 1)))
+		r++;
+	do {
+		tmp[n++] = (char)('0' + r % 10);
+		r /= 10;
+	} while (r || n < 3);
+	while (n > 2)
+		s[k++] = tmp[--n];
+	s[k++] = '.';
+	s[k++] = tmp[1];
+	s[k++] = tmp[0];
+	dp_buf_add(out, s, k);
+}
+
+/* Append @v in decimal. */
+static void dp_svg_u32(struct dp_buf *out, uint32_t v)
+{
+	char tmp[12], s[12];
+	size_t n = 0, k = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		s[k++] = tmp[--n];
+	dp_buf_add(out, s, k);
+}
+
+/* A warm colour for @name, stable across pages: "#rrggbb" into @s (8 bytes). */
+static void dp_flame_colour(const char *name, char s[8])
+{
+	static const char hex[] = "0123456789abcdef";
 	uint32_t h = 2166136261u;
+	unsigned rgb[3];
 
 	for (const char *p = name; *p; p++)
 		h = (h ^ (uint8_t)*p) * 16777619u;
-	snprintf(s, n, "#%02x%02x%02x", 205 + (h & 0xFFu) % 50, ((h >> 8) & 0xFFu) * 200 / 255,
-		 ((h >> 16) & 0xFFu) * 60 / 255);
+	rgb[0] = 205 + (h & 0xFFu) % 50;
+	rgb[1] = ((h >> 8) & 0xFFu) * 200 / 255;
+	rgb[2] = ((h >> 16) & 0xFFu) * 60 / 255;
+	s[0] = '#';
+	for (int i = 0; i < 3; i++) {
+		s[1 + 2 * i] = hex[rgb[i] >> 4];
+		s[2 + 2 * i] = hex[rgb[i] & 15];
+	}
+	s[7] = '\0';
 }
 
 /* Append @s cut to @chars characters ("name.." when cut), escaped. */
@@ -80,7 +135,7 @@ static void dp_flame_rect(struct dp_buf *out, const struct dp_dflame *f,
 	char colour[8];
 	size_t chars;
 
-	dp_flame_colour(n->name, colour, sizeof(colour));
+	dp_flame_colour(n->name, colour);
 	if (n->href) {
 		dp_buf_adds(out, "<a ");
 		dp_html_href(out, o, n->href);
@@ -88,11 +143,24 @@ static void dp_flame_rect(struct dp_buf *out, const struct dp_dflame *f,
 	}
 	dp_buf_adds(out, "<g>");
 	dp_flame_title(out, f, n);
-	dp_buf_addf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>", x,
-		    row * DP_SVG_ROW, w, DP_SVG_ROW - 1, colour);
+	dp_buf_adds(out, "<rect x=\"");
+	dp_svg_num(out, x);
+	dp_buf_adds(out, "\" y=\"");
+	dp_svg_u32(out, row * DP_SVG_ROW);
+	dp_buf_adds(out, "\" width=\"");
+	dp_svg_num(out, w);
+	dp_buf_adds(out, "\" height=\"");
+	dp_svg_u32(out, DP_SVG_ROW - 1);
+	dp_buf_adds(out, "\" fill=\"");
+	dp_buf_adds(out, colour);
+	dp_buf_adds(out, "\"/>");
 	chars = w > 8 ? (size_t)((w - 6) / DP_SVG_CHAR) : 0;
 	if (chars >= 3) {
-		dp_buf_addf(out, "<text x=\"%.2f\" y=\"%u\">", x + 3, row * DP_SVG_ROW + 12);
+		dp_buf_adds(out, "<text x=\"");
+		dp_svg_num(out, x + 3);
+		dp_buf_adds(out, "\" y=\"");
+		dp_svg_u32(out, row * DP_SVG_ROW + 12);
+		dp_buf_adds(out, "\">");
 		dp_flame_label(out, n->name, chars);
 		dp_buf_adds(out, "</text>");
 	}

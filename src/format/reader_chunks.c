@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -329,10 +330,32 @@ static int pdyn_one(struct dp_cur *c, uint32_t id)
 	return rc;
 }
 
+/* PD record @id without coverage counts decoded and checked at *@pos as csdy_fast()
+ * does: the position after it, or 0 for pdyn_one() to decode again and report. */
+static size_t pdyn_fast(const struct dp_profile *p, const uint8_t *data, size_t pos, size_t end,
+			uint32_t id)
+{
+	const uint8_t *q = data + pos;
+	uint64_t v[3];
+
+	if (end - pos < 3 * 10)
+		return 0;
+	for (int i = 0; i < 3; i++)
+		if (!dp_rd_fast_at(&q, &v[i]))
+			return 0;
+	if (v[0] < 1 || v[0] > p->n_ps || v[1] > p->n_threads || v[2] != 0 ||
+	    p->ps[v[0]].n_cp != 0 || (v[1] == 0) != (id == p->root_pd))
+		return 0;
+	p->pd[id].ps = (uint32_t)v[0];
+	p->pd[id].thread = (uint32_t)v[1];
+	return (size_t)(q - data);
+}
+
 int dp_rd_pdyn(struct dp_rd *rd)
 {
 	struct dp_profile *p = rd->p;
 	struct dp_cur c;
+	size_t next;
 	int rc;
 
 	cur_init(&c, rd, DP_RD_PDYN, "PDYN");
@@ -340,8 +363,13 @@ int dp_rd_pdyn(struct dp_rd *rd)
 		return rc;
 	if (!(p->pd = dp_rd_alloc(rd, p->n_pd + 1u, sizeof(*p->pd))))
 		return -DP_ENOMEM;
-	for (uint32_t id = 1; rc == 0 && id <= p->n_pd; id++)
-		rc = pdyn_one(&c, id);
+	for (uint32_t id = 1; rc == 0 && id <= p->n_pd; id++) {
+		next = pdyn_fast(p, rd->data, c.pos, c.end, id);
+		if (next)
+			c.pos = next;
+		else
+			rc = pdyn_one(&c, id);
+	}
 	return rc < 0 ? rc : dp_rd_end(&c);
 }
 
@@ -396,10 +424,51 @@ static int csdy_one(struct dp_cur *c, uint32_t id)
 	return rc < 0 ? rc : csdy_counters(c, d, id);
 }
 
+/*
+ * CSD record @d decoded and checked at *@pos with no error reporting: every field in its
+ * short form (dp_rd_fast()), ids in range, the CSS's PS the caller's, mask and counters
+ * valid. Returns the position after it, or 0 for anything else, which csdy_one() decodes
+ * again from the record's start and reports. Nearly all of a large file's bytes are CSDs.
+ */
+static size_t csdy_fast(const struct dp_profile *p, const uint32_t *css_ps, const uint8_t *data,
+			size_t pos, size_t end, struct dp_csd *d)
+{
+	const uint8_t *q = data + pos;
+	uint64_t v[4], cnt[DP_CSD_N_FIELDS] = {0};
+
+	if (end - pos < 11 * 10) /* room for the longest record: no bounds checks below */
+		return 0;
+	for (int i = 0; i < 4; i++)
+		if (!dp_rd_fast_at(&q, &v[i]))
+			return 0;
+	if (v[0] < 1 || v[0] > p->n_pd || v[1] < 1 || v[1] > p->n_css || v[2] < 1 ||
+	    v[2] > p->n_pd || (v[3] & ~(uint64_t)DP_CSD_FIELDS_KNOWN) ||
+	    css_ps[v[1]] != p->pd[v[0]].ps)
+		return 0;
+	for (uint32_t mask = (uint32_t)v[3], b; mask; mask &= mask - 1) {
+		b = (uint32_t)__builtin_ctz(mask);
+		if (!dp_rd_fast_at(&q, &cnt[b]) || cnt[b] == 0)
+			return 0;
+	}
+	d->caller = (uint32_t)v[0];
+	d->css = (uint32_t)v[1];
+	d->callee = (uint32_t)v[2];
+	d->calls = cnt[0];
+	d->exits = cnt[1];
+	d->unwinds = cnt[2];
+	d->samples = cnt[3];
+	d->callseqs = cnt[4];
+	d->allocs = cnt[5];
+	d->alloc_bytes = cnt[6];
+	return (size_t)(q - data);
+}
+
 int dp_rd_csdy(struct dp_rd *rd)
 {
 	struct dp_profile *p = rd->p;
+	uint32_t *css_ps;
 	struct dp_cur c;
+	size_t next;
 	int rc;
 
 	cur_init(&c, rd, DP_RD_CSDY, "CSDY");
@@ -407,8 +476,21 @@ int dp_rd_csdy(struct dp_rd *rd)
 		return rc;
 	if (!(p->csd = dp_rd_alloc(rd, p->n_csd + 1u, sizeof(*p->csd))))
 		return -DP_ENOMEM;
-	for (uint32_t id = 1; rc == 0 && id <= p->n_csd; id++)
-		rc = csdy_one(&c, id);
+	/* each CSS's PS in a small array: the check of every CSD reads it at random */
+	if (!(css_ps = malloc(((size_t)p->n_css + 1) * sizeof(*css_ps))))
+		return dp_error(DP_ENOMEM, "%s: out of memory for %" PRIu32 " records", rd->name,
+				p->n_css);
+	css_ps[0] = 0;
+	for (uint32_t i = 1; i <= p->n_css; i++)
+		css_ps[i] = p->css[i].ps;
+	for (uint32_t id = 1; rc == 0 && id <= p->n_csd; id++) {
+		next = csdy_fast(p, css_ps, rd->data, c.pos, c.end, &p->csd[id]);
+		if (next)
+			c.pos = next;
+		else
+			rc = csdy_one(&c, id);
+	}
+	free(css_ps);
 	return rc < 0 ? rc : dp_rd_end(&c);
 }
 

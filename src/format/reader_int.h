@@ -58,11 +58,18 @@ int dp_rd_num_slow(struct dp_cur *c, uint64_t *v, const char *what);
  */
 static inline size_t dp_rd_fast(const uint8_t *p, size_t left, uint64_t *v)
 {
-	uint64_t acc = 0;
+	uint64_t acc;
 
-	if (left < 10 || p[0] == 0x80)
+	if (left < 10)
 		return 0;
-	for (size_t i = 0; i < 9; i++) {
+	if (p[0] < 0x80) { /* most numbers of a profile are one byte */
+		*v = p[0];
+		return 1;
+	}
+	if (p[0] == 0x80)
+		return 0;
+	acc = p[0] & 0x7F;
+	for (size_t i = 1; i < 9; i++) {
 		acc = acc << 7 | (p[i] & 0x7F);
 		if (p[i] < 0x80) {
 			*v = acc;
@@ -70,6 +77,35 @@ static inline size_t dp_rd_fast(const uint8_t *p, size_t left, uint64_t *v)
 		}
 	}
 	return 0;
+}
+
+/*
+ * dp_rd_fast_at - dp_rd_fast() for callers that checked that 10 bytes are left: decodes
+ * at *@p and advances it. Returns false (and leaves *@p anywhere) for the cases the slow
+ * path must decode and report.
+ */
+static inline bool dp_rd_fast_at(const uint8_t **p, uint64_t *v)
+{
+	const uint8_t *q = *p;
+	uint64_t acc;
+
+	if (q[0] < 0x80) {
+		*v = q[0];
+		*p = q + 1;
+		return true;
+	}
+	if (q[0] == 0x80)
+		return false;
+	acc = q[0] & 0x7F;
+	for (size_t i = 1; i < 9; i++) {
+		acc = acc << 7 | (q[i] & 0x7F);
+		if (q[i] < 0x80) {
+			*v = acc;
+			*p = q + i + 1;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* dp_rd_num - dp_rd_num_slow() with the common forms decoded inline (dp_rd_fast()):

@@ -161,7 +161,7 @@ static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *
 	uint32_t i, k;
 
 	for (i = 1; i <= p->n_pd; i++) {
-		own = dp_costs_inherit(&a->pd_own[i]);
+		own = dp_analysis_pd_own_inherit(a, i);
 		dp_inherit_add(&sum, &own);
 	}
 	snprintf(what, sizeof(what), "%s view", view);
@@ -177,7 +177,7 @@ static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *
 
 		memset(&sum, 0, sizeof(sum));
 		for (k = 0; k < dp_csr_count(&a->clique_pds, i); k++) {
-			own = dp_costs_inherit(&a->pd_own[m[k]]);
+			own = dp_analysis_pd_own_inherit(a, m[k]);
 			dp_inherit_add(&sum, &own);
 			dp_inherit_add(&sum, &a->pd_desc[m[k]]);
 		}
@@ -193,7 +193,7 @@ static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *
 
 		memset(&sum, 0, sizeof(sum));
 		for (k = 0; k < dp_csr_count(&a->ps_pds, i); k++) {
-			own = dp_costs_inherit(&a->pd_own[pds[k]]);
+			own = dp_analysis_pd_own_inherit(a, pds[k]);
 			dp_inherit_add(&sum, &own);
 		}
 		x = dp_costs_inherit(&a->ps_own[i]);

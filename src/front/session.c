@@ -162,10 +162,11 @@ static void dp_session_ctx(const struct dp_sfile *f, enum dp_view view, struct d
 {
 	bool merged = view == DP_VIEW_MERGED && f->has_merged;
 
-	c->p = merged ? &f->merged : &f->prof;
-	c->a = merged ? f->a_merged : f->a;
-	c->contour = f->contour;
-	c->contour_error = f->contour_error;
+	*c = (struct dp_report_ctx){.p = merged ? &f->merged : &f->prof,
+				    .a = merged ? f->a_merged : f->a,
+				    .contour = f->contour,
+				    .contour_error = f->contour_error,
+				    .flame_ix = merged ? f->fx_merged : f->fx};
 }
 
 /* Status of a failed report build. */

@@ -13,6 +13,8 @@
 #include "../format/profile.h"
 #include "session.h"
 
+struct dp_flame_index;
+
 struct dp_sfile {
 	char *path;
 	struct dp_profile prof;	      /* the per-thread view: the file as written */
@@ -21,10 +23,12 @@ struct dp_sfile {
 	struct dp_profile merged;     /* the merged view (valid when has_merged) */
 	struct dp_analysis *a_merged; /* its analysis, or == a when nothing merges */
 	bool has_merged;
-	struct dp_contour *contour; /* NULL: none or unusable */
-	char *contour_error;	    /* why the contour is unusable, or NULL */
-	char *warnings;		    /* "" or lines */
-	bool has_time;		    /* more than 10 samples: the time columns by default */
+	struct dp_flame_index *fx;	  /* the flame pages' index of a, or NULL */
+	struct dp_flame_index *fx_merged; /* of a_merged (== fx when a_merged == a) */
+	struct dp_contour *contour;	  /* NULL: none or unusable */
+	char *contour_error;		  /* why the contour is unusable, or NULL */
+	char *warnings;			  /* "" or lines */
+	bool has_time;			  /* more than 10 samples: the time columns by default */
 };
 
 struct dp_session {

@@ -17,6 +17,7 @@
 #include "../analysis/merge.h"
 #include "../core/err.h"
 #include "../format/reader.h"
+#include "../report/flame_index.h"
 #include "../symbol/symbol.h"
 #include "deepprof/format.h"
 #include "session_int.h"
@@ -154,6 +155,19 @@ static int dp_load_symbols(struct dp_sfile *f)
 	return dp_warn(f, msg);
 }
 
+/* Builds the flame pages' index of analysis @a into *@out; without memory for it the
+ * flame pages still answer (more slowly), so that is a warning. */
+static int dp_load_flame_index(struct dp_sfile *f, const struct dp_profile *p,
+			       const struct dp_analysis *a, struct dp_flame_index **out)
+{
+	char msg[1200];
+
+	if (dp_flame_index_build(p, a, 0, out) == 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s; the flame pages answer without it", dp_errmsg());
+	return dp_warn(f, msg);
+}
+
 int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress)
 {
 	struct dp_progress pr;
@@ -190,6 +204,12 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress)
 	if (!f->has_merged)
 		f->a = f->a_merged;
 	f->has_time = f->a_merged->root_total.samples > 10;
+	rc = dp_load_flame_index(f, f->has_merged ? &f->merged : &f->prof, f->a_merged,
+				 &f->fx_merged);
+	if (rc < 0)
+		goto out;
+	if (!f->has_merged)
+		f->fx = f->fx_merged;
 	atomic_store(&pr.step, "reading contour");
 	rc = dp_load_contour(f, contour);
 out:
@@ -204,11 +224,16 @@ int dp_sfile_threads_view(struct dp_sfile *f)
 	if (f->a)
 		return 0;
 	f->a = dp_analysis_new(&f->prof, &err);
-	return f->a ? 0 : err;
+	if (!f->a)
+		return err;
+	return dp_load_flame_index(f, &f->prof, f->a, &f->fx);
 }
 
 void dp_sfile_release(struct dp_sfile *f)
 {
+	if (f->fx_merged != f->fx)
+		dp_flame_index_free(f->fx_merged);
+	dp_flame_index_free(f->fx);
 	if (f->a_merged != f->a)
 		dp_analysis_free(f->a_merged);
 	dp_analysis_free(f->a);

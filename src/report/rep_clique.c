@@ -279,7 +279,7 @@ int dp_rep_root(struct dp_report *r, const struct dp_report_ctx *c)
 static uint64_t crossing_value(const struct dp_report_ctx *c, uint32_t csd, enum dp_metric m)
 {
 	const struct dp_csd *d = &c->p->csd[csd];
-	const struct dp_inherit *i = &c->a->csd_desc[csd];
+	const struct dp_inherit desc = dp_analysis_csd_desc(c->a, csd), *i = &desc;
 
 	switch (m) {
 	case DP_METRIC_CALLSEQS:

@@ -21,7 +21,7 @@
  *   callee_name ("" when not known statically), n_csds. Section "csds" (its CSD rows).
  * - dump_csd: facts id, caller (PD), caller_ps, caller_name, css, callee (PD), callee_ps,
  *   callee_name, calls, exits, unwinds, samples, callseqs, allocs, bytes, desc_samples,
- *   desc_callseqs, desc_allocs, desc_bytes (the analysis's csd_desc), child_clique (the
+ *   desc_callseqs, desc_allocs, desc_bytes (dp_analysis_csd_desc), child_clique (the
  *   callee's clique if the call crosses cliques, else 0), clique_entry (1 if it is that
  *   clique's entry). Sections "caller" and "callee": one PD row each.
  * - dump_clique: facts id, entry_csd (0: none), entry_pd, entry_ps, entry_name,
@@ -258,6 +258,7 @@ static int dump_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	const struct dp_profile *p = c->p;
 	const struct dp_analysis *a = c->a;
 	const struct dp_csd *d = &p->csd[id];
+	struct dp_inherit desc;
 	uint32_t caller_ps = p->pd[d->caller].ps, callee_ps = p->pd[d->callee].ps;
 	const char *from = dp_rep_ps_name(r, c, caller_ps, 0);
 	int rc = 0;
@@ -273,7 +274,8 @@ static int dump_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	rc |= dp_rep_fact_u64(r, "callee", "callee (PD)", d->callee);
 	rc |= dp_rep_fact_u64(r, "callee_ps", "callee (PS)", callee_ps);
 	rc |= dp_rep_fact_str(r, "callee_name", "callee", r->subject.name);
-	rc |= csd_counter_facts(r, d, &a->csd_desc[id]);
+	desc = dp_analysis_csd_desc(a, id);
+	rc |= csd_counter_facts(r, d, &desc);
 	rc |= dp_rep_fact_u64(r, "child_clique", "callee's clique (if entered)",
 			      a->csd_child_clique[id]);
 	rc |= dp_rep_fact_u64(r, "clique_entry", "clique entry", dp_analysis_is_entry(a, id));

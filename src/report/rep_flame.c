@@ -7,11 +7,12 @@
  * (own + desc). Calls are not inherited (a callee may be called more often than its
  * caller), so with metric=calls a node's value is its total of callseqs, the calls made
  * in its subtree, which bounds the calls of every node below it: pruning stays sound and
- * the display draws widths by it; rows still carry their calls. Children are ordered by name (ties
- * by id), so equal stacks line up. A child whose value is below min_pct% of the depth-0 node's
- * value is dropped with its subtree; the dropped children of one parent are gathered in
- * one row (kind NONE, name "(other)", SUM with n = how many, own/desc = their sum) placed
- * after the parent's kept children, when their values add up to at least that minimum.
+ * the display draws widths by it; rows still carry their calls. Children are ordered by
+ * name (ties by id), so equal stacks line up. A child whose value is below min_pct% of
+ * the depth-0 node's value is dropped with its subtree; the dropped children of one
+ * parent are gathered in one row (kind NONE, name "(other)", SUM with n = how many,
+ * own/desc = their sum) placed after the parent's kept children, when their values add
+ * up to at least that minimum.
  * depth=D keeps D levels (0 = all). Facts: kept (rows other than "(other)"), dropped
  * (children dropped by min, not counting their subtrees), and metric.
  *
@@ -33,11 +34,18 @@
  *     Equal caller procedures at the same place of the tree merge: a row per tree node,
  *     kind PS (id = the caller procedure), SUM with n = the PDs merged, own/desc = the
  *     sum of those PDs' own/desc. Chains are cut at the depth limit.
+ *
+ * Speed: a clique may have tens of thousands of children, nearly all dropped. When the
+ * report context carries a flame index (flame_index.h, built by the session with the
+ * analysis), the children of its wide cliques are judged on one contiguous array of
+ * values and the "(other)" sums come by subtraction from the clique's sums: the same rows. The
+ * callers tree climbs all the procedure's PDs a level at a time with their loads prefetched.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
+#include "flame_index.h"
 #include "report_int.h"
 
 /* A node of either tree, as the pruning and ordering see it. */
@@ -59,18 +67,22 @@ struct fc_node {
 	struct dp_inherit desc;
 };
 
-/* A PD of the procedure climbing its ancestor chain: where it is and its tree node. */
+/* PDs of the procedure climbing their ancestor chain: their costs (index into the
+ * climbers' cost arrays), where they are and their tree node. */
 struct fc_climb {
-	uint32_t pd, cur, node;
+	uint32_t k, cur, node;
+	uint32_t n; /* PDs merged into this climber */
 };
 
 struct fl {
 	struct dp_report *r;
 	const struct dp_report_ctx *c;
 	enum dp_metric m;
-	bool callers; /* flame_callers */
-	uint32_t top; /* flame: the depth-0 clique; callers: the procedure */
-	double min;   /* values below are dropped */
+	bool callers;			 /* flame_callers */
+	uint32_t top;			 /* flame: the depth-0 clique; callers: the procedure */
+	const struct dp_flame_index *ix; /* flame: the analysis's index, or NULL */
+	double min;			 /* values below are dropped */
+	uint64_t min_v;			 /* flame: the smallest value v with (double)v >= min */
 	uint32_t kept, dropped;
 	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
@@ -117,12 +129,48 @@ static uint64_t value_of(enum dp_metric m, const struct dp_costs *o, const struc
 	}
 }
 
+/* @d -= @s, every counter (modulo 2^64, as the sums were made) */
+static void costs_sub(struct dp_costs *d, const struct dp_costs *s)
+{
+	d->calls -= s->calls;
+	d->exits -= s->exits;
+	d->unwinds -= s->unwinds;
+	d->samples -= s->samples;
+	d->callseqs -= s->callseqs;
+	d->allocs -= s->allocs;
+	d->alloc_bytes -= s->alloc_bytes;
+}
+
+static void inherit_sub(struct dp_inherit *d, const struct dp_inherit *s)
+{
+	d->samples -= s->samples;
+	d->callseqs -= s->callseqs;
+	d->allocs -= s->allocs;
+	d->alloc_bytes -= s->alloc_bytes;
+}
+
+/* The flame index's slot of metric @m's value (see value_of()). */
+static uint32_t value_slot(enum dp_metric m)
+{
+	switch (m) {
+	case DP_METRIC_CALLS:
+	case DP_METRIC_CALLSEQS:
+		return 1;
+	case DP_METRIC_ALLOCS:
+		return 2;
+	case DP_METRIC_BYTES:
+		return 3;
+	default:
+		return 0;
+	}
+}
+
 static void csd_costs(const struct dp_report_ctx *c, uint32_t csd, struct fl_node *n)
 {
 	const struct dp_csd *d = &c->p->csd[csd];
 
 	n->own = dp_csd_costs(d);
-	n->desc = c->a->csd_desc[csd];
+	n->desc = dp_analysis_csd_desc(c->a, csd);
 }
 
 /* offer - child @x (value set) of the node being expanded: kept in f->kids, or added to
@@ -142,6 +190,57 @@ static int offer(struct fl *f, const struct fl_node *x)
 	return 0;
 }
 
+/* skip_narrow - the first i' >= @i (< @n) with @v[i'] >= @min_v, or @n; adds the values
+ * skipped to *@sum. The one loop over every child of a wide clique: kept tight. */
+static uint32_t skip_narrow(const uint64_t *v, uint32_t i, uint32_t n, uint64_t min_v,
+			    uint64_t *sum)
+{
+	uint64_t s = 0;
+
+	for (; i < n && v[i] < min_v; i++)
+		s += v[i];
+	*sum += s;
+	return i;
+}
+
+/*
+ * wide_kids - flame_kids() for a clique of the flame index: the children's values come
+ * from its contiguous array, only the kept children's CSDs are read, and the "(other)"
+ * sums are the clique's sums of all children minus those of the kept ones.
+ */
+static int wide_kids(struct fl *f, const struct dp_flame_wide *w, const uint32_t *ids)
+{
+	const uint64_t *v = w->val + (size_t)value_slot(f->m) * w->n_kids;
+	struct dp_costs own = w->own;
+	struct dp_inherit desc = w->desc;
+	uint64_t drop_v = 0;
+	uint32_t n_kept = 0;
+
+	for (uint32_t i = 0; i < w->n_kids; i++) {
+		struct fl_node x;
+
+		i = skip_narrow(v, i, w->n_kids, f->min_v, &drop_v);
+		if (i == w->n_kids)
+			break;
+		memset(&x, 0, sizeof(x));
+		x.id = ids[i];
+		x.value = v[i];
+		csd_costs(f->c, x.id, &x);
+		if (offer(f, &x) < 0)
+			return -DP_ENOMEM;
+		n_kept++;
+		costs_sub(&own, &x.own);
+		inherit_sub(&desc, &x.desc);
+	}
+	if (n_kept < w->n_kids) {
+		f->other.n_other += w->n_kids - n_kept;
+		f->other.value += drop_v;
+		dp_costs_add(&f->other.own, &own);
+		dp_inherit_add(&f->other.desc, &desc);
+	}
+	return 0;
+}
+
 /* flame_kids - the children of flame node @n into f->kids: the entry CSDs of the
  * cliques entered from its clique (the analysis's clique tree index) */
 static int flame_kids(struct fl *f, const struct fl_node *n)
@@ -150,17 +249,14 @@ static int flame_kids(struct fl *f, const struct fl_node *n)
 	uint32_t k = n->id ? a->csd_child_clique[n->id] : f->top;
 	uint32_t m = dp_csr_count(&a->clique_kids, k);
 	const uint32_t *ids = dp_csr_items(&a->clique_kids, k);
+	const struct dp_flame_wide *w = f->ix ? dp_flame_index_wide(f->ix, k) : NULL;
 
+	if (w && w->n_kids == m)
+		return wide_kids(f, w, ids);
 	for (uint32_t i = 0; i < m; i++) {
 		struct fl_node x = {.id = ids[i]};
 
-		if (i + DP_REP_AHEAD < m) {
-			const struct dp_csd *d = &f->c->p->csd[ids[i + DP_REP_AHEAD]];
-
-			__builtin_prefetch(d); /* a CSD may span two cache lines */
-			__builtin_prefetch((const char *)(d + 1) - 1);
-			__builtin_prefetch(&a->csd_desc[ids[i + DP_REP_AHEAD]]);
-		}
+		dp_flame_kid_prefetch(f->c->p, a, ids, i, m);
 		csd_costs(f->c, x.id, &x);
 		x.value = value_of(f->m, &x.own, &x.desc);
 		if (offer(f, &x) < 0)
@@ -306,6 +402,23 @@ static void fl_free(struct fl *f)
 	free(f->kids);
 }
 
+/* min_value - the smallest v with (double)v >= @min: conversion to double is monotonic,
+ * so v is kept exactly when v >= it (@min never exceeds 2^64: it is a part of a total) */
+static uint64_t min_value(double min)
+{
+	uint64_t lo = 0, hi = UINT64_MAX;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if ((double)mid >= min)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* fl_setup - common checks: min_pct, metric */
 static int fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c)
 {
@@ -333,6 +446,7 @@ int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
 	if (rc < 0)
 		return rc;
 	f.top = a->root_clique;
+	f.ix = c->flame_ix;
 	if (r->q.thread) {
 		if (r->q.thread > p->n_threads)
 			return dp_error(DP_ENOENT, "unknown thread=%u (valid: 1..%u)", r->q.thread,
@@ -345,6 +459,7 @@ int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
 	dp_rep_row_clique(r, c, f.top, &r->subject);
 	rv = value_of(f.m, &r->subject.own, &r->subject.desc);
 	f.min = (double)rv * r->q.min_pct / 100.0;
+	f.min_v = min_value(f.min);
 	r->title = r->q.thread ? dp_rep_printf(r, "Flame graph of thread %u", r->q.thread)
 			       : "Flame graph";
 	rc = r->title ? walk(&f, &root) : -DP_ENOMEM;
@@ -414,12 +529,78 @@ static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
 	const struct dp_analysis *a = c->a;
 	uint32_t k = a->pd_clique[cur], entry = dp_csr_items(&a->clique_pds, k)[0];
 
-	if (cur == entry) {
-		uint32_t e = a->clique_entry[k];
+	return cur == entry ? a->clique_entry_caller[k] : entry;
+}
 
-		return e ? c->p->csd[e].caller : 0;
+/* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
+ * of @i in @pds (@n of them), in three stages: the PD's callers range, its first caller
+ * CSD's id, that CSD (most PDs have one caller) */
+static inline void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
+				uint32_t n)
+{
+	const struct dp_csr *c = &a->pd_callers;
+
+	if (i + DP_REP_AHEAD < n) {
+		__builtin_prefetch(&c->start[pds[i + DP_REP_AHEAD]]);
+		__builtin_prefetch(&a->pd_desc[pds[i + DP_REP_AHEAD]]);
 	}
-	return entry;
+	if (i + DP_REP_AHEAD / 2 < n)
+		__builtin_prefetch(&c->ids[c->start[pds[i + DP_REP_AHEAD / 2]]]);
+	if (i + DP_REP_AHEAD / 4 < n && dp_csr_count(c, pds[i + DP_REP_AHEAD / 4])) {
+		const struct dp_csd *d = &a->p->csd[c->ids[c->start[pds[i + DP_REP_AHEAD / 4]]]];
+
+		__builtin_prefetch(d); /* a CSD may span two cache lines */
+		__builtin_prefetch((const char *)(d + 1) - 1);
+	}
+}
+
+/* climb_prefetch - prefetch what caller_step() reads for the climbers ahead of @i (of
+ * @n), in two stages as dp_flame_kid_prefetch() */
+static inline void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
+				  uint32_t i, uint32_t n)
+{
+	if (i + DP_REP_AHEAD < n)
+		__builtin_prefetch(&a->pd_clique[act[i + DP_REP_AHEAD].cur]);
+	if (i + DP_REP_AHEAD / 2 < n) {
+		uint32_t k = a->pd_clique[act[i + DP_REP_AHEAD / 2].cur];
+
+		__builtin_prefetch(&a->clique_pds.start[k]);
+		__builtin_prefetch(&a->clique_entry_caller[k]);
+	}
+}
+
+/*
+ * merge_climbers - merge the @n climbers of @act that are at the same PD and tree node
+ * (their futures are the same): the first keeps its place and takes the others' PDs and
+ * costs (@own, @desc), so that node creation order, and the tree, stay as without the
+ * merge. @tab: room for 4 * @n + 16 entries. Return: how many climbers are left.
+ */
+static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
+			       struct dp_costs *own, struct dp_inherit *desc)
+{
+	uint32_t size = 16, m = 0;
+
+	while (size < 2 * n)
+		size *= 2;
+	memset(tab, 0, size * sizeof(*tab));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = hash_of(act[i].node, act[i].cur) & (size - 1), j;
+
+		for (; (j = tab[s]) != 0; s = (s + 1) & (size - 1))
+			if (act[j - 1].node == act[i].node && act[j - 1].cur == act[i].cur)
+				break;
+		if (j) {
+			struct fc_climb *w = &act[j - 1];
+
+			w->n += act[i].n;
+			dp_costs_add(&own[w->k], &own[act[i].k]);
+			dp_inherit_add(&desc[w->k], &desc[act[i].k]);
+			continue;
+		}
+		act[m] = act[i];
+		tab[s] = ++m;
+	}
+	return m;
 }
 
 /*
@@ -434,34 +615,49 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	uint32_t n = dp_csr_count(&a->ps_pds, f->top);
 	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
 	struct fc_climb *act = malloc((n ? n : 1) * sizeof(*act));
+	struct dp_costs *own = malloc((n ? n : 1) * sizeof(*own));
+	struct dp_inherit *desc = malloc((n ? n : 1) * sizeof(*desc));
+	uint32_t *tab = malloc(((size_t)n * 4 + 16) * sizeof(*tab));
 	int rc = grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t));
 
-	if (!act || rc < 0) {
-		free(act);
-		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	if (!act || !own || !desc || !tab || rc < 0) {
+		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
+		goto out;
 	}
 	memset(f->t, 0, 2 * sizeof(*f->t));
 	f->t[1].ps = f->top;
 	f->n_t = 2;
-	for (uint32_t i = 0; i < n; i++)
-		act[i] = (struct fc_climb){pds[i], pds[i], 1};
+	for (uint32_t i = 0; i < n; i++) {
+		own_prefetch(a, pds, i, n);
+		act[i] = (struct fc_climb){i, pds[i], 1, 1};
+		own[i] = dp_analysis_pd_own(a, pds[i]);
+		desc[i] = a->pd_desc[pds[i]];
+	}
 	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
+		const struct dp_pd *pd = f->c->p->pd;
 		uint32_t m = 0;
 
-		for (uint32_t i = 0; i < n && rc == 0; i++) {
-			uint32_t next = caller_step(f->c, act[i].cur), node;
+		/* two passes, each with its loads prefetched: the step, then the tree node */
+		for (uint32_t i = 0; i < n; i++) {
+			climb_prefetch(a, act, i, n);
+			act[i].cur = caller_step(f->c, act[i].cur);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t node;
 
-			if (!next)
+			if (i + DP_REP_AHEAD < n)
+				__builtin_prefetch(&pd[act[i + DP_REP_AHEAD].cur]);
+			if (!act[i].cur)
 				continue;
-			node = tree_child(f, act[i].node, f->c->p->pd[next].ps);
+			node = tree_child(f, act[i].node, pd[act[i].cur].ps);
 			if (!node) {
 				rc = -DP_ENOMEM;
 				break;
 			}
-			f->t[node].n++;
-			dp_costs_add(&f->t[node].own, &a->pd_own[act[i].pd]);
-			dp_inherit_add(&f->t[node].desc, &a->pd_desc[act[i].pd]);
-			act[m++] = (struct fc_climb){act[i].pd, next, node};
+			f->t[node].n += act[i].n;
+			dp_costs_add(&f->t[node].own, &own[act[i].k]);
+			dp_inherit_add(&f->t[node].desc, &desc[act[i].k]);
+			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n};
 		}
 		n = 0;
 		for (uint32_t i = 0; i < m; i++) {
@@ -470,8 +666,13 @@ static int callers_tree(struct fl *f, uint32_t limit)
 			if ((double)value_of(f->m, &t->own, &t->desc) >= f->min)
 				act[n++] = act[i];
 		}
+		n = merge_climbers(act, n, tab, own, desc);
 	}
+out:
+	free(tab);
 	free(act);
+	free(own);
+	free(desc);
 	return rc;
 }
 

@@ -124,7 +124,7 @@ static int proc_callers(struct dp_report *r, const struct dp_report_ctx *c, uint
 
 			__builtin_prefetch(ahead);
 			__builtin_prefetch((const char *)(ahead + 1) - 1);
-			__builtin_prefetch(&a->csd_desc[ids[i + DP_REP_AHEAD]]);
+			__builtin_prefetch(&a->csd_child_clique[ids[i + DP_REP_AHEAD]]);
 		}
 		caller = p->pd[d->caller].ps;
 		if (caller == ps)
@@ -133,7 +133,11 @@ static int proc_callers(struct dp_report *r, const struct dp_report_ctx *c, uint
 		procs += !seen[caller];
 		seen[caller] = 1;
 		dp_rep_costs_add_csd(&row->own, d);
-		dp_inherit_add(&row->desc, &a->csd_desc[ids[i]]);
+		if (a->csd_child_clique[ids[i]]) {
+			struct dp_inherit desc = dp_analysis_csd_desc(a, ids[i]);
+
+			dp_inherit_add(&row->desc, &desc);
+		}
 	}
 	row->n = k;
 	rc = dp_rep_section(r, "callers", "Callers", &l);
@@ -172,6 +176,7 @@ static int proc_site(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 	first = l->n;
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		uint32_t csd = (uint32_t)v[i], callee = (uint32_t)(v[i] >> 32);
+		struct dp_inherit desc;
 
 		if (i == 0 || callee != v[i - 1] >> 32) {
 			row = dp_rep_rows_add(l);
@@ -188,7 +193,8 @@ static int proc_site(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 		row->flags |= DP_ROW_SUM;
 		row->n++;
 		dp_rep_costs_add_csd(&row->own, &p->csd[csd]);
-		dp_inherit_add(&row->desc, &c->a->csd_desc[csd]);
+		desc = dp_analysis_csd_desc(c->a, csd);
+		dp_inherit_add(&row->desc, &desc);
 	}
 	return rc < 0 ? rc : dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
 }
@@ -424,8 +430,10 @@ static void group_costs(const struct dp_report_ctx *c, const uint64_t *v, const 
 	memset(&row->own, 0, sizeof(row->own));
 	memset(&row->desc, 0, sizeof(row->desc));
 	for (uint32_t i = g->first; i < g->first + g->n; i++) {
+		struct dp_inherit desc = dp_analysis_csd_desc(c->a, (uint32_t)v[i]);
+
 		dp_rep_costs_add_csd(&row->own, &c->p->csd[(uint32_t)v[i]]);
-		dp_inherit_add(&row->desc, &c->a->csd_desc[(uint32_t)v[i]]);
+		dp_inherit_add(&row->desc, &desc);
 	}
 }
 

@@ -100,11 +100,15 @@ struct dp_rep_link {
 };
 
 /* Everything a report may need besides the query; all borrowed. */
+struct dp_flame_index; /* flame_index.h */
+
 struct dp_report_ctx {
-	const struct dp_profile *p;	  /* the profile of the view asked for */
-	const struct dp_analysis *a;	  /* its analysis */
-	const struct dp_contour *contour; /* NULL: no contour file */
-	const char *contour_error;	  /* why the contour file is unusable, or NULL */
+	const struct dp_profile *p;	       /* the profile of the view asked for */
+	const struct dp_analysis *a;	       /* its analysis */
+	const struct dp_contour *contour;      /* NULL: no contour file */
+	const char *contour_error;	       /* why the contour file is unusable, or NULL */
+	const struct dp_flame_index *flame_ix; /* the analysis's flame index (flame_index.h),
+						  or NULL: the flame pages scan */
 };
 
 struct dp_report {

@@ -301,7 +301,7 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->line = s->line;
 	memset(&row->own, 0, sizeof(row->own));
 	dp_rep_costs_add_csd(&row->own, d);
-	row->desc = c->a->csd_desc[csd];
+	row->desc = dp_analysis_csd_desc(c->a, csd);
 	if (c->a->csd_child_clique[csd] == 0)
 		row->flags |= DP_ROW_RECURSIVE;
 	if (is_zero(&row->own, &row->desc))
@@ -321,7 +321,7 @@ void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t 
 	row->thread = c->p->pd[pd].thread;
 	row->name = dp_rep_ps_name(r, c, ps, 0);
 	row_ps_position(c, ps, row);
-	row->own = c->a->pd_own[pd];
+	row->own = dp_analysis_pd_own(c->a, pd);
 	row->desc = c->a->pd_desc[pd];
 	if (is_zero(&row->own, &row->desc))
 		row->flags |= DP_ROW_INACTIVE;
@@ -428,7 +428,7 @@ void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	row->thread = c->p->pd[pd].thread;
 	row->name = dp_rep_ps_name(r, c, ps, 0);
 	row_ps_position(c, ps, row);
-	row->own = a->pd_own[pd];
+	row->own = dp_analysis_pd_own(a, pd);
 	row->desc = inherit_sub(&a->clique_total[clique], &row->own);
 	if (is_zero(&row->own, &row->desc))
 		row->flags |= DP_ROW_INACTIVE;

@@ -1,10 +1,14 @@
 /*
  * symbol/cuindex.c - address to compile unit and address to source line for one module.
- * libdw 0.188 finds CUs through .debug_aranges, which clang does not emit; so the
- * address ranges of every CU DIE are collected once per module (cheap: CU DIEs only)
- * and searched here, and lines come from the CU's line table (dwarf_getsrc_die).
+ * A CU is found through .debug_aranges when the module has it (gcc), checked against the
+ * CU DIE's own ranges, which are then kept; so only the CUs the profile touches are ever
+ * decoded (reading a CU DIE reads that CU's whole abbreviation table). Without aranges
+ * (clang), or when they disagree, the ranges of every CU DIE are collected once (libdw
+ * 0.188 itself relies on aranges alone). Lines come from the CU's line table through
+ * libdw (dwarf_getsrc_die, which reads and caches the table on first use).
  */
 #include <dwarf.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +24,8 @@ static int curange_cmp(const void *a, const void *b)
 	return x->hi < y->hi ? -1 : x->hi > y->hi;
 }
 
-static int add_cu(struct dp_sym_mod *m, Dwarf_Die *cudie)
+/* Add the ranges of CU DIE @cudie; *@added counts them. */
+static int add_cu(struct dp_sym_mod *m, Dwarf_Die *cudie, uint32_t *added)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
@@ -35,24 +40,28 @@ static int add_cu(struct dp_sym_mod *m, Dwarf_Die *cudie)
 			return r;
 		m->cu_ranges[m->n_cu_ranges++] = (struct dp_sym_curange){
 			.lo = lo + m->bias, .hi = hi + m->bias, .cu = dwarf_dieoffset(cudie)};
+		(*added)++;
 	}
 	return 0;
 }
 
-static int build(struct dp_sym_mod *m)
+/* The ranges of every CU DIE of the module (replacing those found so far). */
+static int build_all(struct dp_sym_mod *m)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	Dwarf_Half version;
 	uint8_t unit_type;
+	uint32_t added = 0;
 	int r;
 
 	m->cu_ranges_done = 1;
+	m->n_cu_ranges = 0;
 	while (dwarf_get_units(m->dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
 		    unit_type != DW_UT_skeleton)
 			continue;
-		r = add_cu(m, &cudie);
+		r = add_cu(m, &cudie, &added);
 		if (r < 0)
 			return r;
 	}
@@ -60,21 +69,22 @@ static int build(struct dp_sym_mod *m)
 	return 0;
 }
 
-/* dp_sym_cu_of - the CU DIE of module @m whose ranges hold runtime @addr into *@cu.
- * Return: 1 found, 0 not found (or no DWARF), or -DP_ENOMEM. */
-int dp_sym_cu_of(struct dp_sym_mod *m, uint64_t addr, Dwarf_Die *cu)
+/* Read .debug_aranges once, with libdw; a module without them (clang) keeps NULL and
+ * build_all() is used. */
+static void read_aranges(struct dp_sym_mod *m)
 {
-	uint32_t lo = 0, hi;
-	int r;
+	size_t n = 0;
 
-	if (!m->dw)
-		return 0;
-	if (!m->cu_ranges_done) {
-		r = build(m);
-		if (r < 0)
-			return r;
-	}
-	hi = m->n_cu_ranges;
+	m->aranges_done = 1;
+	if (dwarf_getaranges(m->dw, &m->aranges, &n) != 0 || n == 0)
+		m->aranges = NULL;
+}
+
+/* Search the CU ranges known so far; NULL if none holds @addr. */
+static const struct dp_sym_curange *search(const struct dp_sym_mod *m, uint64_t addr)
+{
+	uint32_t lo = 0, hi = m->n_cu_ranges;
+
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -88,9 +98,71 @@ int dp_sym_cu_of(struct dp_sym_mod *m, uint64_t addr, Dwarf_Die *cu)
 		const struct dp_sym_curange *cr = &m->cu_ranges[i - 1];
 
 		if (addr >= cr->lo && addr < cr->hi)
-			return dwarf_offdie(m->dw, cr->cu, cu) ? 1 : 0;
+			return cr;
 	}
-	return 0;
+	return NULL;
+}
+
+/* Take the ranges of the CU that .debug_aranges names for @addr; 1 if some were added. */
+static int add_from_aranges(struct dp_sym_mod *m, uint64_t addr)
+{
+	Dwarf_Arange *ar = dwarf_getarange_addr(m->aranges, addr - m->bias);
+	Dwarf_Addr start;
+	Dwarf_Word len;
+	Dwarf_Off off;
+	Dwarf_Die cudie;
+	uint32_t added = 0;
+	int tag, r;
+
+	if (!ar || dwarf_getarangeinfo(ar, &start, &len, &off) != 0 ||
+	    !dwarf_offdie(m->dw, off, &cudie))
+		return 0;
+	tag = dwarf_tag(&cudie);
+	if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit && tag != DW_TAG_skeleton_unit)
+		return 0;
+	for (uint32_t i = 0; i < m->n_cu_ranges; i++)
+		if (m->cu_ranges[i].cu == off)
+			return 0; /* already taken, and it did not hold @addr */
+	r = add_cu(m, &cudie, &added);
+	if (r < 0)
+		return r;
+	dp_sym_sort(m->cu_ranges, m->n_cu_ranges, sizeof(*m->cu_ranges), curange_cmp);
+	return added > 0;
+}
+
+/* The CU range of module @m holding runtime @addr, NULL if none; -DP_ENOMEM in *@err. */
+static const struct dp_sym_curange *range_of(struct dp_sym_mod *m, uint64_t addr, int *err)
+{
+	const struct dp_sym_curange *cr;
+
+	*err = 0;
+	if (!m->dw)
+		return NULL;
+	cr = search(m, addr);
+	if (cr || m->cu_ranges_done)
+		return cr;
+	if (!m->aranges_done)
+		read_aranges(m);
+	*err = m->aranges ? add_from_aranges(m, addr) : 0;
+	if (*err < 0)
+		return NULL;
+	cr = *err ? search(m, addr) : NULL;
+	if (cr)
+		return cr;
+	*err = build_all(m); /* no aranges, or they do not agree with the CU DIEs */
+	return *err < 0 ? NULL : search(m, addr);
+}
+
+/* dp_sym_cu_of - the CU DIE of module @m whose ranges hold runtime @addr into *@cu.
+ * Return: 1 found, 0 not found (or no DWARF), or -DP_ENOMEM. */
+int dp_sym_cu_of(struct dp_sym_mod *m, uint64_t addr, Dwarf_Die *cu)
+{
+	int err;
+	const struct dp_sym_curange *cr = range_of(m, addr, &err);
+
+	if (!cr)
+		return err;
+	return dwarf_offdie(m->dw, cr->cu, cu) ? 1 : 0;
 }
 
 /* dp_sym_line_at - the source file of runtime @addr in module @m (owned by libdw, valid
@@ -110,4 +182,17 @@ const char *dp_sym_line_at(struct dp_sym_mod *m, uint64_t addr, uint32_t *line)
 		return NULL;
 	*line = n > 0 ? (uint32_t)n : 0;
 	return file;
+}
+
+/* dp_sym_file_of - file @idx of the line table of CU @cu of module @m, as
+ * dwarf_filesrc() names it (owned by libdw, valid for the session); NULL if none. */
+const char *dp_sym_file_of(struct dp_sym_mod *m, Dwarf_Die *cu, uint64_t idx)
+{
+	Dwarf_Files *files;
+	size_t n_files;
+
+	(void)m;
+	if (dwarf_getsrcfiles(cu, &files, &n_files) != 0 || idx >= n_files)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
 }

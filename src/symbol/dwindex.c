@@ -20,8 +20,6 @@ struct walk {
 	struct dp_sym_ctx *c;
 	struct dp_sym_mod *m;
 	Dwarf_Die cu;
-	Dwarf_Files *files;
-	size_t n_files;
 	struct walk_item *stack;
 	uint32_t n, cap;
 };
@@ -169,9 +167,8 @@ static int add_inl(struct walk *w, Dwarf_Die *die, uint32_t fn)
 	uint32_t sid = 0;
 	int r;
 
-	if (dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &fidx) == 0 && w->files &&
-	    fidx < w->n_files)
-		file = dwarf_filesrc(w->files, fidx, NULL, NULL);
+	if (dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &fidx) == 0)
+		file = dp_sym_file_of(w->m, &w->cu, fidx);
 	if (dwarf_attr(die, DW_AT_call_line, &a))
 		dwarf_formudata(&a, &line);
 	r = dp_sym_intern(w->c, file, &sid);
@@ -203,6 +200,27 @@ static int descend(int tag)
 	}
 }
 
+/*
+ * Whether a function entered at @entry is one of the profile's: the walk does not descend
+ * into the others (half the DIEs of a CU, typically), whose call sites and inlined calls
+ * nothing looks up. A GNU C nested function inside such a function would be missed, but
+ * it can only run inside its parent's activation, so its parent is in the profile too.
+ */
+static int in_profile(const struct dp_sym_mod *m, uint64_t entry)
+{
+	uint32_t lo = 0, hi = m->n_ps_entries;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m->ps_entries[mid] < entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n_ps_entries && m->ps_entries[lo] == entry;
+}
+
 static int walk_one(struct walk *w, struct walk_item *it)
 {
 	int tag = dwarf_tag(&it->die);
@@ -214,6 +232,8 @@ static int walk_one(struct walk *w, struct walk_item *it)
 		idx = add_fn(w, &it->die);
 		if (idx < 0)
 			return (int)idx;
+		if (idx > 0 && !in_profile(w->m, w->m->fns[idx - 1].entry))
+			return 0; /* its call sites and inlined calls would never be used */
 		if (idx > 0)
 			fn = (uint32_t)idx;
 	} else if ((tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) && fn) {
@@ -231,8 +251,6 @@ static int walk_cu(struct dp_sym_ctx *c, struct dp_sym_mod *m, Dwarf_Die *cu)
 	struct walk w = {.c = c, .m = m, .cu = *cu};
 	int r;
 
-	if (dwarf_getsrcfiles(cu, &w.files, &w.n_files) != 0)
-		w.files = NULL;
 	r = push_children(&w, cu, 0);
 	while (r == 0 && w.n > 0) {
 		struct walk_item it = w.stack[--w.n];
@@ -318,6 +336,7 @@ void dp_sym_mod_release(struct dp_sym_mod *m)
 	free(m->syms);
 	free(m->defined);
 	free(m->cu_ranges);
+	free(m->ps_entries);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -12,18 +12,89 @@
 #include "deepprof/format.h"
 #include "symbol_int.h"
 
-static const char *die_string(Dwarf_Die *die, unsigned int name)
-{
-	Dwarf_Attribute a;
+enum { NS_LINK, NS_MIPS, NS_NAME, NS_ORIGIN, NS_SPEC, NS_N };
 
-	return dwarf_attr_integrate(die, name, &a) ? dwarf_formstring(&a) : NULL;
+struct names_scan {
+	Dwarf_Attribute at[NS_N];
+	unsigned int seen;     /* bit per NS_* found on this DIE */
+	unsigned int first_pc; /* DW_AT_low_pc (1) / DW_AT_ranges (2) on this DIE */
+};
+
+static int names_cb(Dwarf_Attribute *a, void *arg)
+{
+	struct names_scan *s = arg;
+	int k;
+
+	switch (dwarf_whatattr(a)) {
+	case DW_AT_linkage_name:
+		k = NS_LINK;
+		break;
+	case DW_AT_MIPS_linkage_name:
+		k = NS_MIPS;
+		break;
+	case DW_AT_name:
+		k = NS_NAME;
+		break;
+	case DW_AT_abstract_origin:
+		k = NS_ORIGIN;
+		break;
+	case DW_AT_specification:
+		k = NS_SPEC;
+		break;
+	case DW_AT_low_pc:
+		s->first_pc |= 1;
+		return DWARF_CB_OK;
+	case DW_AT_ranges:
+		s->first_pc |= 2;
+		return DWARF_CB_OK;
+	default:
+		return DWARF_CB_OK;
+	}
+	if (!(s->seen & (1u << k))) {
+		s->at[k] = *a;
+		s->seen |= 1u << k;
+	}
+	return DWARF_CB_OK;
 }
 
-static const char *die_linkage_name(Dwarf_Die *die)
+/*
+ * dp_sym_die_names - the linkage name (DW_AT_linkage_name, else the MIPS one) and the
+ * DW_AT_name of @die, each as dwarf_attr_integrate() finds it (on the DIE, else along its
+ * abstract_origin / specification chain), with one pass over each DIE's attributes instead
+ * of one dwarf_attr per attribute tried (resolving call sites' callees spent most of its
+ * time there). *@pc gets whether @die itself has DW_AT_low_pc (1) / DW_AT_ranges (2).
+ */
+void dp_sym_die_names(Dwarf_Die *die, const char **linkage, const char **name, unsigned int *pc)
 {
-	const char *s = die_string(die, DW_AT_linkage_name);
+	Dwarf_Attribute found[3];
+	unsigned int have = 0;
+	Dwarf_Die cur = *die;
 
-	return s ? s : die_string(die, DW_AT_MIPS_linkage_name);
+	*pc = 0;
+	for (int hops = 0; hops < 16; hops++) {
+		struct names_scan s = {.seen = 0};
+		Dwarf_Attribute *next;
+
+		if (dwarf_getattrs(&cur, names_cb, &s, 0) != 1)
+			break;
+		if (hops == 0)
+			*pc = s.first_pc;
+		for (int k = NS_LINK; k <= NS_NAME; k++)
+			if (!(have & (1u << k)) && (s.seen & (1u << k))) {
+				found[k] = s.at[k];
+				have |= 1u << k;
+			}
+		next = (s.seen & (1u << NS_ORIGIN)) ? &s.at[NS_ORIGIN]
+		       : (s.seen & (1u << NS_SPEC)) ? &s.at[NS_SPEC]
+						    : NULL;
+		if ((have & 1u << NS_LINK && have & 1u << NS_NAME) || !next ||
+		    !dwarf_formref_die(next, &cur))
+			break;
+	}
+	*linkage = (have & 1u << NS_LINK)   ? dwarf_formstring(&found[NS_LINK])
+		   : (have & 1u << NS_MIPS) ? dwarf_formstring(&found[NS_MIPS])
+					    : NULL;
+	*name = (have & 1u << NS_NAME) ? dwarf_formstring(&found[NS_NAME]) : NULL;
 }
 
 /* Name, linkage name and linkage of PS @i from its ELF symbol and DWARF DIE (@die may be
@@ -32,12 +103,11 @@ static int name_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m
 {
 	const struct dp_sym_elfsym *es = dp_sym_elfsym_at(m, ps->addr);
 	const char *sname = es ? es->name : NULL, *dlink = NULL, *dname = NULL, *mangled;
+	unsigned int pc;
 	int r;
 
-	if (die) {
-		dlink = die_linkage_name(die);
-		dname = die_string(die, DW_AT_name);
-	}
+	if (die)
+		dp_sym_die_names(die, &dlink, &dname, &pc);
 	mangled = sname ? sname : dlink;
 	if (dlink)
 		r = dp_sym_demangle(c, dlink, &ps->name);
@@ -78,20 +148,17 @@ static int name_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m
  * The DW_AT_decl_file of @die or of the DIE it derives from. Not dwarf_decl_file():
  * libdw 0.188 rejects file index 0, which DWARF 5 (clang) uses for the primary file.
  */
-static const char *decl_file(Dwarf_Die *die)
+static const char *decl_file(struct dp_sym_mod *m, Dwarf_Die *die)
 {
 	Dwarf_Die cur = *die, cu;
 	Dwarf_Attribute a;
 	Dwarf_Word idx;
-	Dwarf_Files *files;
-	size_t n_files;
 
 	for (int hops = 0; hops < 8; hops++) {
 		if (dwarf_attr(&cur, DW_AT_decl_file, &a)) {
-			if (dwarf_formudata(&a, &idx) != 0 || !dwarf_diecu(&cur, &cu, NULL, NULL) ||
-			    dwarf_getsrcfiles(&cu, &files, &n_files) != 0 || idx >= n_files)
+			if (dwarf_formudata(&a, &idx) != 0 || !dwarf_diecu(&cur, &cu, NULL, NULL))
 				return NULL;
-			return dwarf_filesrc(files, idx, NULL, NULL);
+			return dp_sym_file_of(m, &cu, idx);
 		}
 		if (!dwarf_attr(&cur, DW_AT_abstract_origin, &a) &&
 		    !dwarf_attr(&cur, DW_AT_specification, &a))
@@ -106,7 +173,7 @@ static const char *decl_file(Dwarf_Die *die)
  * table at the entry address. */
 static int place_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m, Dwarf_Die *die)
 {
-	const char *file = die ? decl_file(die) : NULL;
+	const char *file = die ? decl_file(m, die) : NULL;
 	int line = 0;
 
 	if (file && dwarf_decl_line(die, &line) == 0 && line > 0) {

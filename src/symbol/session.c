@@ -5,8 +5,10 @@
  * (string interning, C++ demangling, growable arrays) shared by the module.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +19,32 @@
 #include "deepprof/format.h"
 #include "symbol_int.h"
 
-/* The C++ ABI demangler (libstdc++), declared here to keep this module in C. */
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+/*
+ * The C++ ABI demangler, __cxa_demangle from libstdc++, looked up with dlopen() the first
+ * time a mangled name is met rather than linked: linking libstdc++ costs every deepprof
+ * command about 0.7 ms of dynamic relocation at start, while only C++ profiles need it
+ * (and a C++ program's machine has libstdc++). Without it names stay mangled.
+ */
+typedef char *(*dp_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+
+static dp_demangle_fn demangle_fn;
+static pthread_once_t demangle_once = PTHREAD_ONCE_INIT;
+
+static void demangle_init(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+	void *sym = h ? dlsym(h, "__cxa_demangle") : NULL;
+
+	if (sym) /* object to function pointer, as POSIX allows */
+		memcpy(&demangle_fn, &sym, sizeof(demangle_fn));
+}
+
+/* The demangler, loaded once per process (sessions may symbolize from several threads). */
+static dp_demangle_fn demangler(void)
+{
+	pthread_once(&demangle_once, demangle_init);
+	return demangle_fn;
+}
 
 static char *debuginfo_path;
 
@@ -71,11 +97,12 @@ int dp_sym_intern(struct dp_sym_ctx *c, const char *s, uint32_t *id)
  * mangled name or does not demangle). */
 int dp_sym_demangle(struct dp_sym_ctx *c, const char *mangled, uint32_t *id)
 {
+	dp_demangle_fn dm;
 	char *d = NULL;
 	int status = -1, r;
 
-	if (strncmp(mangled, "_Z", 2) == 0)
-		d = __cxa_demangle(mangled, NULL, NULL, &status);
+	if (strncmp(mangled, "_Z", 2) == 0 && (dm = demangler()) != NULL)
+		d = dm(mangled, NULL, NULL, &status);
 	r = dp_sym_intern(c, status == 0 && d ? d : mangled, id);
 	free(d);
 	return r;
@@ -222,6 +249,38 @@ static int open_object(struct dp_sym_ctx *c, uint32_t o, uint32_t *n_fn)
 	return 0;
 }
 
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The entry addresses of each object's function PS, sorted (the DWARF walk descends only
+ * into the functions the profile holds). */
+static int collect_entries(struct dp_sym_ctx *c, const uint32_t *n_fn)
+{
+	const struct dp_profile *p = c->p;
+
+	for (uint32_t o = 1; o <= p->n_objects; o++) {
+		if (!n_fn[o])
+			continue;
+		c->mods[o].ps_entries = malloc(n_fn[o] * sizeof(*c->mods[o].ps_entries));
+		if (!c->mods[o].ps_entries)
+			return dp_error(DP_ENOMEM, "out of memory starting the symbol session");
+	}
+	for (uint32_t i = 1; i <= p->n_ps; i++) {
+		struct dp_sym_mod *m = &c->mods[c->ps_obj[i]];
+
+		if (p->ps[i].kind == DP_PS_FUNCTION && c->ps_obj[i])
+			m->ps_entries[m->n_ps_entries++] = p->ps[i].addr;
+	}
+	for (uint32_t o = 1; o <= p->n_objects; o++)
+		dp_sym_sort(c->mods[o].ps_entries, c->mods[o].n_ps_entries, sizeof(uint64_t),
+			    u64_cmp);
+	return 0;
+}
+
 /* dp_sym_open - start the session: index segments, find each function PS's object,
  * open the objects holding functions, check their build-ids, get their DWARF. */
 int dp_sym_open(struct dp_sym_ctx *c)
@@ -248,6 +307,9 @@ int dp_sym_open(struct dp_sym_ctx *c)
 		c->ps_obj[i] = dp_sym_obj_of(c, p->ps[i].addr);
 		n_fn[c->ps_obj[i]]++;
 	}
+	r = collect_entries(c, n_fn);
+	if (r < 0)
+		goto out;
 	dwfl_report_begin(c->dwfl);
 	for (uint32_t o = 1; o <= p->n_objects && r == 0; o++)
 		if (n_fn[o])

@@ -19,19 +19,6 @@ struct callee {
 	uint32_t ps; /* the callee's PS, 0 if not in the profile */
 };
 
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-	const char *s = NULL;
-
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
-	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
-		s = dwarf_formstring(&a);
-	if (!s && dwarf_attr_integrate(die, DW_AT_name, &a))
-		s = dwarf_formstring(&a);
-	return s;
-}
-
 /* What the call-site entry @s of object @obj says about its callee. */
 static struct callee resolve_callee(const struct dp_sym_ctx *c, uint32_t obj, struct dp_sym_mod *m,
 				    const struct dp_sym_site *s)
@@ -40,7 +27,8 @@ static struct callee resolve_callee(const struct dp_sym_ctx *c, uint32_t obj, st
 	Dwarf_Die site, fn;
 	Dwarf_Attribute a;
 	Dwarf_Addr entry;
-	const char *name;
+	const char *name, *link, *plain;
+	unsigned int pc;
 
 	if (!dwarf_offdie(m->dw, s->off, &site))
 		return ce;
@@ -50,9 +38,10 @@ static struct callee resolve_callee(const struct dp_sym_ctx *c, uint32_t obj, st
 	if (!dwarf_formref_die(&a, &fn) || dwarf_tag(&fn) != DW_TAG_subprogram)
 		return ce;
 	ce.known = 1;
-	name = die_name(&fn);
+	dp_sym_die_names(&fn, &link, &plain, &pc);
+	name = link ? link : plain;
 	ce.runtime = name && dp_sym_is_runtime_name(name);
-	if (dwarf_hasattr(&fn, DW_AT_low_pc) && dwarf_entrypc(&fn, &entry) == 0)
+	if ((pc & 1) && dwarf_entrypc(&fn, &entry) == 0)
 		ce.ps = dp_sym_ps_by_addr(c, entry + m->bias);
 	if (!ce.ps)
 		ce.ps = dp_sym_ps_by_key(c, obj, dwarf_dieoffset(&fn));
@@ -60,8 +49,7 @@ static struct callee resolve_callee(const struct dp_sym_ctx *c, uint32_t obj, st
 		ce.ps = dp_sym_ps_by_name(c, name);
 	/* code in this module: a concrete DIE, or a symbol defined under the linkage name
 	 * (declarations and abstract instances, e.g. an inline constructor's, have none) */
-	ce.defined = ce.ps || dwarf_hasattr(&fn, DW_AT_low_pc) ||
-		     dwarf_hasattr(&fn, DW_AT_ranges) || (name && dp_sym_is_defined(m, name));
+	ce.defined = ce.ps || pc || (name && dp_sym_is_defined(m, name));
 	return ce;
 }
 

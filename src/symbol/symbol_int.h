@@ -53,6 +53,9 @@ struct dp_sym_mod {
 	Dwarf *dw; /* NULL without debug info */
 	Dwarf_Addr bias;
 
+	uint64_t *ps_entries; /* entry addresses of the function PS in this object, sorted */
+	uint32_t n_ps_entries;
+
 	Dwarf_Off *cus; /* CUs already indexed (open-addressing set, 0 = empty slot) */
 	uint32_t n_cus, cap_cus;
 
@@ -69,6 +72,9 @@ struct dp_sym_mod {
 	struct dp_sym_curange *cu_ranges; /* address ranges of every CU, sorted (lazy) */
 	uint32_t n_cu_ranges, cap_cu_ranges;
 	int cu_ranges_done;
+	Dwarf_Aranges *aranges; /* .debug_aranges as libdw reads it (lazy; owned by libdw;
+				   NULL: none) */
+	int aranges_done;
 
 	struct dp_sym_elfsym *syms; /* defined function symbols by address (lazy) */
 	uint32_t n_syms;
@@ -154,8 +160,10 @@ int dp_sym_is_defined(struct dp_sym_mod *m, const char *name);
 /* cuindex.c */
 int dp_sym_cu_of(struct dp_sym_mod *m, uint64_t addr, Dwarf_Die *cu);
 const char *dp_sym_line_at(struct dp_sym_mod *m, uint64_t addr, uint32_t *line);
+const char *dp_sym_file_of(struct dp_sym_mod *m, Dwarf_Die *cu, uint64_t idx);
 
 /* procs.c */
+void dp_sym_die_names(Dwarf_Die *die, const char **linkage, const char **name, unsigned int *pc);
 int dp_sym_name_procs(struct dp_sym_ctx *c);
 int dp_sym_build_maps(struct dp_sym_ctx *c);
 uint32_t dp_sym_ps_by_addr(const struct dp_sym_ctx *c, uint64_t addr);

@@ -1,7 +1,8 @@
 /*
  * web/serve.c - the built-in server's plumbing: the listening socket, the libmicrohttpd
- * daemon and its callbacks (raw URI kept per request, replies with the security headers),
- * xdg-open, and dp_web_serve()'s wait for SIGINT/SIGTERM. What to answer is route.c's job.
+ * daemon and its callbacks (raw URI kept per request, replies with the security headers
+ * and a Server-Timing header giving the time spent answering), xdg-open, and
+ * dp_web_serve()'s wait for SIGINT/SIGTERM. What to answer is route.c's job.
  */
 #define _GNU_SOURCE /* accept4 flags, SOCK_CLOEXEC */
 
@@ -9,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <microhttpd.h>
 #include <netdb.h>
 #include <signal.h>
 #include <spawn.h>
@@ -18,10 +18,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/err.h"
 #include "display/display.h"
+#include "mhd.h"
 #include "web_int.h"
 
 #if MHD_VERSION < 0x00097002
@@ -76,30 +78,44 @@ static void web_done_cb(void *cls, struct MHD_Connection *con, void **con_cls,
 	*con_cls = NULL;
 }
 
-/* Hands @r to MHD: the body moves into the response (freed by MHD). */
-static dp_mhd_result web_queue(struct MHD_Connection *con, struct dp_web_reply *r)
+/* Milliseconds on clock @clk. */
+static double web_ms(clockid_t clk)
 {
+	struct timespec t;
+
+	if (clock_gettime(clk, &t) != 0)
+		return 0.0;
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Hands @r to MHD: the body moves into the response (freed by MHD). @timing: the value
+ * of the Server-Timing header. */
+static dp_mhd_result web_queue(struct MHD_Connection *con, struct dp_web_reply *r,
+			       const char *timing)
+{
+	const struct dp_mhd *lib = dp_mhd_get(); /* loaded: the daemon runs */
 	struct MHD_Response *resp;
 	dp_mhd_result ret;
 	size_t i;
 
 	if (r->body.len)
-		resp = MHD_create_response_from_buffer(r->body.len, r->body.data,
-						       MHD_RESPMEM_MUST_FREE);
+		resp = lib->create_response_from_buffer(r->body.len, r->body.data,
+							MHD_RESPMEM_MUST_FREE);
 	else
-		resp = MHD_create_response_from_buffer(0, (void *)(uintptr_t) "",
-						       MHD_RESPMEM_PERSISTENT);
+		resp = lib->create_response_from_buffer(0, (void *)(uintptr_t) "",
+							MHD_RESPMEM_PERSISTENT);
 	if (!resp)
 		return MHD_NO;
 	if (r->body.len)
 		dp_buf_init(&r->body, r->body.max); /* now MHD's */
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+	lib->add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
 	for (i = 0; dp_http_headers[i][0]; i++)
-		MHD_add_response_header(resp, dp_http_headers[i][0], dp_http_headers[i][1]);
+		lib->add_response_header(resp, dp_http_headers[i][0], dp_http_headers[i][1]);
 	if (r->allow)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
-	ret = MHD_queue_response(con, (unsigned)r->status, resp);
-	MHD_destroy_response(resp);
+		lib->add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+	lib->add_response_header(resp, "Server-Timing", timing);
+	ret = lib->queue_response(con, (unsigned)r->status, resp);
+	lib->destroy_response(resp);
 	return ret;
 }
 
@@ -111,6 +127,8 @@ static dp_mhd_result web_access_cb(void *cls, struct MHD_Connection *con, const 
 	struct dp_web_req *req = *con_cls;
 	struct dp_web_reply r;
 	dp_mhd_result ret;
+	double wall, cpu;
+	char timing[80];
 
 	(void)url;
 	(void)version;
@@ -127,11 +145,16 @@ static dp_mhd_result web_access_cb(void *cls, struct MHD_Connection *con, const 
 		req->seen = 1;
 		return MHD_YES;
 	}
+	/* wall time (queueing on the router's lock included) and this thread's CPU time */
+	wall = web_ms(CLOCK_MONOTONIC);
+	cpu = web_ms(CLOCK_THREAD_CPUTIME_ID);
 	if (dp_web_route(&w->rt, method, req->uri, req->uri_len, &r) < 0) {
 		dp_web_reply_release(&r);
 		return MHD_NO; /* out of memory even for an error page: drop the connection */
 	}
-	ret = web_queue(con, &r);
+	snprintf(timing, sizeof(timing), "app;dur=%.3f, cpu;dur=%.3f",
+		 web_ms(CLOCK_MONOTONIC) - wall, web_ms(CLOCK_THREAD_CPUTIME_ID) - cpu);
+	ret = web_queue(con, &r, timing);
 	dp_web_reply_release(&r);
 	return ret;
 }
@@ -176,10 +199,14 @@ static int web_listen(struct dp_web *w, const struct dp_web_opts *o)
 
 int dp_web_start(struct dp_session *s, const struct dp_web_opts *o, struct dp_web **out)
 {
-	struct dp_web *w = calloc(1, sizeof(*w));
+	const struct dp_mhd *lib = dp_mhd_get();
+	struct dp_web *w;
 	int fd, rc;
 
 	*out = NULL;
+	if (!lib)
+		return -DP_EIO;
+	w = calloc(1, sizeof(*w));
 	if (!w)
 		return dp_error(DP_ENOMEM, "out of memory starting the web server");
 	rc = dp_web_router_init(&w->rt, s);
@@ -193,7 +220,7 @@ int dp_web_start(struct dp_session *s, const struct dp_web_opts *o, struct dp_we
 		free(w);
 		return fd;
 	}
-	w->mhd = MHD_start_daemon(
+	w->mhd = lib->start_daemon(
 		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, web_access_cb, w,
 		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd, MHD_OPTION_URI_LOG_CALLBACK, web_uri_cb,
 		(void *)NULL, MHD_OPTION_NOTIFY_COMPLETED, web_done_cb, (void *)NULL,
@@ -247,7 +274,7 @@ void dp_web_stop(struct dp_web *w)
 {
 	if (!w)
 		return;
-	MHD_stop_daemon(w->mhd); /* closes the listening socket too */
+	dp_mhd_get()->stop_daemon(w->mhd); /* closes the listening socket too */
 	dp_web_router_release(&w->rt);
 	if (w->browser > 0)
 		waitpid(w->browser, NULL, WNOHANG);

@@ -216,6 +216,16 @@ def t_pages(ctx, ck):
         got = [srv.get(t, conn=conn)[0] for t in ("/", "/?file=0&page=top", "/nope")]
         conn.close()
         ck.eq("keep-alive: three answers on one connection", got, [200, 200, 404])
+        # Server-Timing: the time spent answering (wall and CPU, ms), for benchmarks
+        st, hd, body = srv.get("/?file=0&page=menu")
+        m = re.fullmatch(r"app;dur=(\d+\.\d{3}), cpu;dur=(\d+\.\d{3})",
+                         hd.get("server-timing", ""))
+        ck.true("Server-Timing: app and cpu durations (%r)" % hd.get("server-timing"),
+                m is not None)
+        if m:
+            ck.true("Server-Timing: under a minute, cpu within wall + 1 ms (%s, %s)"
+                    % m.groups(), float(m.group(1)) < 60000 and
+                    float(m.group(2)) <= float(m.group(1)) + 1.0)
         st, hd, body = srv.get("/?file=0&page=menu", method="HEAD")
         ck.eq("HEAD: status", st, 200)
         ck.eq("HEAD: no body", body, "")

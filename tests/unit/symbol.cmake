@@ -68,6 +68,23 @@ if(DP_FIX_GCC)
 		VERBATIM)
 	list(APPEND DP_FIX_OUTPUTS ${out})
 endif()
+# DWARF 4 (line table header with include_directories / file_names, GNU call sites):
+# src/symbol/lines.c reads both header layouts
+foreach(fam gcc clang)
+	if(fam STREQUAL "gcc")
+		set(cc ${DP_FIX_GCC})
+	else()
+		set(cc ${DP_FIX_CLANG})
+	endif()
+	if(cc)
+		set(out ${DP_FIX_DIR}/fix_c_${fam}_O2_dwarf4)
+		add_custom_command(OUTPUT ${out}
+			COMMAND ${cc} -O2 -gdwarf-4 ${DP_FIX_FLAGS} -o ${out} ${DP_FIX_SRC}/fix_c.c
+			DEPENDS ${DP_FIX_SRC}/fix_c.c ${DP_FIX_SRC}/minirt.h
+			VERBATIM)
+		list(APPEND DP_FIX_OUTPUTS ${out})
+	endif()
+endforeach()
 if(DP_FIX_GCC AND DP_FIX_OBJCOPY)
 	set(in ${DP_FIX_DIR}/fix_c_gcc_O2)
 	add_custom_command(OUTPUT ${in}.nodebug ${in}.split ${in}.split.debug

@@ -81,24 +81,24 @@ TEST(mutual_recursion)
 	CHECK_EQ(dp_csr_items(&a->clique_pds, 2)[0], 4);
 	CHECK_EQ(dp_csr_items(&a->clique_pds, 2)[1], 5);
 	/* the clique {a, b}: own 9 + 8, desc 11 (from c), nothing counted twice */
-	CHECK_EQ(a->pd_own[4].samples, 9);
-	CHECK_EQ(a->pd_own[5].samples, 8);
-	CHECK_EQ(a->pd_own[4].calls, 4);
-	CHECK_EQ(a->pd_own[5].calls, 6);
+	CHECK_EQ(dp_analysis_pd_own(a, 4).samples, 9);
+	CHECK_EQ(dp_analysis_pd_own(a, 5).samples, 8);
+	CHECK_EQ(dp_analysis_pd_own(a, 4).calls, 4);
+	CHECK_EQ(dp_analysis_pd_own(a, 5).calls, 6);
 	CHECK_EQ(a->pd_desc[4].samples, 11);
 	CHECK_EQ(a->pd_desc[5].samples, 0);
 	CHECK_EQ(a->clique_total[2].samples, 28);
-	CHECK_EQ(a->csd_desc[3].samples, 26);
-	CHECK_EQ(a->csd_desc[3].callseqs, 140);
-	CHECK_EQ(a->csd_desc[3].allocs, 3);
-	CHECK_EQ(a->csd_desc[3].alloc_bytes, 72);
+	CHECK_EQ(dp_analysis_csd_desc(a, 3).samples, 26);
+	CHECK_EQ(dp_analysis_csd_desc(a, 3).callseqs, 140);
+	CHECK_EQ(dp_analysis_csd_desc(a, 3).allocs, 3);
+	CHECK_EQ(dp_analysis_csd_desc(a, 3).alloc_bytes, 72);
 	for (uint32_t i = 4; i <= 6; i++) {
-		CHECK_EQ(a->csd_desc[i].samples, 0);
+		CHECK_EQ(dp_analysis_csd_desc(a, i).samples, 0);
 		CHECK_EQ(a->csd_child_clique[i], 0);
 	}
 	CHECK_EQ(a->csd_child_clique[3], 2);
-	CHECK_EQ(a->csd_desc[2].samples, 28);
-	CHECK_EQ(a->csd_desc[1].samples, 29);
+	CHECK_EQ(dp_analysis_csd_desc(a, 2).samples, 28);
+	CHECK_EQ(dp_analysis_csd_desc(a, 1).samples, 29);
 	CHECK_EQ(a->root_total.samples, 29);
 	CHECK_EQ(a->root_total.callseqs, 151);
 	CHECK_EQ(a->root_total.allocs, 3);
@@ -134,12 +134,12 @@ TEST(cheap_and_expensive_caller)
 	if (!a)
 		goto out;
 	CHECK_EQ(a->n_cliques, 9);
-	CHECK_EQ(a->csd_desc[3].samples, 1); /* main -> f: 1 + 1 */
-	CHECK_EQ(a->csd_desc[4].samples, 0);
-	CHECK_EQ(a->csd_desc[8].samples, 0);
-	CHECK_EQ(a->csd_desc[7].samples, 50); /* h -> f: 100 + 50 */
-	CHECK_EQ(a->csd_desc[6].samples, 150);
-	CHECK_EQ(a->csd_desc[5].samples, 150);
+	CHECK_EQ(dp_analysis_csd_desc(a, 3).samples, 1); /* main -> f: 1 + 1 */
+	CHECK_EQ(dp_analysis_csd_desc(a, 4).samples, 0);
+	CHECK_EQ(dp_analysis_csd_desc(a, 8).samples, 0);
+	CHECK_EQ(dp_analysis_csd_desc(a, 7).samples, 50); /* h -> f: 100 + 50 */
+	CHECK_EQ(dp_analysis_csd_desc(a, 6).samples, 150);
+	CHECK_EQ(dp_analysis_csd_desc(a, 5).samples, 150);
 	CHECK_EQ(a->pd_desc[7].samples, 150);
 	CHECK_EQ(a->pd_desc[6].samples, 150);
 	CHECK_EQ(a->pd_desc[3].samples, 152);
@@ -192,9 +192,9 @@ TEST(threads_modules_objects)
 	CHECK_EQ(a->clique_entry[3], 1);
 	CHECK_EQ(a->clique_entry[5], 2);
 	CHECK_EQ(dp_csr_count(&a->clique_pds, 6), 1);
-	CHECK_EQ(a->csd_desc[1].samples, 11);
-	CHECK_EQ(a->csd_desc[2].samples, 27);
-	CHECK_EQ(a->csd_desc[2].alloc_bytes, 1000);
+	CHECK_EQ(dp_analysis_csd_desc(a, 1).samples, 11);
+	CHECK_EQ(dp_analysis_csd_desc(a, 2).samples, 27);
+	CHECK_EQ(dp_analysis_csd_desc(a, 2).alloc_bytes, 1000);
 	CHECK_EQ(a->root_total.samples, 38);
 	CHECK_EQ(a->root_total.allocs, 5);
 	CHECK_EQ(a->root_total.alloc_bytes, 1100);
@@ -258,8 +258,8 @@ static void deep_chain(int back)
 		CHECK_EQ(a->n_cliques, DEEP);
 		CHECK_EQ(a->pd_clique[DEEP], 1);
 		CHECK_EQ(a->pd_clique[1], DEEP);
-		CHECK_EQ(a->csd_desc[1].samples, DEEP - 2);
-		CHECK_EQ(a->csd_desc[DEEP / 2].samples, DEEP / 2 - 1);
+		CHECK_EQ(dp_analysis_csd_desc(a, 1).samples, DEEP - 2);
+		CHECK_EQ(dp_analysis_csd_desc(a, DEEP / 2).samples, DEEP / 2 - 1);
 		CHECK_EQ(a->root_total.samples, DEEP - 1);
 		CHECK_EQ(a->ps_desc[3].samples + a->ps_desc[4].samples,
 			 (uint64_t)(DEEP - 3) * (DEEP - 2) / 2);
@@ -269,8 +269,8 @@ static void deep_chain(int back)
 		CHECK_EQ(a->pd_clique[DEEP], 1);
 		CHECK_EQ(dp_csr_count(&a->clique_pds, 1), DEEP - 2);
 		CHECK_EQ(a->clique_entry[1], 2);
-		CHECK_EQ(a->csd_desc[2].samples, DEEP + 2);
-		CHECK_EQ(a->csd_desc[DEEP].samples, 0);
+		CHECK_EQ(dp_analysis_csd_desc(a, 2).samples, DEEP + 2);
+		CHECK_EQ(dp_analysis_csd_desc(a, DEEP).samples, 0);
 		CHECK_EQ(a->root_total.samples, DEEP + 4);
 		CHECK_EQ(a->ps_desc[3].samples + a->ps_desc[4].samples, 0);
 	}
@@ -304,8 +304,8 @@ TEST(sample_profile_two_entries)
 	CHECK_EQ(a->clique_entry[1], 4);
 	CHECK_EQ(a->csd_child_clique[7], 1);
 	CHECK_EQ(a->n_extra_entries, 1);
-	CHECK_EQ(a->csd_desc[4].callseqs, 175);
-	CHECK_EQ(a->csd_desc[7].callseqs, 0);
+	CHECK_EQ(dp_analysis_csd_desc(a, 4).callseqs, 175);
+	CHECK_EQ(dp_analysis_csd_desc(a, 7).callseqs, 0);
 	CHECK_EQ(a->pd_desc[4].callseqs, ((uint64_t)1 << 40) + 187 + 0 + 0);
 	for (uint32_t i = 1; i <= p.n_csd; i++) {
 		s[0] += p.csd[i].samples;

@@ -267,9 +267,9 @@ TEST(recursive_workers)
 		CHECK_EQ(dp_csr_count(&a->clique_pds, c), 2);
 		CHECK_EQ(a->clique_entry[c], 3);
 		CHECK_EQ(a->clique_total[c].samples, 66 + 8 + 16 + 132 + 256);
-		CHECK_EQ(a->csd_desc[3].samples, 8 + 16 + 132 + 256);
+		CHECK_EQ(dp_analysis_csd_desc(a, 3).samples, 8 + 16 + 132 + 256);
 		CHECK_EQ(a->root_total.samples, 511);
-		CHECK_EQ(a->pd_own[4].calls, 8);
+		CHECK_EQ(dp_analysis_pd_own(a, 4).calls, 8);
 	}
 	dp_analysis_free(a);
 	dp_profile_release(&m);

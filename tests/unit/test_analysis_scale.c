@@ -26,19 +26,21 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The build steps of dp_analysis_new() one by one, timed (same order, same code). */
+/* The build steps of dp_analysis_new() one by one on one thread, timed (same code). */
 static void phases(const struct dp_profile *p)
 {
-	static int (*const step[])(struct dp_analysis *) = {
-		dp_analysis_index, dp_analysis_cliques, dp_analysis_costs, dp_analysis_summaries};
-	static const char *const name[] = {"index", "cliques", "costs", "summaries"};
+	static int (*const step[])(struct dp_analysis *) = {dp_analysis_side, dp_analysis_graph,
+							    dp_analysis_cliques, dp_analysis_costs,
+							    dp_analysis_summaries};
+	static const char *const name[] = {"side", "graph", "cliques", "costs", "summaries"};
 	struct dp_analysis *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return;
 	a->p = p;
 	dp_arena_init(&a->arena, 0);
-	for (int i = 0; i < 4; i++) {
+	dp_arena_init(&a->side_arena, 0);
+	for (int i = 0; i < 5; i++) {
 		double t0 = now();
 
 		if (step[i](a) < 0)

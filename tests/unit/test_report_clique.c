@@ -283,7 +283,7 @@ static void clique_props(struct tf_ctx *t)
 			return;
 		}
 		for (uint32_t i = 0; i < n; i++) {
-			own += a->pd_own[pds[i]].samples;
+			own += dp_analysis_pd_own(a, pds[i]).samples;
 			want_sites += dp_csr_count(&a->ps_csss, t->p.pd[pds[i]].ps);
 		}
 		s = tf_section(r, "procs");

@@ -264,7 +264,7 @@ TEST(sums_on_generated)
 			for (uint32_t j = 0; j < n; j++)
 				if (f.a->csd_child_clique[csd[j]])
 					samples += f.p.csd[csd[j]].samples +
-						   f.a->csd_desc[csd[j]].samples;
+						   dp_analysis_csd_desc(f.a, csd[j]).samples;
 		}
 		CHECK_EQ(samples, fact_u(r, "total_samples"));
 		dp_report_free(r);

@@ -2,15 +2,18 @@
  * tests/unit/test_report_flame.c - the flame and flame_callers pages: exact preorder rows
  * of the fixture, pruning by min (with the "(other)" rows) and depth, thread subtrees,
  * the calls metric (weighed by callseqs), the inverted tree through a clique's entry; and
- * properties on generated profiles (every reachable clique once, parents hold their children).
+ * properties on generated profiles (every reachable clique once, parents hold their children);
+ * the flame index (flame_index.h) changes no row, fact or "(other)" sum.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/err.h"
 #include "harness.h"
 #include "query/query.h"
+#include "report/flame_index.h"
 #include "report/report_int.h"
 #include "test_analysis_gen.h"
 #include "test_report_fix.h"
@@ -322,5 +325,102 @@ TEST(generated_properties)
 	}
 }
 
+/* every row and fact of @a and @b the same: kind, id, depth, n, name, own, desc */
+static void same_flame(const struct dp_report *a, const struct dp_report *b)
+{
+	const struct dp_rep_section *sa = tf_section(a, "tree"), *sb = tf_section(b, "tree");
+
+	CHECK(sa != NULL && sb != NULL);
+	if (!sa || !sb)
+		return;
+	CHECK_EQ(sa->n_rows, sb->n_rows);
+	for (uint32_t k = 0; k < sa->n_rows && k < sb->n_rows; k++) {
+		const struct dp_rep_row *x = &sa->rows[k], *y = &sb->rows[k];
+
+		CHECK_EQ(x->kind, y->kind);
+		CHECK_EQ(x->id, y->id);
+		CHECK_EQ(x->depth, y->depth);
+		CHECK_EQ(x->n, y->n);
+		CHECK_STR(x->name, y->name);
+		CHECK(memcmp(&x->own, &y->own, sizeof(x->own)) == 0);
+		CHECK(memcmp(&x->desc, &y->desc, sizeof(x->desc)) == 0);
+	}
+	CHECK_EQ(tf_fact(a, "kept"), tf_fact(b, "kept"));
+	CHECK_EQ(tf_fact(a, "dropped"), tf_fact(b, "dropped"));
+}
+
+/* The flame index: the same reports with and without it, every metric and several
+ * minimums (most children dropped into "(other)" rows), and the index's entries hold
+ * their children's sums. */
+TEST(flame_index_same_rows)
+{
+	static const char *const qs[] = {
+		"page=flame&min=0",
+		"page=flame&min=1",
+		"page=flame&min=3",
+		"page=flame&min=20",
+		"page=flame&metric=calls&min=2",
+		"page=flame&metric=allocs&min=2",
+		"page=flame&metric=bytes&min=5",
+		"page=flame&metric=callseqs&min=0.5",
+		"page=flame&min=1&depth=3",
+		"page=flame&min=2&thread=2",
+	};
+	const uint32_t nq = sizeof(qs) / sizeof(qs[0]);
+
+	for (uint64_t seed = 31; seed < 34; seed++) {
+		struct dp_report *before[sizeof(qs) / sizeof(qs[0])];
+		struct dp_flame_index *ix = NULL;
+		uint32_t n_other = 0;
+		struct tf_ctx t;
+
+		tf_sim = (struct dp_gen_sim){.seed = seed,
+					     .n_fn = 40,
+					     .n_threads = 3,
+					     .n_steps = 20000,
+					     .max_depth = 12,
+					     .pct_call = 52};
+		TF_OPEN(&t, tf_gen_sim);
+		for (uint32_t i = 0; i < nq; i++)
+			before[i] = tf_report(&t, qs[i], NULL, 0);
+		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, &ix), 0);
+		CHECK(ix != NULL);
+		t.c.flame_ix = ix;
+		for (uint32_t w = 0; ix && w < ix->n_wide; w++) {
+			const struct dp_flame_wide *e = &ix->wide[w];
+			const uint32_t *ids = dp_csr_items(&t.a->clique_kids, e->clique);
+			uint64_t own = 0, tot = 0;
+
+			CHECK(dp_flame_index_wide(ix, e->clique) == e);
+			CHECK_EQ(e->n_kids, dp_csr_count(&t.a->clique_kids, e->clique));
+			for (uint32_t i = 0; i < e->n_kids; i++) {
+				own += t.p.csd[ids[i]].calls;
+				tot += e->val[i];
+			}
+			CHECK_EQ(own, e->own.calls);
+			CHECK_EQ(tot, e->own.samples + e->desc.samples);
+		}
+		CHECK(ix && ix->n_wide > 0);
+		for (uint32_t i = 0; i < nq; i++) {
+			struct dp_report *r = tf_report(&t, qs[i], NULL, 0);
+
+			CHECK(r != NULL && before[i] != NULL);
+			if (r && before[i]) {
+				const struct dp_rep_section *s = tf_section(r, "tree");
+
+				same_flame(before[i], r);
+				for (uint32_t k = 0; k < s->n_rows; k++)
+					n_other += s->rows[k].kind == DP_ENT_NONE;
+			}
+			dp_report_free(r);
+			dp_report_free(before[i]);
+		}
+		CHECK(n_other > 0); /* the "(other)" rows were exercised */
+		t.c.flame_ix = NULL;
+		dp_flame_index_free(ix);
+		tf_close(&t);
+	}
+}
+
 DP_TEST_MAIN(test_flame_fixture, test_flame_pruning, test_flame_callers_fixture,
-	     test_generated_properties)
+	     test_generated_properties, test_flame_index_same_rows)

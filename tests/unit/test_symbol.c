@@ -25,8 +25,9 @@
 
 static const char *const variants[] = {"gcc_O0", "gcc_O2", "clang_O0", "clang_O2"};
 /* the C fixture also comes as a position-dependent executable */
-static const char *const c_variants[] = {"gcc_O0", "gcc_O2", "clang_O0", "clang_O2",
-					 "gcc_O2_nopie"};
+static const char *const c_variants[] = {"gcc_O0",	   "gcc_O2",	   "clang_O0",
+					 "clang_O2",	   "gcc_O2_nopie", "gcc_O2_dwarf4",
+					 "clang_O2_dwarf4"};
 
 static int load(const char *lang, const char *variant, struct dp_profile *p, char *exe, size_t len)
 {

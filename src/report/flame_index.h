@@ -1,0 +1,77 @@
+/*
+ * report/flame_index.h - the flame pages' index of wide cliques: for every clique with
+ * many children in the clique tree, its children's totals of each inheritable metric in
+ * one contiguous array (a sequential scan instead of a random read of every child's CSD)
+ * and the sums of all its children's own and desc costs (the "(other)" row by
+ * subtraction). Built once per analysis by whoever owns the analysis (the session) and
+ * handed to the flame pages in struct dp_report_ctx.
+ */
+#ifndef DP_REPORT_FLAME_INDEX_H
+#define DP_REPORT_FLAME_INDEX_H
+
+#include <stdint.h>
+
+#include "../analysis/analysis.h"
+#include "../format/profile.h"
+#include "report_int.h"
+
+/* Cliques with fewer children than this are scanned directly (default of min_kids). */
+#define DP_FLAME_IX_MIN_KIDS 256
+
+/* One wide clique. */
+struct dp_flame_wide {
+	uint32_t clique, n_kids; /* n_kids = dp_csr_count(&a->clique_kids, clique) */
+	const uint64_t *val;	 /* [4 * n_kids]: val[s * n_kids + i] = own + desc of the
+				    i-th child CSD (clique_kids order) for inheritable
+				    slot s: 0 samples, 1 callseqs, 2 allocs, 3 alloc_bytes */
+	struct dp_costs own;	 /* sum of the own costs of all the children CSDs */
+	struct dp_inherit desc;	 /* sum of their desc costs */
+};
+
+struct dp_flame_index {
+	uint32_t n_wide;
+	struct dp_flame_wide *wide; /* by increasing clique id */
+	uint64_t *vals;		    /* the storage of every wide clique's val */
+};
+
+/*
+ * dp_flame_index_build - the flame index of analysis @a of profile @p (both borrowed: the
+ * index reads them only while it is built, but describes them, so free it with them).
+ * @min_kids: the smallest number of children indexed (0: DP_FLAME_IX_MIN_KIDS).
+ * Return: 0 with *@out set (owned by the caller, free with dp_flame_index_free()), or
+ * -DP_ENOMEM (message set; the flame pages still answer without an index, more slowly).
+ */
+int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_kids,
+			 struct dp_flame_index **out);
+
+/* dp_flame_index_free - free @ix (NULL is fine). */
+void dp_flame_index_free(struct dp_flame_index *ix);
+
+/* dp_flame_index_wide - the entry of clique @k in @ix, or NULL when @k is not indexed. */
+const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k);
+
+/*
+ * dp_flame_kid_prefetch - prefetch what reading child @i of @ids (@m of them) needs, in two
+ * stages: DP_REP_AHEAD children ahead the CSD's record and its child clique id, half as
+ * far ahead (that id now loaded) the clique's entry and total, which
+ * dp_analysis_csd_desc() reads.
+ */
+static inline void dp_flame_kid_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
+					 const uint32_t *ids, uint32_t i, uint32_t m)
+{
+	if (i + DP_REP_AHEAD < m) {
+		const struct dp_csd *d = &p->csd[ids[i + DP_REP_AHEAD]];
+
+		__builtin_prefetch(d); /* a CSD may span two cache lines */
+		__builtin_prefetch((const char *)(d + 1) - 1);
+		__builtin_prefetch(&a->csd_child_clique[ids[i + DP_REP_AHEAD]]);
+	}
+	if (i + DP_REP_AHEAD / 2 < m) {
+		uint32_t k = a->csd_child_clique[ids[i + DP_REP_AHEAD / 2]];
+
+		__builtin_prefetch(&a->clique_entry[k]);
+		__builtin_prefetch(&a->clique_total[k]);
+	}
+}
+
+#endif /* DP_REPORT_FLAME_INDEX_H */
