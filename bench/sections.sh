@@ -119,12 +119,18 @@ load_section() {
 	splice_doc bench-load "$md"
 }
 
+# steal_ticks - "stolen total" jiffies of all CPUs from /proc/stat: the time the
+# hypervisor ran something else while this virtual machine had work to do
+steal_ticks() {
+	awk '/^cpu / { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat 2>/dev/null
+}
+
 # web_section - bench/web_latency.sh (wrk against `deepprof serve`, BENCH_WEB_SECONDS per
 # page, default 5) on the 1.4M-context profile of the load benchmark (generated if
 # missing) as a Markdown table with issue 3's 10 ms target, or a note saying why not.
 web_section() {
 	local md=$WORK/web.md out=$WORK/web.out gen f=$WORK/load/gen-1.4M-s${BENCH_LOAD_SEED:-1}.data
-	local why='' st=0
+	local why='' st=0 steal0='' steal=
 	if ! [ -x "$BENCH/web_latency.sh" ]; then
 		why="bench/web_latency.sh is not there yet"
 	elif ! "$BUILD/bin/deepprof" serve --help >/dev/null 2>&1; then
@@ -136,8 +142,11 @@ web_section() {
 	fi
 	if [ -z "$why" ]; then
 		echo "bench: web latency on $f" >&2
+		steal0=$(steal_ticks)
 		timeout -k 5 "$TIMEOUT" "$BENCH/web_latency.sh" -d "${BENCH_WEB_SECONDS:-5}" \
 			"$BUILD/bin/deepprof" "$f" >"$out" 2>"$WORK/web.err" || st=$?
+		steal=$(echo "$steal0 $(steal_ticks)" |
+			awk 'NF == 4 && $4 > $2 { printf "%.1f", 100 * ($3 - $1) / ($4 - $2) }')
 		case $st in
 		0) ;;
 		77) why="wrk or curl is not installed" ;;
@@ -152,7 +161,8 @@ web_section() {
 			echo "Measured by \`bench/web_latency.sh\` (wrk, one connection, ${BENCH_WEB_SECONDS:-5} s per"
 			echo "page after 1 s of warm-up, the server pinned to CPU 0 and wrk to CPU 1) against"
 			echo "\`deepprof serve\` on the generated profile of 1.4 million contexts:"
-			echo "$(machine_line)."
+			echo "$(machine_line). CPU time stolen by the hypervisor during the run" \
+				"(/proc/stat): ${steal:-unknown} %."
 			echo
 			awk 'NR == 1 { next }
 			     NR == 2 { print "| page | status | p50 ms | p99 ms | requests/s | server p50 ms | server p99 ms | server CPU p99 ms | preempted /1k | p99 under 10 ms |"

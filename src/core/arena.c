@@ -1,7 +1,7 @@
 /*
  * core/arena.c - block-chained bump allocator. Blocks double in size up to 64 MiB, and a
  * request larger than half a block gets a block of its own. Blocks of 4 MiB and more are
- * backed by transparent huge pages where the kernel allows (see arena_advise()); blocks
+ * backed by transparent huge pages where the kernel allows (see dp_advise_huge()); blocks
  * for requests of 16 MiB and more are faulted in on a helper thread (arena_pf_start()).
  */
 #define _DEFAULT_SOURCE /* madvise */
@@ -35,13 +35,13 @@ void dp_arena_init(struct dp_arena *a, size_t limit)
 #define ARENA_HUGE ((size_t)2 << 20)
 
 /*
- * Asks for huge pages on the 2 MiB-aligned interior of a fresh block, before its first
- * touch (calloc of a large block maps new zero pages and does not write them). Loading a
- * large profile is dominated by the kernel faulting in 4 KiB zero pages: at 1.4 million
- * contexts this cuts 329,000 page faults to 56,000 and the load's CPU time by a quarter
- * (docs/PERFORMANCE.md). Only advice: ignored where THP is off.
+ * dp_advise_huge asks for huge pages on the 2 MiB-aligned interior of a fresh block,
+ * before its first touch (calloc of a large block maps new zero pages and does not write
+ * them). Loading a large profile is dominated by the kernel faulting in 4 KiB zero pages:
+ * at 1.4 million contexts this cuts 329,000 page faults to 56,000 and the load's CPU time
+ * by a quarter (docs/PERFORMANCE.md). Only advice: ignored where THP is off.
  */
-static void arena_advise(void *p, size_t size)
+void dp_advise_huge(void *p, size_t size)
 {
 #ifdef MADV_HUGEPAGE
 	uintptr_t lo = ((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1);
@@ -188,7 +188,7 @@ static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 	if (!b)
 		return NULL;
 	if (size >= 2 * ARENA_HUGE)
-		arena_advise(b->data, size);
+		dp_advise_huge(b->data, size);
 	if (a->prefault && need >= ARENA_PF_MIN)
 		arena_pf_start(a, b->data, size);
 	b->size = size;

@@ -65,4 +65,11 @@ void dp_arena_prefault(struct dp_arena *a, int on);
 /* dp_arena_release - free every block; the arena is empty and reusable afterwards. */
 void dp_arena_release(struct dp_arena *a);
 
+/*
+ * dp_advise_huge - ask the kernel to back the 2 MiB-aligned interior of [@p, @p + @size)
+ * with transparent huge pages; call before the memory is first touched. Advice only:
+ * nothing happens where THP is off or the range holds no aligned 2 MiB.
+ */
+void dp_advise_huge(void *p, size_t size);
+
 #endif /* DP_CORE_ARENA_H */

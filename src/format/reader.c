@@ -5,7 +5,7 @@
  * reader_syms.c. Nothing is trusted before it is checked (the checksum, computed on a
  * second thread while the chunks are parsed, decides before anything is returned).
  */
-#define _DEFAULT_SOURCE /* madvise; O_CLOEXEC, fsync, strdup */
+#define _DEFAULT_SOURCE /* O_CLOEXEC, fsync, strdup */
 
 #include "reader.h"
 
@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -441,23 +440,6 @@ int dp_read_buffer(const uint8_t *data, size_t len, const char *name, struct dp_
 	return rc;
 }
 
-/* Huge pages for the 2 MiB-aligned interior of a large read buffer: reading a file of
- * 250 MB into 4 KiB pages spent a third of read()'s time faulting them in. Advice only. */
-static void advise_huge(void *p, size_t size)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t hi = ((uintptr_t)p + size) & ~(huge - 1);
-
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)size;
-#endif
-}
-
 int dp_read_file(const char *path, struct dp_profile *p)
 {
 	struct stat st;
@@ -480,7 +462,8 @@ int dp_read_file(const char *path, struct dp_profile *p)
 			      (long long)st.st_size);
 		goto out_close;
 	}
-	advise_huge(data, (size_t)st.st_size);
+	/* reading 250 MB into 4 KiB pages spent a third of read()'s time faulting them in */
+	dp_advise_huge(data, (size_t)st.st_size);
 	while (got < (size_t)st.st_size) {
 		ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
 

@@ -13,8 +13,11 @@
  * parent are gathered in one row (kind NONE, name "(other)", SUM with n = how many,
  * own/desc = their sum) placed after the parent's kept children, when their values add
  * up to at least that minimum.
- * depth=D keeps D levels (0 = all). Facts: kept (rows other than "(other)"), dropped
- * (children dropped by min, not counting their subtrees), and metric.
+ * depth=D keeps D levels (0 = all). At most DP_FLAME_MAX_NODES nodes are kept: when min
+ * would keep more, the minimum is raised to the smallest value keeping at most that many
+ * (the widest nodes of the tree) and facts capped and min_used say so. Facts: kept (rows
+ * other than "(other)"), dropped (children dropped by min, not counting their subtrees),
+ * and metric.
  *
  * page=flame&metric=M&min=P&depth=D[&thread=N]:
  *   subject: the depth-0 clique row. Rows (section "tree"): depth 0 = the root clique
@@ -38,63 +41,20 @@
  * Speed: a clique may have tens of thousands of children, nearly all dropped. When the
  * report context carries a flame index (flame_index.h, built by the session with the
  * analysis), the children of its wide cliques are judged on one contiguous array of
- * values and the "(other)" sums come by subtraction from the clique's sums: the same rows. The
- * callers tree climbs all the procedure's PDs a level at a time with their loads prefetched.
+ * values and the "(other)" sums come by subtraction from the clique's sums: the same rows.
+ * The callers tree is built by rep_flame_callers.c; both pages are walked here.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
 #include "flame_index.h"
-#include "report_int.h"
+#include "rep_flame_int.h"
 
-/* A node of either tree, as the pruning and ordering see it. */
-struct fl_node {
-	uint32_t id; /* flame: entry CSD (0: the depth-0 clique); callers: tree node */
-	uint32_t depth;
-	uint64_t value;
-	const char *name;
-	struct dp_costs own;
-	struct dp_inherit desc;
-	uint32_t n_other; /* > 0: an "(other)" row standing for that many nodes */
-};
+/* walk()'s return when it gave up at f->cap */
+#define DP_FL_CAPPED 1
 
-/* A node of the inverted (callers) tree. */
-struct fc_node {
-	uint32_t ps, parent, n;
-	uint32_t child, sibling; /* first child, next sibling; 0 = none */
-	struct dp_costs own;
-	struct dp_inherit desc;
-};
-
-/* PDs of the procedure climbing their ancestor chain: their costs (index into the
- * climbers' cost arrays), where they are and their tree node. */
-struct fc_climb {
-	uint32_t k, cur, node;
-	uint32_t n; /* PDs merged into this climber */
-};
-
-struct fl {
-	struct dp_report *r;
-	const struct dp_report_ctx *c;
-	enum dp_metric m;
-	bool callers;			 /* flame_callers */
-	uint32_t top;			 /* flame: the depth-0 clique; callers: the procedure */
-	const struct dp_flame_index *ix; /* flame: the analysis's index, or NULL */
-	double min;			 /* values below are dropped */
-	uint64_t min_v;			 /* flame: the smallest value v with (double)v >= min */
-	uint32_t kept, dropped;
-	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
-	uint32_t n_t, cap_t;
-	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
-	uint32_t n_hash;
-	struct fl_node *stack, *kids; /* kids: the kept children of the node expanded */
-	struct fl_node other;	      /* and the sum of those dropped */
-	uint32_t n_stack, cap_stack, n_kids, cap_kids;
-};
-
-/* grow - make room in a malloc'd array; 0 or -DP_ENOMEM */
-static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
+int dp_fl_grow(void **v, uint32_t *cap, uint32_t need, size_t size)
 {
 	uint32_t c = *cap ? *cap : 64;
 	void *nv;
@@ -114,7 +74,7 @@ static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
 	return 0;
 }
 
-static uint64_t value_of(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d)
+uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d)
 {
 	switch (m) {
 	case DP_METRIC_CALLS: /* not inherited: weigh by the calls made in the subtree */
@@ -149,7 +109,7 @@ static void inherit_sub(struct dp_inherit *d, const struct dp_inherit *s)
 	d->alloc_bytes -= s->alloc_bytes;
 }
 
-/* The flame index's slot of metric @m's value (see value_of()). */
+/* The flame index's slot of metric @m's value (see dp_fl_value()). */
 static uint32_t value_slot(enum dp_metric m)
 {
 	switch (m) {
@@ -184,7 +144,7 @@ static int offer(struct fl *f, const struct fl_node *x)
 		dp_inherit_add(&f->other.desc, &x->desc);
 		return 0;
 	}
-	if (grow((void **)&f->kids, &f->cap_kids, f->n_kids + 1, sizeof(*f->kids)) < 0)
+	if (dp_fl_grow((void **)&f->kids, &f->cap_kids, f->n_kids + 1, sizeof(*f->kids)) < 0)
 		return -DP_ENOMEM;
 	f->kids[f->n_kids++] = *x;
 	return 0;
@@ -258,7 +218,7 @@ static int flame_kids(struct fl *f, const struct fl_node *n)
 
 		dp_flame_kid_prefetch(f->c->p, a, ids, i, m);
 		csd_costs(f->c, x.id, &x);
-		x.value = value_of(f->m, &x.own, &x.desc);
+		x.value = dp_fl_value(f->m, &x.own, &x.desc);
 		if (offer(f, &x) < 0)
 			return -DP_ENOMEM;
 	}
@@ -271,7 +231,7 @@ static int callers_kids(struct fl *f, const struct fl_node *n)
 	for (uint32_t i = f->t[n->id].child; i; i = f->t[i].sibling) {
 		struct fl_node x = {.id = i, .own = f->t[i].own, .desc = f->t[i].desc};
 
-		x.value = value_of(f->m, &x.own, &x.desc);
+		x.value = dp_fl_value(f->m, &x.own, &x.desc);
 		if (offer(f, &x) < 0)
 			return -DP_ENOMEM;
 	}
@@ -300,7 +260,7 @@ static const char *kid_name(struct fl *f, const struct fl_node *x)
 /* push - put @x on the stack */
 static int push(struct fl *f, const struct fl_node *x)
 {
-	if (grow((void **)&f->stack, &f->cap_stack, f->n_stack + 1, sizeof(*f->stack)) < 0)
+	if (dp_fl_grow((void **)&f->stack, &f->cap_stack, f->n_stack + 1, sizeof(*f->stack)) < 0)
 		return -DP_ENOMEM;
 	f->stack[f->n_stack++] = *x;
 	return 0;
@@ -348,6 +308,9 @@ static int expand(struct fl *f, const struct fl_node *x)
 	rc = f->callers ? callers_kids(f, x) : flame_kids(f, x);
 	if (rc < 0)
 		return rc;
+	/* every node on the stack but "(other)" rows will be kept: give up before naming */
+	if (f->cap && (uint64_t)f->kept + f->n_stack + f->n_kids > f->cap)
+		return DP_FL_CAPPED;
 	for (uint32_t i = 0; i < f->n_kids; i++) {
 		f->kids[i].depth = x->depth + 1;
 		f->kids[i].name = kid_name(f, &f->kids[i]);
@@ -383,6 +346,8 @@ static int walk(struct fl *f, const struct fl_node *root)
 		if (limit == 0 || x.depth + 1 < limit)
 			rc = expand(f, &x);
 	}
+	if (rc == DP_FL_CAPPED)
+		return rc; /* the rows made stay in the report's arena, unused */
 	if (rc == 0)
 		rc = dp_rep_section(f->r, "tree", NULL, &l);
 	if (rc == 0)
@@ -392,14 +357,6 @@ static int walk(struct fl *f, const struct fl_node *root)
 	if (rc == 0)
 		rc = dp_rep_fact_str(f->r, "metric", "metric", dp_metric_name(f->m));
 	return rc;
-}
-
-static void fl_free(struct fl *f)
-{
-	free(f->t);
-	free(f->hash);
-	free(f->stack);
-	free(f->kids);
 }
 
 /* min_value - the smallest v with (double)v >= @min: conversion to double is monotonic,
@@ -419,8 +376,113 @@ static uint64_t min_value(double min)
 	return lo;
 }
 
-/* fl_setup - common checks: min_pct, metric */
-static int fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c)
+/* heap_push / heap_pop - a max-heap of nodes by value in @h (@n of them, room for @cap) */
+static int heap_push(struct fl_node **h, uint32_t *n, uint32_t *cap, const struct fl_node *x)
+{
+	uint32_t i;
+
+	if (dp_fl_grow((void **)h, cap, *n + 1, sizeof(**h)) < 0)
+		return -DP_ENOMEM;
+	for (i = (*n)++; i > 0 && (*h)[(i - 1) / 2].value < x->value; i = (i - 1) / 2)
+		(*h)[i] = (*h)[(i - 1) / 2];
+	(*h)[i] = *x;
+	return 0;
+}
+
+static struct fl_node heap_pop(struct fl_node *h, uint32_t *n)
+{
+	struct fl_node top = h[0], last = h[--*n];
+	uint32_t i = 0, c;
+
+	while ((c = 2 * i + 1) < *n) {
+		if (c + 1 < *n && h[c + 1].value > h[c].value)
+			c++;
+		if (h[c].value <= last.value)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+	return top;
+}
+
+/*
+ * cap_threshold - the smallest value *@t such that at most f->cap nodes of
+ * the tree from @root (as walk() prunes it at f->min and the depth limit) have a value
+ * of at least *@t. A node's value never exceeds its parent's (inherited costs include
+ * the children's), so the nodes taken best-first, widest first, are the widest nodes of
+ * the whole tree; the value of the last one taken (one more if the next one ties) is
+ * the threshold. Return: 0 or -DP_ENOMEM.
+ */
+static int cap_threshold(struct fl *f, const struct fl_node *root, uint64_t *t)
+{
+	uint32_t limit = f->r->q.depth, n = 0, room = 0, taken = 0;
+	uint64_t last = UINT64_MAX;
+	struct fl_node *h = NULL, x = *root;
+	int rc;
+
+	*t = 0;
+	x.value = UINT64_MAX; /* the root first, whatever its value */
+	rc = heap_push(&h, &n, &room, &x);
+	while (n && rc == 0) {
+		x = heap_pop(h, &n);
+		if (taken == f->cap) {
+			*t = x.value == last && last < UINT64_MAX ? last + 1 : last;
+			break;
+		}
+		taken++;
+		last = x.value;
+		if (limit && x.depth + 1 >= limit)
+			continue;
+		f->n_kids = 0;
+		memset(&f->other, 0, sizeof(f->other));
+		rc = f->callers ? callers_kids(f, &x) : flame_kids(f, &x);
+		for (uint32_t i = 0; i < f->n_kids && rc == 0; i++) {
+			f->kids[i].depth = x.depth + 1;
+			rc = heap_push(&h, &n, &room, &f->kids[i]);
+		}
+	}
+	free(h);
+	return rc;
+}
+
+int dp_fl_walk_capped(struct fl *f, const struct fl_node *root, uint64_t rv)
+{
+	uint32_t cap = f->c->flame_max_nodes ? f->c->flame_max_nodes : DP_FLAME_MAX_NODES;
+	uint64_t t;
+	int rc;
+
+	f->cap = cap;
+	rc = walk(f, root);
+	if (rc != DP_FL_CAPPED)
+		return rc;
+	rc = cap_threshold(f, root, &t);
+	if (rc < 0)
+		return rc;
+	f->cap = 0;
+	f->kept = f->dropped = 0;
+	f->n_stack = 0;
+	f->min = (double)t;
+	f->min_v = min_value(f->min);
+	rc = walk(f, root);
+	if (rc == 0)
+		rc = dp_rep_fact_u64(f->r, "capped", "nodes at most", cap);
+	if (rc == 0)
+		rc = dp_rep_fact_f64(f->r, "min_used", "minimum used (%)",
+				     rv ? 100.0 * (double)t / (double)rv : 0.0);
+	return rc;
+}
+
+void dp_fl_free(struct fl *f)
+{
+	free(f->t);
+	free(f->hash);
+	free(f->stack);
+	free(f->kids);
+}
+
+int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c)
 {
 	memset(f, 0, sizeof(*f));
 	f->r = r;
@@ -441,7 +503,7 @@ int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
 	struct fl_node root = {0};
 	uint64_t rv;
 	struct fl f;
-	int rc = fl_setup(&f, r, c);
+	int rc = dp_fl_setup(&f, r, c);
 
 	if (rc < 0)
 		return rc;
@@ -457,247 +519,12 @@ int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
 		return dp_error(DP_ENOENT, "the profile has no root clique");
 	r->has_subject = true;
 	dp_rep_row_clique(r, c, f.top, &r->subject);
-	rv = value_of(f.m, &r->subject.own, &r->subject.desc);
+	rv = dp_fl_value(f.m, &r->subject.own, &r->subject.desc);
 	f.min = (double)rv * r->q.min_pct / 100.0;
 	f.min_v = min_value(f.min);
 	r->title = r->q.thread ? dp_rep_printf(r, "Flame graph of thread %u", r->q.thread)
 			       : "Flame graph";
-	rc = r->title ? walk(&f, &root) : -DP_ENOMEM;
-	fl_free(&f);
-	return rc;
-}
-
-static uint32_t hash_of(uint32_t parent, uint32_t ps)
-{
-	uint64_t h = ((uint64_t)parent << 32 | ps) * 0x9E3779B97F4A7C15ull;
-
-	return (uint32_t)(h >> 32);
-}
-
-/* rehash - double the hash table of the callers tree */
-static int rehash(struct fl *f)
-{
-	uint32_t n = f->n_hash ? f->n_hash * 2 : 256;
-	uint32_t *h;
-
-	if (n == 0 || n > UINT32_MAX / 4)
-		return dp_error(DP_ENOMEM, "flame graph too large");
-	h = calloc(n, sizeof(*h));
-	if (!h)
-		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
-	for (uint32_t i = 2; i < f->n_t; i++) {
-		uint32_t s = hash_of(f->t[i].parent, f->t[i].ps) & (n - 1);
-
-		while (h[s])
-			s = (s + 1) & (n - 1);
-		h[s] = i;
-	}
-	free(f->hash);
-	f->hash = h;
-	f->n_hash = n;
-	return 0;
-}
-
-/* tree_child - the child of callers-tree node @parent for procedure @ps (made if new);
- * 0 on out of memory */
-static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
-{
-	uint32_t s, i;
-
-	if ((uint64_t)f->n_t * 2 >= f->n_hash && rehash(f) < 0)
-		return 0;
-	s = hash_of(parent, ps) & (f->n_hash - 1);
-	for (; (i = f->hash[s]) != 0; s = (s + 1) & (f->n_hash - 1))
-		if (f->t[i].parent == parent && f->t[i].ps == ps)
-			return i;
-	if (grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0)
-		return 0;
-	i = f->n_t++;
-	memset(&f->t[i], 0, sizeof(f->t[i]));
-	f->t[i].ps = ps;
-	f->t[i].parent = parent;
-	f->t[i].sibling = f->t[parent].child;
-	f->t[parent].child = i;
-	f->hash[s] = i;
-	return i;
-}
-
-/* caller_step - the next PD up the ancestor chain from @cur (see the page comment), or 0
- * at the root */
-static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
-{
-	const struct dp_analysis *a = c->a;
-	uint32_t k = a->pd_clique[cur], entry = dp_csr_items(&a->clique_pds, k)[0];
-
-	return cur == entry ? a->clique_entry_caller[k] : entry;
-}
-
-/* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
- * of @i in @pds (@n of them), in three stages: the PD's callers range, its first caller
- * CSD's id, that CSD (most PDs have one caller) */
-static inline void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
-				uint32_t n)
-{
-	const struct dp_csr *c = &a->pd_callers;
-
-	if (i + DP_REP_AHEAD < n) {
-		__builtin_prefetch(&c->start[pds[i + DP_REP_AHEAD]]);
-		__builtin_prefetch(&a->pd_desc[pds[i + DP_REP_AHEAD]]);
-	}
-	if (i + DP_REP_AHEAD / 2 < n)
-		__builtin_prefetch(&c->ids[c->start[pds[i + DP_REP_AHEAD / 2]]]);
-	if (i + DP_REP_AHEAD / 4 < n && dp_csr_count(c, pds[i + DP_REP_AHEAD / 4])) {
-		const struct dp_csd *d = &a->p->csd[c->ids[c->start[pds[i + DP_REP_AHEAD / 4]]]];
-
-		__builtin_prefetch(d); /* a CSD may span two cache lines */
-		__builtin_prefetch((const char *)(d + 1) - 1);
-	}
-}
-
-/* climb_prefetch - prefetch what caller_step() reads for the climbers ahead of @i (of
- * @n), in two stages as dp_flame_kid_prefetch() */
-static inline void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
-				  uint32_t i, uint32_t n)
-{
-	if (i + DP_REP_AHEAD < n)
-		__builtin_prefetch(&a->pd_clique[act[i + DP_REP_AHEAD].cur]);
-	if (i + DP_REP_AHEAD / 2 < n) {
-		uint32_t k = a->pd_clique[act[i + DP_REP_AHEAD / 2].cur];
-
-		__builtin_prefetch(&a->clique_pds.start[k]);
-		__builtin_prefetch(&a->clique_entry_caller[k]);
-	}
-}
-
-/*
- * merge_climbers - merge the @n climbers of @act that are at the same PD and tree node
- * (their futures are the same): the first keeps its place and takes the others' PDs and
- * costs (@own, @desc), so that node creation order, and the tree, stay as without the
- * merge. @tab: room for 4 * @n + 16 entries. Return: how many climbers are left.
- */
-static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
-			       struct dp_costs *own, struct dp_inherit *desc)
-{
-	uint32_t size = 16, m = 0;
-
-	while (size < 2 * n)
-		size *= 2;
-	memset(tab, 0, size * sizeof(*tab));
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = hash_of(act[i].node, act[i].cur) & (size - 1), j;
-
-		for (; (j = tab[s]) != 0; s = (s + 1) & (size - 1))
-			if (act[j - 1].node == act[i].node && act[j - 1].cur == act[i].cur)
-				break;
-		if (j) {
-			struct fc_climb *w = &act[j - 1];
-
-			w->n += act[i].n;
-			dp_costs_add(&own[w->k], &own[act[i].k]);
-			dp_inherit_add(&desc[w->k], &desc[act[i].k]);
-			continue;
-		}
-		act[m] = act[i];
-		tab[s] = ++m;
-	}
-	return m;
-}
-
-/*
- * callers_tree - the callers tree of f->top, one level at a time: every PD of the
- * procedure climbs one step and adds its costs to the node it reaches; after each level
- * the PDs whose node is below the minimum stop climbing, since walk() never expands that
- * node (its children could not be shown). Chains are cut at @limit levels.
- */
-static int callers_tree(struct fl *f, uint32_t limit)
-{
-	const struct dp_analysis *a = f->c->a;
-	uint32_t n = dp_csr_count(&a->ps_pds, f->top);
-	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
-	struct fc_climb *act = malloc((n ? n : 1) * sizeof(*act));
-	struct dp_costs *own = malloc((n ? n : 1) * sizeof(*own));
-	struct dp_inherit *desc = malloc((n ? n : 1) * sizeof(*desc));
-	uint32_t *tab = malloc(((size_t)n * 4 + 16) * sizeof(*tab));
-	int rc = grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t));
-
-	if (!act || !own || !desc || !tab || rc < 0) {
-		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
-		goto out;
-	}
-	memset(f->t, 0, 2 * sizeof(*f->t));
-	f->t[1].ps = f->top;
-	f->n_t = 2;
-	for (uint32_t i = 0; i < n; i++) {
-		own_prefetch(a, pds, i, n);
-		act[i] = (struct fc_climb){i, pds[i], 1, 1};
-		own[i] = dp_analysis_pd_own(a, pds[i]);
-		desc[i] = a->pd_desc[pds[i]];
-	}
-	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
-		const struct dp_pd *pd = f->c->p->pd;
-		uint32_t m = 0;
-
-		/* two passes, each with its loads prefetched: the step, then the tree node */
-		for (uint32_t i = 0; i < n; i++) {
-			climb_prefetch(a, act, i, n);
-			act[i].cur = caller_step(f->c, act[i].cur);
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t node;
-
-			if (i + DP_REP_AHEAD < n)
-				__builtin_prefetch(&pd[act[i + DP_REP_AHEAD].cur]);
-			if (!act[i].cur)
-				continue;
-			node = tree_child(f, act[i].node, pd[act[i].cur].ps);
-			if (!node) {
-				rc = -DP_ENOMEM;
-				break;
-			}
-			f->t[node].n += act[i].n;
-			dp_costs_add(&f->t[node].own, &own[act[i].k]);
-			dp_inherit_add(&f->t[node].desc, &desc[act[i].k]);
-			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n};
-		}
-		n = 0;
-		for (uint32_t i = 0; i < m; i++) {
-			const struct fc_node *t = &f->t[act[i].node];
-
-			if ((double)value_of(f->m, &t->own, &t->desc) >= f->min)
-				act[n++] = act[i];
-		}
-		n = merge_climbers(act, n, tab, own, desc);
-	}
-out:
-	free(tab);
-	free(act);
-	free(own);
-	free(desc);
-	return rc;
-}
-
-int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)
-{
-	struct fl_node root = {.id = 1};
-	struct fl f;
-	int rc = fl_setup(&f, r, c);
-
-	if (rc < 0)
-		return rc;
-	if (r->q.proc == 0 && !r->q.name[0])
-		return dp_error(DP_EUSAGE, "page flame_callers needs proc=N or name=PROCEDURE");
-	rc = dp_rep_resolve_proc(r, c, r->q.proc);
-	if (rc < 0)
-		return rc;
-	f.callers = true;
-	f.top = (uint32_t)rc;
-	r->has_subject = true;
-	dp_rep_row_ps(r, c, f.top, &r->subject);
-	f.min = (double)value_of(f.m, &r->subject.own, &r->subject.desc) * r->q.min_pct / 100.0;
-	r->title = dp_rep_printf(r, "Callers of %s (inverted flame graph)", r->subject.name);
-	rc = r->title ? callers_tree(&f, r->q.depth) : -DP_ENOMEM;
-	if (rc == 0)
-		rc = walk(&f, &root);
-	fl_free(&f);
+	rc = r->title ? dp_fl_walk_capped(&f, &root, rv) : -DP_ENOMEM;
+	dp_fl_free(&f);
 	return rc;
 }

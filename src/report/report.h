@@ -109,6 +109,8 @@ struct dp_report_ctx {
 	const char *contour_error;	       /* why the contour file is unusable, or NULL */
 	const struct dp_flame_index *flame_ix; /* the analysis's flame index (flame_index.h),
 						  or NULL: the flame pages scan */
+	uint32_t flame_max_nodes;	       /* the most nodes a flame page keeps (0: the default,
+						  DP_FLAME_MAX_NODES of report_int.h) */
 };
 
 struct dp_report {

@@ -11,6 +11,12 @@
  * them (they lie all over memory in big profiles: the loads are what costs). */
 #define DP_REP_AHEAD 16
 
+/* The flame pages (rep_flame.c) keep at most this many nodes: more cannot be seen in a
+ * flame graph (a 1,200-pixel-wide one has room for about that many readable boxes) and
+ * would take longer than a query may (min=0 on a profile of millions of contexts). Past
+ * it, the minimum is raised to the smallest value that keeps at most this many nodes. */
+#define DP_FLAME_MAX_NODES 5000u
+
 /* A growing list of rows in the report's arena (a section under construction). */
 struct dp_rep_rows {
 	struct dp_report *r;

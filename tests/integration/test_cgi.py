@@ -441,8 +441,10 @@ def test_recovery(ctx, lt, exp):
     procs, files = wait_all_gone(ctx, TIMEOUT + 10)
     ctx.check("stale want file swept, server timed out", not procs and not files,
               "%s %s" % (procs, files))
-    # SIGTERM: the server removes its pipes and exits
+    # SIGTERM: the server removes its pipes and exits (its idle timeout raised first, so
+    # that a slow machine cannot let it time out before the test finds it)
     lt.request("file=wf.data&page=menu&format=json")
+    lt.request("file=wf.data&page=timeout&timeout=60")
     servers = cgi_processes(ctx, servers_only=True)
     for pid in servers:
         os.kill(pid, signal.SIGTERM)

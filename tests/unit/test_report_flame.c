@@ -3,7 +3,8 @@
  * of the fixture, pruning by min (with the "(other)" rows) and depth, thread subtrees,
  * the calls metric (weighed by callseqs), the inverted tree through a clique's entry; and
  * properties on generated profiles (every reachable clique once, parents hold their children);
- * the flame index (flame_index.h) changes no row, fact or "(other)" sum.
+ * the flame index (flame_index.h) changes no row, fact or "(other)" sum; a page that would
+ * keep more than DP_FLAME_MAX_NODES nodes keeps exactly the widest ones (brute force).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -422,5 +423,105 @@ TEST(flame_index_same_rows)
 	}
 }
 
+static int u64_desc(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a < b) - (a > b);
+}
+
+/* Every flame node below the root clique (all depths, no pruning), by brute force over
+ * the clique tree with an explicit stack: their callseqs totals into *@vals. */
+static uint32_t all_node_values(const struct tf_ctx *t, uint64_t **vals)
+{
+	const struct dp_analysis *a = t->a;
+	uint32_t *stack = malloc((a->n_cliques + 1) * sizeof(*stack)), n_stack = 0, n = 0;
+
+	*vals = malloc((t->p.n_csd + 1) * sizeof(**vals));
+	if (!stack || !*vals) {
+		free(stack);
+		return 0;
+	}
+	stack[n_stack++] = a->root_clique;
+	while (n_stack) {
+		uint32_t k = stack[--n_stack];
+		const uint32_t *ids = dp_csr_items(&a->clique_kids, k);
+
+		for (uint32_t i = 0; i < dp_csr_count(&a->clique_kids, k); i++) {
+			struct dp_inherit d = dp_analysis_csd_desc(a, ids[i]);
+
+			(*vals)[n++] = t->p.csd[ids[i]].callseqs + d.callseqs;
+			stack[n_stack++] = a->csd_child_clique[ids[i]];
+		}
+	}
+	free(stack);
+	return n;
+}
+
+/* min=0 on profiles of many more contexts than the cap (lowered here to a few dozen,
+ * as a front end may): at most the cap, exactly the nodes of the largest values (ties all
+ * kept or all dropped), for several caps; under the cap, no "capped" fact. */
+TEST(flame_node_cap)
+{
+	static const uint32_t caps[] = {2, 7, 12, 40, 70};
+	uint32_t n_big = 0;
+
+	for (uint64_t seed = 31; seed < 41; seed++) {
+		struct tf_ctx t;
+		uint64_t *vals = NULL;
+		uint32_t n;
+
+		tf_sim = (struct dp_gen_sim){.seed = seed,
+					     .n_fn = 40,
+					     .n_threads = 3,
+					     .n_steps = 20000,
+					     .max_depth = 12,
+					     .pct_call = 52};
+		TF_OPEN(&t, tf_gen_sim);
+		n = all_node_values(&t, &vals);
+		n_big += n > 2 * 70;
+		qsort(vals, n, sizeof(*vals), u64_desc);
+		for (uint32_t c = 0; c < sizeof(caps) / sizeof(caps[0]) && n > 2 * 70; c++) {
+			/* the root plus the widest cap - 1 nodes, less a tie at the edge */
+			uint64_t thr = vals[caps[c] - 2 + (caps[c] < 2)];
+			uint32_t want = 1;
+			struct dp_report *r;
+
+			if (caps[c] >= 2 && vals[caps[c] - 1] == thr)
+				thr++;
+			for (uint32_t i = 0; i < n; i++)
+				want += vals[i] >= thr;
+			t.c.flame_max_nodes = caps[c];
+			r = tf_report(&t, "page=flame&metric=callseqs&min=0", NULL, 0);
+			CHECK(r != NULL);
+			if (r) {
+				const struct dp_rep_section *s = tf_section(r, "tree");
+
+				CHECK_EQ(tf_fact(r, "capped"), caps[c]);
+				CHECK_EQ(tf_fact(r, "kept"), want);
+				CHECK(want <= caps[c]);
+				for (uint32_t k = 1; s && k < s->n_rows; k++)
+					if (s->rows[k].kind != DP_ENT_NONE)
+						CHECK(s->rows[k].own.callseqs +
+							      s->rows[k].desc.callseqs >=
+						      thr);
+			}
+			dp_report_free(r);
+		}
+		t.c.flame_max_nodes = n + 1; /* everything fits: the page is not capped */
+		{
+			struct dp_report *r =
+				tf_report(&t, "page=flame&metric=callseqs&min=0", NULL, 0);
+
+			CHECK(r != NULL && tf_fact(r, "capped") == UINT64_MAX);
+			CHECK(r != NULL && tf_fact(r, "kept") == n + 1);
+			dp_report_free(r);
+		}
+		free(vals);
+		tf_close(&t);
+	}
+	CHECK(n_big >= 3); /* profiles much bigger than the largest cap were tried */
+}
+
 DP_TEST_MAIN(test_flame_fixture, test_flame_pruning, test_flame_callers_fixture,
-	     test_generated_properties, test_flame_index_same_rows)
+	     test_generated_properties, test_flame_index_same_rows, test_flame_node_cap)

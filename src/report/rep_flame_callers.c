@@ -1,0 +1,247 @@
+/*
+ * report/rep_flame_callers.c - the flame_callers page: the inverted tree of one
+ * procedure's callers (the rules are in rep_flame.c's header). All the procedure's PDs
+ * climb their ancestor chains a level at a time, with their loads prefetched; climbers
+ * at the same PD and tree node merge; the tree is then walked like the flame page's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "rep_flame_int.h"
+
+static uint32_t hash_of(uint32_t parent, uint32_t ps)
+{
+	uint64_t h = ((uint64_t)parent << 32 | ps) * 0x9E3779B97F4A7C15ull;
+
+	return (uint32_t)(h >> 32);
+}
+
+/* rehash - double the hash table of the callers tree */
+static int rehash(struct fl *f)
+{
+	uint32_t n = f->n_hash ? f->n_hash * 2 : 256;
+	uint32_t *h;
+
+	if (n == 0 || n > UINT32_MAX / 4)
+		return dp_error(DP_ENOMEM, "flame graph too large");
+	h = calloc(n, sizeof(*h));
+	if (!h)
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	for (uint32_t i = 2; i < f->n_t; i++) {
+		uint32_t s = hash_of(f->t[i].parent, f->t[i].ps) & (n - 1);
+
+		while (h[s])
+			s = (s + 1) & (n - 1);
+		h[s] = i;
+	}
+	free(f->hash);
+	f->hash = h;
+	f->n_hash = n;
+	return 0;
+}
+
+/* tree_child - the child of callers-tree node @parent for procedure @ps (made if new);
+ * 0 on out of memory */
+static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
+{
+	uint32_t s, i;
+
+	if ((uint64_t)f->n_t * 2 >= f->n_hash && rehash(f) < 0)
+		return 0;
+	s = hash_of(parent, ps) & (f->n_hash - 1);
+	for (; (i = f->hash[s]) != 0; s = (s + 1) & (f->n_hash - 1))
+		if (f->t[i].parent == parent && f->t[i].ps == ps)
+			return i;
+	if (dp_fl_grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0)
+		return 0;
+	i = f->n_t++;
+	memset(&f->t[i], 0, sizeof(f->t[i]));
+	f->t[i].ps = ps;
+	f->t[i].parent = parent;
+	f->t[i].sibling = f->t[parent].child;
+	f->t[parent].child = i;
+	f->hash[s] = i;
+	return i;
+}
+
+/* caller_step - the next PD up the ancestor chain from @cur (see the page comment), or 0
+ * at the root */
+static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
+{
+	const struct dp_analysis *a = c->a;
+	uint32_t k = a->pd_clique[cur], entry = dp_csr_items(&a->clique_pds, k)[0];
+
+	return cur == entry ? a->clique_entry_caller[k] : entry;
+}
+
+/* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
+ * of @i in @pds (@n of them), in three stages: the PD's callers range, its first caller
+ * CSD's id, that CSD (most PDs have one caller) */
+static inline void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
+				uint32_t n)
+{
+	const struct dp_csr *c = &a->pd_callers;
+
+	if (i + DP_REP_AHEAD < n) {
+		__builtin_prefetch(&c->start[pds[i + DP_REP_AHEAD]]);
+		__builtin_prefetch(&a->pd_desc[pds[i + DP_REP_AHEAD]]);
+	}
+	if (i + DP_REP_AHEAD / 2 < n)
+		__builtin_prefetch(&c->ids[c->start[pds[i + DP_REP_AHEAD / 2]]]);
+	if (i + DP_REP_AHEAD / 4 < n && dp_csr_count(c, pds[i + DP_REP_AHEAD / 4])) {
+		const struct dp_csd *d = &a->p->csd[c->ids[c->start[pds[i + DP_REP_AHEAD / 4]]]];
+
+		__builtin_prefetch(d); /* a CSD may span two cache lines */
+		__builtin_prefetch((const char *)(d + 1) - 1);
+	}
+}
+
+/* climb_prefetch - prefetch what caller_step() reads for the climbers ahead of @i (of
+ * @n), in two stages as dp_flame_kid_prefetch() */
+static inline void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
+				  uint32_t i, uint32_t n)
+{
+	if (i + DP_REP_AHEAD < n)
+		__builtin_prefetch(&a->pd_clique[act[i + DP_REP_AHEAD].cur]);
+	if (i + DP_REP_AHEAD / 2 < n) {
+		uint32_t k = a->pd_clique[act[i + DP_REP_AHEAD / 2].cur];
+
+		__builtin_prefetch(&a->clique_pds.start[k]);
+		__builtin_prefetch(&a->clique_entry_caller[k]);
+	}
+}
+
+/*
+ * merge_climbers - merge the @n climbers of @act that are at the same PD and tree node
+ * (their futures are the same): the first keeps its place and takes the others' PDs and
+ * costs (@own, @desc), so that node creation order, and the tree, stay as without the
+ * merge. @tab: room for 4 * @n + 16 entries. Return: how many climbers are left.
+ */
+static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
+			       struct dp_costs *own, struct dp_inherit *desc)
+{
+	uint32_t size = 16, m = 0;
+
+	while (size < 2 * n)
+		size *= 2;
+	memset(tab, 0, size * sizeof(*tab));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = hash_of(act[i].node, act[i].cur) & (size - 1), j;
+
+		for (; (j = tab[s]) != 0; s = (s + 1) & (size - 1))
+			if (act[j - 1].node == act[i].node && act[j - 1].cur == act[i].cur)
+				break;
+		if (j) {
+			struct fc_climb *w = &act[j - 1];
+
+			w->n += act[i].n;
+			dp_costs_add(&own[w->k], &own[act[i].k]);
+			dp_inherit_add(&desc[w->k], &desc[act[i].k]);
+			continue;
+		}
+		act[m] = act[i];
+		tab[s] = ++m;
+	}
+	return m;
+}
+
+/*
+ * callers_tree - the callers tree of f->top, one level at a time: every PD of the
+ * procedure climbs one step and adds its costs to the node it reaches; after each level
+ * the PDs whose node is below the minimum stop climbing, since walk() never expands that
+ * node (its children could not be shown). Chains are cut at @limit levels.
+ */
+static int callers_tree(struct fl *f, uint32_t limit)
+{
+	const struct dp_analysis *a = f->c->a;
+	uint32_t n = dp_csr_count(&a->ps_pds, f->top);
+	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
+	struct fc_climb *act = malloc((n ? n : 1) * sizeof(*act));
+	struct dp_costs *own = malloc((n ? n : 1) * sizeof(*own));
+	struct dp_inherit *desc = malloc((n ? n : 1) * sizeof(*desc));
+	uint32_t *tab = malloc(((size_t)n * 4 + 16) * sizeof(*tab));
+	int rc = dp_fl_grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t));
+
+	if (!act || !own || !desc || !tab || rc < 0) {
+		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
+		goto out;
+	}
+	memset(f->t, 0, 2 * sizeof(*f->t));
+	f->t[1].ps = f->top;
+	f->n_t = 2;
+	for (uint32_t i = 0; i < n; i++) {
+		own_prefetch(a, pds, i, n);
+		act[i] = (struct fc_climb){i, pds[i], 1, 1};
+		own[i] = dp_analysis_pd_own(a, pds[i]);
+		desc[i] = a->pd_desc[pds[i]];
+	}
+	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
+		const struct dp_pd *pd = f->c->p->pd;
+		uint32_t m = 0;
+
+		/* two passes, each with its loads prefetched: the step, then the tree node */
+		for (uint32_t i = 0; i < n; i++) {
+			climb_prefetch(a, act, i, n);
+			act[i].cur = caller_step(f->c, act[i].cur);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t node;
+
+			if (i + DP_REP_AHEAD < n)
+				__builtin_prefetch(&pd[act[i + DP_REP_AHEAD].cur]);
+			if (!act[i].cur)
+				continue;
+			node = tree_child(f, act[i].node, pd[act[i].cur].ps);
+			if (!node) {
+				rc = -DP_ENOMEM;
+				break;
+			}
+			f->t[node].n += act[i].n;
+			dp_costs_add(&f->t[node].own, &own[act[i].k]);
+			dp_inherit_add(&f->t[node].desc, &desc[act[i].k]);
+			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n};
+		}
+		n = 0;
+		for (uint32_t i = 0; i < m; i++) {
+			const struct fc_node *t = &f->t[act[i].node];
+
+			if ((double)dp_fl_value(f->m, &t->own, &t->desc) >= f->min)
+				act[n++] = act[i];
+		}
+		n = merge_climbers(act, n, tab, own, desc);
+	}
+out:
+	free(tab);
+	free(act);
+	free(own);
+	free(desc);
+	return rc;
+}
+
+int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)
+{
+	struct fl_node root = {.id = 1};
+	struct fl f;
+	int rc = dp_fl_setup(&f, r, c);
+
+	if (rc < 0)
+		return rc;
+	if (r->q.proc == 0 && !r->q.name[0])
+		return dp_error(DP_EUSAGE, "page flame_callers needs proc=N or name=PROCEDURE");
+	rc = dp_rep_resolve_proc(r, c, r->q.proc);
+	if (rc < 0)
+		return rc;
+	f.callers = true;
+	f.top = (uint32_t)rc;
+	r->has_subject = true;
+	dp_rep_row_ps(r, c, f.top, &r->subject);
+	f.min = (double)dp_fl_value(f.m, &r->subject.own, &r->subject.desc) * r->q.min_pct / 100.0;
+	r->title = dp_rep_printf(r, "Callers of %s (inverted flame graph)", r->subject.name);
+	rc = r->title ? callers_tree(&f, r->q.depth) : -DP_ENOMEM;
+	if (rc == 0)
+		rc = dp_fl_walk_capped(&f, &root,
+				       dp_fl_value(f.m, &r->subject.own, &r->subject.desc));
+	dp_fl_free(&f);
+	return rc;
+}

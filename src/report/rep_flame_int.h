@@ -1,0 +1,85 @@
+/*
+ * report/rep_flame_int.h - what the two flame pages share: rep_flame.c (the flame page,
+ * pruning, ordering and the preorder walk of either tree) and rep_flame_callers.c (the
+ * inverted tree of a procedure's callers). Private to those two files.
+ */
+#ifndef DP_REPORT_REP_FLAME_INT_H
+#define DP_REPORT_REP_FLAME_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flame_index.h"
+#include "report_int.h"
+
+/* A node of either tree, as the pruning and ordering see it. */
+struct fl_node {
+	uint32_t id; /* flame: entry CSD (0: the depth-0 clique); callers: tree node */
+	uint32_t depth;
+	uint64_t value;
+	const char *name;
+	struct dp_costs own;
+	struct dp_inherit desc;
+	uint32_t n_other; /* > 0: an "(other)" row standing for that many nodes */
+};
+
+/* A node of the inverted (callers) tree. */
+struct fc_node {
+	uint32_t ps, parent, n;
+	uint32_t child, sibling; /* first child, next sibling; 0 = none */
+	struct dp_costs own;
+	struct dp_inherit desc;
+};
+
+/* PDs of the procedure climbing their ancestor chain: their costs (index into the
+ * climbers' cost arrays), where they are and their tree node. */
+struct fc_climb {
+	uint32_t k, cur, node;
+	uint32_t n; /* PDs merged into this climber */
+};
+
+struct fl {
+	struct dp_report *r;
+	const struct dp_report_ctx *c;
+	enum dp_metric m;
+	bool callers;			 /* flame_callers */
+	uint32_t top;			 /* flame: the depth-0 clique; callers: the procedure */
+	const struct dp_flame_index *ix; /* flame: the analysis's index, or NULL */
+	double min;			 /* values below are dropped */
+	uint64_t min_v;			 /* flame: the smallest value v with (double)v >= min */
+	uint32_t kept, dropped;
+	uint32_t cap;	   /* walk(): give up (DP_FL_CAPPED) past this many kept nodes; 0 = none */
+	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
+	uint32_t n_t, cap_t;
+	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
+	uint32_t n_hash;
+	struct fl_node *stack, *kids; /* kids: the kept children of the node expanded */
+	struct fl_node other;	      /* and the sum of those dropped */
+	uint32_t n_stack, cap_stack, n_kids, cap_kids;
+};
+
+/* dp_fl_grow - make room for @need items of @size in the malloc'd array *@v (room for
+ * *@cap). Return: 0 or -DP_ENOMEM (message set). */
+int dp_fl_grow(void **v, uint32_t *cap, uint32_t need, size_t size);
+
+/* dp_fl_value - the value of a node of costs @o + @d for metric @m (metric=calls weighs by
+ * the callseqs of the subtree: calls are not inherited). */
+uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d);
+
+/* dp_fl_setup - zero @f for report @r in context @c, checking min_pct and metric.
+ * Return: 0 or -DP_EUSAGE (message set). */
+int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c);
+
+/*
+ * dp_fl_walk_capped - emit the tree from @root in preorder into section "tree" with the
+ * facts, keeping at most the context's flame_max_nodes nodes (0: DP_FLAME_MAX_NODES):
+ * past that, the minimum is raised to the smallest value that keeps at most that many
+ * and facts capped (the limit) and min_used (the minimum applied, in % of @rv, the
+ * depth-0 node's value) say so. Return: 0 or a negative dp_err (message set).
+ */
+int dp_fl_walk_capped(struct fl *f, const struct fl_node *root, uint64_t rv);
+
+/* dp_fl_free - free what @f holds (not @f). */
+void dp_fl_free(struct fl *f);
+
+#endif /* DP_REPORT_REP_FLAME_INT_H */
