@@ -174,7 +174,7 @@ int dp_cmd_serve(int argc, char **argv)
 	rc = serve_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	s = dp_session_new(0);
+	s = dp_session_new(DP_SESSION_BACKGROUND); /* the threads view ready before asked */
 	if (!s) {
 		fprintf(stderr, "deepprof: out of memory\n");
 		return 1;

@@ -59,7 +59,8 @@ int dp_session_open(struct dp_session *s, const char *path, const char *contour)
 		free(f);
 		return dp_error(DP_ENOMEM, "out of memory opening %s", path);
 	}
-	rc = dp_sfile_load(f, contour, !(s->flags & DP_SESSION_QUIET));
+	rc = dp_sfile_load(f, contour, !(s->flags & DP_SESSION_QUIET),
+			   (s->flags & DP_SESSION_BACKGROUND) != 0);
 	if (rc < 0) {
 		dp_sfile_release(f);
 		free(f);

@@ -26,12 +26,18 @@ struct dp_answer {
 	struct dp_buf body;	  /* owned by the caller: dp_buf_release() it */
 };
 
+/* Flags of dp_session_new(). */
+#define DP_SESSION_QUIET 1u /* no progress display on stderr even on a terminal */
+/* analyse the per-thread view of a file on a background thread right after it is loaded
+ * (servers: its first query then need not wait for it), instead of on its first query;
+ * not for processes that fork after the load (the CGI server) */
+#define DP_SESSION_BACKGROUND 2u
+
 /*
  * dp_session_new - an empty session.
  * @flags: DP_SESSION_* bits.
  * Return: the session (free it with dp_session_free()), or NULL on out of memory.
  */
-#define DP_SESSION_QUIET 1u /* no progress display on stderr even on a terminal */
 struct dp_session *dp_session_new(unsigned flags);
 
 /* dp_session_free - free @s and every profile it holds (NULL is fine). */

@@ -6,6 +6,7 @@
 #ifndef DP_FRONT_SESSION_INT_H
 #define DP_FRONT_SESSION_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "../analysis/analysis.h"
@@ -25,10 +26,14 @@ struct dp_sfile {
 	bool has_merged;
 	struct dp_flame_index *fx;	  /* the flame pages' index of a, or NULL */
 	struct dp_flame_index *fx_merged; /* of a_merged (== fx when a_merged == a) */
-	struct dp_contour *contour;	  /* NULL: none or unusable */
-	char *contour_error;		  /* why the contour is unusable, or NULL */
-	char *warnings;			  /* "" or lines */
-	bool has_time;			  /* more than 10 samples: the time columns by default */
+	pthread_t bg;	 /* builds a and fx in the background (DP_SESSION_BACKGROUND) */
+	bool bg_running; /* bg started and not joined yet */
+	int bg_err;	 /* its failure: a negative dp_err, with bg_msg */
+	char *bg_msg;
+	struct dp_contour *contour; /* NULL: none or unusable */
+	char *contour_error;	    /* why the contour is unusable, or NULL */
+	char *warnings;		    /* "" or lines */
+	bool has_time;		    /* more than 10 samples: the time columns by default */
 };
 
 struct dp_session {
@@ -40,15 +45,17 @@ struct dp_session {
 /*
  * dp_sfile_load - fill @f (zeroed, f->path set) from its data file and @contour (NULL:
  * the default beside the data file). Shows progress as dp_session_open() says when
- * @progress. Return: 0 or a negative dp_err (message set); on failure @f holds only
- * what dp_sfile_release() frees.
+ * @progress. @background: start analysing the per-thread view on a background thread
+ * (dp_sfile_threads_view() waits for it). Return: 0 or a negative dp_err (message set); on failure
+ * @f holds only what dp_sfile_release() frees.
  */
-int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress);
+int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool background);
 
 /*
  * dp_sfile_threads_view - make sure f->a, the per-thread view's analysis, exists: loads
  * analyse only the default (merged) view when the views differ, and the per-thread one
- * waits for its first query. Return: 0 or a negative dp_err (message set).
+ * waits for its first query (or for the background thread that builds it). Not
+ * thread-safe: callers serialise queries. Return: 0 or a negative dp_err (message set).
  */
 int dp_sfile_threads_view(struct dp_sfile *f);
 

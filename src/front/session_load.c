@@ -168,7 +168,28 @@ static int dp_load_flame_index(struct dp_sfile *f, const struct dp_profile *p,
 	return dp_warn(f, msg);
 }
 
-int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress)
+/* The background analysis of the per-thread view (DP_SESSION_BACKGROUND): its failure
+ * is kept for dp_sfile_threads_view() to report; without memory for the flame index the
+ * flame pages scan (no warning: the warnings belong to the loading thread). */
+static void *dp_threads_view_main(void *arg)
+{
+	struct dp_sfile *f = arg;
+	struct dp_analysis *a;
+	int err = 0;
+
+	a = dp_analysis_new(&f->prof, &err);
+	if (!a) {
+		f->bg_err = err ? err : -DP_ENOMEM;
+		f->bg_msg = strdup(dp_errmsg());
+		return NULL;
+	}
+	if (dp_flame_index_build(&f->prof, a, 0, &f->fx) < 0)
+		f->fx = NULL;
+	f->a = a;
+	return NULL;
+}
+
+int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool background)
 {
 	struct dp_progress pr;
 	int rc, err = 0;
@@ -212,6 +233,8 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress)
 		f->fx = f->fx_merged;
 	atomic_store(&pr.step, "reading contour");
 	rc = dp_load_contour(f, contour);
+	if (rc == 0 && background && !f->a)
+		f->bg_running = pthread_create(&f->bg, NULL, dp_threads_view_main, f) == 0;
 out:
 	dp_progress_stop(&pr);
 	return rc;
@@ -221,6 +244,13 @@ int dp_sfile_threads_view(struct dp_sfile *f)
 {
 	int err = 0;
 
+	if (f->bg_running) {
+		pthread_join(f->bg, NULL);
+		f->bg_running = false;
+		if (!f->a)
+			return dp_error((enum dp_err) - f->bg_err, "%s",
+					f->bg_msg ? f->bg_msg : "out of memory analysing threads");
+	}
 	if (f->a)
 		return 0;
 	f->a = dp_analysis_new(&f->prof, &err);
@@ -231,6 +261,9 @@ int dp_sfile_threads_view(struct dp_sfile *f)
 
 void dp_sfile_release(struct dp_sfile *f)
 {
+	if (f->bg_running)
+		pthread_join(f->bg, NULL);
+	free(f->bg_msg);
 	if (f->fx_merged != f->fx)
 		dp_flame_index_free(f->fx_merged);
 	dp_flame_index_free(f->fx);

@@ -375,6 +375,30 @@ def t_concurrency(ctx, ck):
         ck.eq("exit status", srv.stop()[0], 0)
 
 
+def t_threads(ctx, ck):
+    """The per-thread view, which `deepprof serve` analyses on a background thread right
+    after the load: its pages equal the command line's, whether asked at once or later,
+    and the merged view's pages are unchanged."""
+    data = ctx.profile("thr", "threads.c", args=(50,))
+    queries = ["page=top&view=threads&metric=calls&format=json",
+               "page=flame&view=threads&metric=callseqs&min=0&format=json",
+               "page=threads&format=json",
+               "page=top&metric=calls&format=json",
+               "page=flame&metric=callseqs&min=0&format=json"]
+    want = {q: ctx.must([ctx.deepprof, "report", data, q]).stdout for q in queries}
+    ck.true("the two views differ on this profile",
+            want[queries[0]] != want[queries[3]])
+    for wait in (0, 1.0):
+        with ctx.serve([data]) as srv:
+            time.sleep(wait)  # at once: the query waits for the background analysis
+            for q in queries:
+                st, _, body = srv.get("/?file=0&" + q)
+                ck.eq("%s after %.0f s: status" % (q, wait), st, 200)
+                ck.eq("%s after %.0f s: as the command line answers" % (q, wait),
+                      body, want[q])
+            ck.eq("exit status", srv.stop()[0], 0)
+
+
 def t_cli(ctx, ck):
     """The command line: help, usage errors, unreadable files, ports in use, --bind."""
     def run(args):
@@ -458,7 +482,7 @@ def t_cli(ctx, ck):
 
 
 TESTS = {"pages": t_pages, "files": t_files, "security": t_security,
-         "concurrency": t_concurrency, "cli": t_cli}
+         "concurrency": t_concurrency, "threads": t_threads, "cli": t_cli}
 
 
 def main():
