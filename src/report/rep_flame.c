@@ -376,22 +376,29 @@ static uint64_t min_value(double min)
 	return lo;
 }
 
-/* heap_push / heap_pop - a max-heap of nodes by value in @h (@n of them, room for @cap) */
-static int heap_push(struct fl_node **h, uint32_t *n, uint32_t *cap, const struct fl_node *x)
+/* A candidate of the best-first search: a node's value and what expanding it needs. */
+struct fl_cand {
+	uint64_t value;
+	uint32_t id, depth;
+};
+
+/* heap_push / heap_pop - a max-heap of candidates by value in @h (@n of them, room for
+ * @cap) */
+static int heap_push(struct fl_cand **h, uint32_t *n, uint32_t *cap, struct fl_cand x)
 {
 	uint32_t i;
 
 	if (dp_fl_grow((void **)h, cap, *n + 1, sizeof(**h)) < 0)
 		return -DP_ENOMEM;
-	for (i = (*n)++; i > 0 && (*h)[(i - 1) / 2].value < x->value; i = (i - 1) / 2)
+	for (i = (*n)++; i > 0 && (*h)[(i - 1) / 2].value < x.value; i = (i - 1) / 2)
 		(*h)[i] = (*h)[(i - 1) / 2];
-	(*h)[i] = *x;
+	(*h)[i] = x;
 	return 0;
 }
 
-static struct fl_node heap_pop(struct fl_node *h, uint32_t *n)
+static struct fl_cand heap_pop(struct fl_cand *h, uint32_t *n)
 {
-	struct fl_node top = h[0], last = h[--*n];
+	struct fl_cand top = h[0], last = h[--*n];
 	uint32_t i = 0, c;
 
 	while ((c = 2 * i + 1) < *n) {
@@ -407,25 +414,89 @@ static struct fl_node heap_pop(struct fl_node *h, uint32_t *n)
 	return top;
 }
 
+/* kth_largest - the @k-th largest (1-based, @k <= @n) of @v[0..@n), which it reorders:
+ * quickselect with a middle pivot, iterative. */
+static uint64_t kth_largest(uint64_t *v, uint32_t n, uint32_t k)
+{
+	uint32_t lo = 0, hi = n - 1, want = k - 1; /* index in descending order */
+
+	while (lo < hi) {
+		uint64_t pivot = v[lo + (hi - lo) / 2];
+		uint32_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] > pivot)
+				i++;
+			while (v[j] < pivot)
+				j--;
+			if (i <= j) {
+				uint64_t tmp = v[i];
+
+				v[i] = v[j];
+				v[j] = tmp;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (want <= j)
+			hi = j;
+		else if (want >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[want];
+}
+
 /*
- * cap_threshold - the smallest value *@t such that at most f->cap nodes of
- * the tree from @root (as walk() prunes it at f->min and the depth limit) have a value
- * of at least *@t. A node's value never exceeds its parent's (inherited costs include
- * the children's), so the nodes taken best-first, widest first, are the widest nodes of
- * the whole tree; the value of the last one taken (one more if the next one ties) is
- * the threshold. Return: 0 or -DP_ENOMEM.
+ * wide_cut - a lower bound of the threshold cap_threshold() looks for, from the children
+ * of candidate @x when they are a wide clique's with more than f->cap of them: the f->cap-th
+ * largest of their values (f->cap nodes are at least that wide). 0 when none; -DP_ENOMEM
+ * in *@rc.
+ */
+static uint64_t wide_cut(struct fl *f, const struct fl_cand *x, int *rc)
+{
+	const struct dp_analysis *a = f->c->a;
+	uint32_t k = x->id ? a->csd_child_clique[x->id] : f->top;
+	const struct dp_flame_wide *w;
+	uint64_t *v, cut;
+
+	*rc = 0;
+	if (f->callers || !f->ix || !(w = dp_flame_index_wide(f->ix, k)) || w->n_kids <= f->cap)
+		return 0;
+	v = malloc((size_t)w->n_kids * sizeof(*v));
+	if (!v) {
+		*rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
+		return 0;
+	}
+	memcpy(v, w->val + (size_t)value_slot(f->m) * w->n_kids, (size_t)w->n_kids * sizeof(*v));
+	cut = kth_largest(v, w->n_kids, f->cap);
+	free(v);
+	return cut;
+}
+
+/*
+ * cap_threshold - the smallest value *@t such that at most f->cap nodes of the tree from
+ * @root (as walk() prunes it at f->min and the depth limit) have a value of at least *@t.
+ * A node's value never exceeds its parent's (inherited costs include the children's), so
+ * the nodes taken best-first, widest first, are the widest nodes of the whole tree; the
+ * value of the last one taken (one more if the next one ties) is the threshold. Children
+ * below a known lower bound of it (wide_cut()) are never read. Return: 0 or -DP_ENOMEM.
  */
 static int cap_threshold(struct fl *f, const struct fl_node *root, uint64_t *t)
 {
 	uint32_t limit = f->r->q.depth, n = 0, room = 0, taken = 0;
-	uint64_t last = UINT64_MAX;
-	struct fl_node *h = NULL, x = *root;
-	int rc;
+	uint64_t last = UINT64_MAX, cut = 0, min_v = f->min_v;
+	double min = f->min;
+	struct fl_cand *h = NULL, x = {UINT64_MAX, root->id, root->depth}; /* root first */
+	int rc = heap_push(&h, &n, &room, x);
 
 	*t = 0;
-	x.value = UINT64_MAX; /* the root first, whatever its value */
-	rc = heap_push(&h, &n, &room, &x);
 	while (n && rc == 0) {
+		struct fl_node e;
+
 		x = heap_pop(h, &n);
 		if (taken == f->cap) {
 			*t = x.value == last && last < UINT64_MAX ? last + 1 : last;
@@ -435,14 +506,24 @@ static int cap_threshold(struct fl *f, const struct fl_node *root, uint64_t *t)
 		last = x.value;
 		if (limit && x.depth + 1 >= limit)
 			continue;
+		cut = wide_cut(f, &x, &rc);
+		if (rc < 0)
+			break;
+		if (cut > f->min_v) {
+			f->min_v = cut;
+			f->min = (double)cut;
+		}
 		f->n_kids = 0;
 		memset(&f->other, 0, sizeof(f->other));
-		rc = f->callers ? callers_kids(f, &x) : flame_kids(f, &x);
-		for (uint32_t i = 0; i < f->n_kids && rc == 0; i++) {
-			f->kids[i].depth = x.depth + 1;
-			rc = heap_push(&h, &n, &room, &f->kids[i]);
-		}
+		e = (struct fl_node){.id = x.id, .depth = x.depth};
+		rc = f->callers ? callers_kids(f, &e) : flame_kids(f, &e);
+		for (uint32_t i = 0; i < f->n_kids && rc == 0; i++)
+			rc = heap_push(
+				&h, &n, &room,
+				(struct fl_cand){f->kids[i].value, f->kids[i].id, x.depth + 1});
 	}
+	f->min_v = min_v;
+	f->min = min;
 	free(h);
 	return rc;
 }

@@ -467,6 +467,7 @@ TEST(flame_node_cap)
 	uint32_t n_big = 0;
 
 	for (uint64_t seed = 31; seed < 41; seed++) {
+		struct dp_flame_index *ix = NULL;
 		struct tf_ctx t;
 		uint64_t *vals = NULL;
 		uint32_t n;
@@ -478,6 +479,7 @@ TEST(flame_node_cap)
 					     .max_depth = 12,
 					     .pct_call = 52};
 		TF_OPEN(&t, tf_gen_sim);
+		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, &ix), 0);
 		n = all_node_values(&t, &vals);
 		n_big += n > 2 * 70;
 		qsort(vals, n, sizeof(*vals), u64_desc);
@@ -492,21 +494,27 @@ TEST(flame_node_cap)
 			for (uint32_t i = 0; i < n; i++)
 				want += vals[i] >= thr;
 			t.c.flame_max_nodes = caps[c];
-			r = tf_report(&t, "page=flame&metric=callseqs&min=0", NULL, 0);
-			CHECK(r != NULL);
-			if (r) {
-				const struct dp_rep_section *s = tf_section(r, "tree");
+			/* without and with a flame index of every clique (whose search skips
+			 * the children of a wide clique below its cap-th widest) */
+			for (int with_ix = 0; with_ix < 2; with_ix++) {
+				t.c.flame_ix = with_ix ? ix : NULL;
+				r = tf_report(&t, "page=flame&metric=callseqs&min=0", NULL, 0);
+				CHECK(r != NULL);
+				if (r) {
+					const struct dp_rep_section *s = tf_section(r, "tree");
 
-				CHECK_EQ(tf_fact(r, "capped"), caps[c]);
-				CHECK_EQ(tf_fact(r, "kept"), want);
-				CHECK(want <= caps[c]);
-				for (uint32_t k = 1; s && k < s->n_rows; k++)
-					if (s->rows[k].kind != DP_ENT_NONE)
-						CHECK(s->rows[k].own.callseqs +
-							      s->rows[k].desc.callseqs >=
-						      thr);
+					CHECK_EQ(tf_fact(r, "capped"), caps[c]);
+					CHECK_EQ(tf_fact(r, "kept"), want);
+					CHECK(want <= caps[c]);
+					for (uint32_t k = 1; s && k < s->n_rows; k++)
+						if (s->rows[k].kind != DP_ENT_NONE)
+							CHECK(s->rows[k].own.callseqs +
+								      s->rows[k].desc.callseqs >=
+							      thr);
+				}
+				dp_report_free(r);
 			}
-			dp_report_free(r);
+			t.c.flame_ix = NULL;
 		}
 		t.c.flame_max_nodes = n + 1; /* everything fits: the page is not capped */
 		{
@@ -518,6 +526,7 @@ TEST(flame_node_cap)
 			dp_report_free(r);
 		}
 		free(vals);
+		dp_flame_index_free(ix);
 		tf_close(&t);
 	}
 	CHECK(n_big >= 3); /* profiles much bigger than the largest cap were tried */
