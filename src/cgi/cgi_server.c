@@ -319,6 +319,7 @@ int dp_cgi_serve(const struct dp_cgi_conf *c, struct dp_cgi_dir *d, struct dp_se
 		dp_cgi_log(d->log_fd, "serving %s (timeout %u s)", r->path, v.timeout);
 	}
 	signals();
+	dp_session_background(s); /* after the fork: threads do not survive it */
 	serve_loop(&v);
 	close(v.to_fd);
 	close(v.to_w);

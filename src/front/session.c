@@ -158,6 +158,12 @@ static int dp_answer_report(struct dp_answer *out, const struct dp_report *r, en
 	return rc;
 }
 
+void dp_session_background(struct dp_session *s)
+{
+	for (uint32_t i = 0; s && i < s->n; i++)
+		dp_sfile_background(s->files[i]);
+}
+
 /* The report context of @f for thread view @view. */
 static void dp_session_ctx(const struct dp_sfile *f, enum dp_view view, struct dp_report_ctx *c)
 {

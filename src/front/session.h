@@ -40,6 +40,11 @@ struct dp_answer {
  */
 struct dp_session *dp_session_new(unsigned flags);
 
+/* dp_session_background - start analysing, on background threads, the per-thread views
+ * of @s's files not analysed yet (what DP_SESSION_BACKGROUND does at load): for a
+ * process that has just forked and will serve queries, like the CGI server. */
+void dp_session_background(struct dp_session *s);
+
 /* dp_session_free - free @s and every profile it holds (NULL is fine). */
 void dp_session_free(struct dp_session *s);
 

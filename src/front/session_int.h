@@ -59,6 +59,11 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
  */
 int dp_sfile_threads_view(struct dp_sfile *f);
 
+/* dp_sfile_background - start analysing @f's per-thread view on a background thread (all
+ * signals blocked) unless it exists or is under way; without a thread it is built on
+ * its first query as usual. */
+void dp_sfile_background(struct dp_sfile *f);
+
 /* dp_sfile_release - free everything @f holds (not @f). */
 void dp_sfile_release(struct dp_sfile *f);
 

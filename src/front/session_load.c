@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, clock_gettime, nanosleep */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,21 @@ static void *dp_threads_view_main(void *arg)
 	return NULL;
 }
 
+void dp_sfile_background(struct dp_sfile *f)
+{
+	sigset_t all, old;
+
+	if (f->a || f->bg_running)
+		return;
+	/* with every signal blocked: the process's handlers and sigwait() stay the loading
+	 * thread's business (a SIGINT taken by this thread would kill a server that waits
+	 * for it with sigwait) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	f->bg_running = pthread_create(&f->bg, NULL, dp_threads_view_main, f) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool background)
 {
 	struct dp_progress pr;
@@ -233,8 +249,8 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
 		f->fx = f->fx_merged;
 	atomic_store(&pr.step, "reading contour");
 	rc = dp_load_contour(f, contour);
-	if (rc == 0 && background && !f->a)
-		f->bg_running = pthread_create(&f->bg, NULL, dp_threads_view_main, f) == 0;
+	if (rc == 0 && background)
+		dp_sfile_background(f);
 out:
 	dp_progress_stop(&pr);
 	return rc;
