@@ -182,6 +182,9 @@ static int wide_kids(struct fl *f, const struct dp_flame_wide *w, const uint32_t
 		i = skip_narrow(v, i, w->n_kids, f->min_v, &drop_v);
 		if (i == w->n_kids)
 			break;
+		/* kept: past walk()'s cap, give up before reading (min=0 keeps thousands) */
+		if (f->cap && (uint64_t)f->kept + f->n_stack + f->n_kids >= f->cap)
+			return DP_FL_CAPPED;
 		memset(&x, 0, sizeof(x));
 		x.id = ids[i];
 		x.value = v[i];
@@ -306,7 +309,7 @@ static int expand(struct fl *f, const struct fl_node *x)
 	f->other.depth = x->depth + 1;
 	f->other.name = "(other)";
 	rc = f->callers ? callers_kids(f, x) : flame_kids(f, x);
-	if (rc < 0)
+	if (rc != 0) /* an error, or DP_FL_CAPPED */
 		return rc;
 	/* every node on the stack but "(other)" rows will be kept: give up before naming */
 	if (f->cap && (uint64_t)f->kept + f->n_stack + f->n_kids > f->cap)
@@ -452,11 +455,11 @@ static uint64_t kth_largest(uint64_t *v, uint32_t n, uint32_t k)
 
 /*
  * wide_cut - a lower bound of the threshold cap_threshold() looks for, from the children
- * of candidate @x when they are a wide clique's with more than f->cap of them: the f->cap-th
- * largest of their values (f->cap nodes are at least that wide). 0 when none; -DP_ENOMEM
+ * of candidate @x when they are a wide clique's with more than @cap of them: the @cap-th
+ * largest of their values (@cap nodes are at least that wide). 0 when none; -DP_ENOMEM
  * in *@rc.
  */
-static uint64_t wide_cut(struct fl *f, const struct fl_cand *x, int *rc)
+static uint64_t wide_cut(struct fl *f, const struct fl_cand *x, uint32_t cap, int *rc)
 {
 	const struct dp_analysis *a = f->c->a;
 	uint32_t k = x->id ? a->csd_child_clique[x->id] : f->top;
@@ -464,7 +467,7 @@ static uint64_t wide_cut(struct fl *f, const struct fl_cand *x, int *rc)
 	uint64_t *v, cut;
 
 	*rc = 0;
-	if (f->callers || !f->ix || !(w = dp_flame_index_wide(f->ix, k)) || w->n_kids <= f->cap)
+	if (f->callers || !f->ix || !(w = dp_flame_index_wide(f->ix, k)) || w->n_kids <= cap)
 		return 0;
 	v = malloc((size_t)w->n_kids * sizeof(*v));
 	if (!v) {
@@ -472,20 +475,21 @@ static uint64_t wide_cut(struct fl *f, const struct fl_cand *x, int *rc)
 		return 0;
 	}
 	memcpy(v, w->val + (size_t)value_slot(f->m) * w->n_kids, (size_t)w->n_kids * sizeof(*v));
-	cut = kth_largest(v, w->n_kids, f->cap);
+	cut = kth_largest(v, w->n_kids, cap);
 	free(v);
 	return cut;
 }
 
 /*
- * cap_threshold - the smallest value *@t such that at most f->cap nodes of the tree from
+ * cap_threshold - the smallest value *@t such that at most @cap nodes of the tree from
  * @root (as walk() prunes it at f->min and the depth limit) have a value of at least *@t.
  * A node's value never exceeds its parent's (inherited costs include the children's), so
  * the nodes taken best-first, widest first, are the widest nodes of the whole tree; the
  * value of the last one taken (one more if the next one ties) is the threshold. Children
- * below a known lower bound of it (wide_cut()) are never read. Return: 0 or -DP_ENOMEM.
+ * below a known lower bound of it (wide_cut()) are never read. *@t = 0 when the tree
+ * has no more than @cap nodes. Return: 0 or -DP_ENOMEM.
  */
-static int cap_threshold(struct fl *f, const struct fl_node *root, uint64_t *t)
+static int cap_threshold(struct fl *f, const struct fl_node *root, uint32_t cap, uint64_t *t)
 {
 	uint32_t limit = f->r->q.depth, n = 0, room = 0, taken = 0;
 	uint64_t last = UINT64_MAX, cut = 0, min_v = f->min_v;
@@ -498,7 +502,7 @@ static int cap_threshold(struct fl *f, const struct fl_node *root, uint64_t *t)
 		struct fl_node e;
 
 		x = heap_pop(h, &n);
-		if (taken == f->cap) {
+		if (taken == cap) {
 			*t = x.value == last && last < UINT64_MAX ? last + 1 : last;
 			break;
 		}
@@ -506,7 +510,7 @@ static int cap_threshold(struct fl *f, const struct fl_node *root, uint64_t *t)
 		last = x.value;
 		if (limit && x.depth + 1 >= limit)
 			continue;
-		cut = wide_cut(f, &x, &rc);
+		cut = wide_cut(f, &x, cap, &rc);
 		if (rc < 0)
 			break;
 		if (cut > f->min_v) {
@@ -531,25 +535,31 @@ static int cap_threshold(struct fl *f, const struct fl_node *root, uint64_t *t)
 int dp_fl_walk_capped(struct fl *f, const struct fl_node *root, uint64_t rv)
 {
 	uint32_t cap = f->c->flame_max_nodes ? f->c->flame_max_nodes : DP_FLAME_MAX_NODES;
-	uint64_t t;
+	uint64_t t, min_v = f->min_v;
+	bool capped;
 	int rc;
 
 	f->cap = cap;
 	rc = walk(f, root);
 	if (rc != DP_FL_CAPPED)
 		return rc;
-	rc = cap_threshold(f, root, &t);
-	if (rc < 0)
-		return rc;
+	/* walk() gives up early, counting "(other)" rows on its stack as kept: the search
+	 * decides whether the page really has more than cap nodes (t = 0: it has not) */
 	f->cap = 0;
 	f->kept = f->dropped = 0;
 	f->n_stack = 0;
-	f->min = (double)t;
-	f->min_v = min_value(f->min);
+	rc = cap_threshold(f, root, cap, &t);
+	if (rc < 0)
+		return rc;
+	capped = t > min_v;
+	if (capped) {
+		f->min = (double)t;
+		f->min_v = min_value(f->min);
+	}
 	rc = walk(f, root);
-	if (rc == 0)
+	if (rc == 0 && capped)
 		rc = dp_rep_fact_u64(f->r, "capped", "nodes at most", cap);
-	if (rc == 0)
+	if (rc == 0 && capped)
 		rc = dp_rep_fact_f64(f->r, "min_used", "minimum used (%)",
 				     rv ? 100.0 * (double)t / (double)rv : 0.0);
 	return rc;

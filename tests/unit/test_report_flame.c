@@ -516,6 +516,26 @@ TEST(flame_node_cap)
 			}
 			t.c.flame_ix = NULL;
 		}
+		/* a cap of exactly the nodes a minimum keeps: not capped, same page, although
+		 * the walk's early count (its stack holds "(other)" rows) may overshoot */
+		for (int with_ix = 0; with_ix < 2 && n > 2 * 70; with_ix++) {
+			struct dp_report *free_r, *r;
+
+			t.c.flame_ix = with_ix ? ix : NULL;
+			t.c.flame_max_nodes = n + 1;
+			free_r = tf_report(&t, "page=flame&metric=callseqs&min=1", NULL, 0);
+			CHECK(free_r != NULL);
+			if (!free_r)
+				continue;
+			t.c.flame_max_nodes = (uint32_t)tf_fact(free_r, "kept");
+			r = tf_report(&t, "page=flame&metric=callseqs&min=1", NULL, 0);
+			CHECK(r != NULL && tf_fact(r, "capped") == UINT64_MAX);
+			if (r)
+				same_flame(free_r, r);
+			dp_report_free(r);
+			dp_report_free(free_r);
+		}
+		t.c.flame_ix = NULL;
 		t.c.flame_max_nodes = n + 1; /* everything fits: the page is not capped */
 		{
 			struct dp_report *r =
