@@ -350,6 +350,18 @@ static void same_flame(const struct dp_report *a, const struct dp_report *b)
 	CHECK_EQ(tf_fact(a, "dropped"), tf_fact(b, "dropped"));
 }
 
+/* The simulation of the flame index and cap tests: profiles of a few hundred contexts
+ * with wide cliques, 3 threads. */
+static struct dp_gen_sim mid_sim(uint64_t seed)
+{
+	return (struct dp_gen_sim){.seed = seed,
+				   .n_fn = 40,
+				   .n_threads = 3,
+				   .n_steps = 20000,
+				   .max_depth = 12,
+				   .pct_call = 52};
+}
+
 /* The flame index: the same reports with and without it, every metric and several
  * minimums (most children dropped into "(other)" rows), and the index's entries hold
  * their children's sums. */
@@ -375,12 +387,7 @@ TEST(flame_index_same_rows)
 		uint32_t n_other = 0;
 		struct tf_ctx t;
 
-		tf_sim = (struct dp_gen_sim){.seed = seed,
-					     .n_fn = 40,
-					     .n_threads = 3,
-					     .n_steps = 20000,
-					     .max_depth = 12,
-					     .pct_call = 52};
+		tf_sim = mid_sim(seed);
 		TF_OPEN(&t, tf_gen_sim);
 		for (uint32_t i = 0; i < nq; i++)
 			before[i] = tf_report(&t, qs[i], NULL, 0);
@@ -472,12 +479,7 @@ TEST(flame_node_cap)
 		uint64_t *vals = NULL;
 		uint32_t n;
 
-		tf_sim = (struct dp_gen_sim){.seed = seed,
-					     .n_fn = 40,
-					     .n_threads = 3,
-					     .n_steps = 20000,
-					     .max_depth = 12,
-					     .pct_call = 52};
+		tf_sim = mid_sim(seed);
 		TF_OPEN(&t, tf_gen_sim);
 		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, &ix), 0);
 		n = all_node_values(&t, &vals);
