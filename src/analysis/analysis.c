@@ -3,13 +3,11 @@
  * the build steps (the side indexes and own sums on a second thread while this one finds
  * the cliques; then propagation and summaries); and the accessors that belong to no step.
  */
-#define _DEFAULT_SOURCE /* madvise */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "../core/err.h"
 #include "analysis_int.h"
@@ -42,8 +40,6 @@ static int check_ids(const struct dp_profile *p)
 	return 0;
 }
 
-#define DP_HUGE ((size_t)2 << 20)
-
 void *dp_analysis_tmp(size_t n, size_t size)
 {
 	size_t bytes;
@@ -53,15 +49,8 @@ void *dp_analysis_tmp(size_t n, size_t size)
 		return NULL;
 	bytes = n * size;
 	p = malloc(bytes > 0 ? bytes : 1);
-#ifdef MADV_HUGEPAGE
-	if (p && bytes >= 4 * DP_HUGE) {
-		uintptr_t lo = ((uintptr_t)p + DP_HUGE - 1) & ~(uintptr_t)(DP_HUGE - 1);
-		uintptr_t hi = ((uintptr_t)p + bytes) & ~(uintptr_t)(DP_HUGE - 1);
-
-		if (hi > lo)
-			madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-	}
-#endif
+	if (p && bytes >= ((size_t)8 << 20)) /* big enough to hold several huge pages */
+		dp_advise_huge(p, bytes);
 	return p;
 }
 

@@ -169,24 +169,35 @@ static int dp_load_flame_index(struct dp_sfile *f, const struct dp_profile *p,
 	return dp_warn(f, msg);
 }
 
-/* The background analysis of the per-thread view (DP_SESSION_BACKGROUND): its failure
- * is kept for dp_sfile_threads_view() to report; without memory for the flame index the
- * flame pages scan (no warning: the warnings belong to the loading thread). */
-static void *dp_threads_view_main(void *arg)
+/* Analyses the per-thread view into f->a, with its flame index in f->fx (without memory
+ * for the index the flame pages scan; no warning, since this may run on the background
+ * thread and the warnings belong to the loading thread). Return: 0 or a negative dp_err
+ * (message set on the calling thread). */
+static int dp_build_threads_view(struct dp_sfile *f)
 {
-	struct dp_sfile *f = arg;
 	struct dp_analysis *a;
 	int err = 0;
 
 	a = dp_analysis_new(&f->prof, &err);
-	if (!a) {
-		f->bg_err = err ? err : -DP_ENOMEM;
-		f->bg_msg = strdup(dp_errmsg());
-		return NULL;
-	}
+	if (!a)
+		return err;
 	if (dp_flame_index_build(&f->prof, a, 0, &f->fx) < 0)
 		f->fx = NULL;
 	f->a = a;
+	return 0;
+}
+
+/* The background thread of dp_sfile_background(): its failure is kept for
+ * dp_sfile_threads_view() to report. */
+static void *dp_threads_view_main(void *arg)
+{
+	struct dp_sfile *f = arg;
+	int rc = dp_build_threads_view(f);
+
+	if (rc < 0) {
+		f->bg_err = rc;
+		f->bg_msg = strdup(dp_errmsg());
+	}
 	return NULL;
 }
 
@@ -258,8 +269,6 @@ out:
 
 int dp_sfile_threads_view(struct dp_sfile *f)
 {
-	int err = 0;
-
 	if (f->bg_running) {
 		pthread_join(f->bg, NULL);
 		f->bg_running = false;
@@ -267,12 +276,7 @@ int dp_sfile_threads_view(struct dp_sfile *f)
 			return dp_error((enum dp_err) - f->bg_err, "%s",
 					f->bg_msg ? f->bg_msg : "out of memory analysing threads");
 	}
-	if (f->a)
-		return 0;
-	f->a = dp_analysis_new(&f->prof, &err);
-	if (!f->a)
-		return err;
-	return dp_load_flame_index(f, &f->prof, f->a, &f->fx);
+	return f->a ? 0 : dp_build_threads_view(f);
 }
 
 void dp_sfile_release(struct dp_sfile *f)

@@ -184,14 +184,13 @@ const char *dp_sym_line_at(struct dp_sym_mod *m, uint64_t addr, uint32_t *line)
 	return file;
 }
 
-/* dp_sym_file_of - file @idx of the line table of CU @cu of module @m, as
- * dwarf_filesrc() names it (owned by libdw, valid for the session); NULL if none. */
-const char *dp_sym_file_of(struct dp_sym_mod *m, Dwarf_Die *cu, uint64_t idx)
+/* dp_sym_file_of - file @idx of the line table of CU @cu, as dwarf_filesrc() names it
+ * (owned by libdw, valid for the session); NULL if none. */
+const char *dp_sym_file_of(Dwarf_Die *cu, uint64_t idx)
 {
 	Dwarf_Files *files;
 	size_t n_files;
 
-	(void)m;
 	if (dwarf_getsrcfiles(cu, &files, &n_files) != 0 || idx >= n_files)
 		return NULL;
 	return dwarf_filesrc(files, idx, NULL, NULL);

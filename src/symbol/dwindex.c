@@ -168,7 +168,7 @@ static int add_inl(struct walk *w, Dwarf_Die *die, uint32_t fn)
 	int r;
 
 	if (dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &fidx) == 0)
-		file = dp_sym_file_of(w->m, &w->cu, fidx);
+		file = dp_sym_file_of(&w->cu, fidx);
 	if (dwarf_attr(die, DW_AT_call_line, &a))
 		dwarf_formudata(&a, &line);
 	r = dp_sym_intern(w->c, file, &sid);

@@ -148,7 +148,7 @@ static int name_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m
  * The DW_AT_decl_file of @die or of the DIE it derives from. Not dwarf_decl_file():
  * libdw 0.188 rejects file index 0, which DWARF 5 (clang) uses for the primary file.
  */
-static const char *decl_file(struct dp_sym_mod *m, Dwarf_Die *die)
+static const char *decl_file(Dwarf_Die *die)
 {
 	Dwarf_Die cur = *die, cu;
 	Dwarf_Attribute a;
@@ -158,7 +158,7 @@ static const char *decl_file(struct dp_sym_mod *m, Dwarf_Die *die)
 		if (dwarf_attr(&cur, DW_AT_decl_file, &a)) {
 			if (dwarf_formudata(&a, &idx) != 0 || !dwarf_diecu(&cur, &cu, NULL, NULL))
 				return NULL;
-			return dp_sym_file_of(m, &cu, idx);
+			return dp_sym_file_of(&cu, idx);
 		}
 		if (!dwarf_attr(&cur, DW_AT_abstract_origin, &a) &&
 		    !dwarf_attr(&cur, DW_AT_specification, &a))
@@ -173,7 +173,7 @@ static const char *decl_file(struct dp_sym_mod *m, Dwarf_Die *die)
  * table at the entry address. */
 static int place_one(struct dp_sym_ctx *c, struct dp_ps *ps, struct dp_sym_mod *m, Dwarf_Die *die)
 {
-	const char *file = die ? decl_file(m, die) : NULL;
+	const char *file = die ? decl_file(die) : NULL;
 	int line = 0;
 
 	if (file && dwarf_decl_line(die, &line) == 0 && line > 0) {

@@ -160,7 +160,7 @@ int dp_sym_is_defined(struct dp_sym_mod *m, const char *name);
 /* cuindex.c */
 int dp_sym_cu_of(struct dp_sym_mod *m, uint64_t addr, Dwarf_Die *cu);
 const char *dp_sym_line_at(struct dp_sym_mod *m, uint64_t addr, uint32_t *line);
-const char *dp_sym_file_of(struct dp_sym_mod *m, Dwarf_Die *cu, uint64_t idx);
+const char *dp_sym_file_of(Dwarf_Die *cu, uint64_t idx);
 
 /* procs.c */
 void dp_sym_die_names(Dwarf_Die *die, const char **linkage, const char **name, unsigned int *pc);

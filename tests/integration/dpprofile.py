@@ -111,6 +111,18 @@ class Profile:
         return found[0]
 
 
+class BaseCtx:
+    """What every integration script's context holds: the deepprof binary and the work
+    directory from the command line, and an environment without DEEPPROF_OUTPUT (so the
+    programs write where the tests expect)."""
+
+    def __init__(self, args):
+        self.deepprof = os.path.abspath(args.deepprof)
+        self.work = os.path.abspath(args.work)
+        self.env = dict(os.environ)
+        self.env.pop("DEEPPROF_OUTPUT", None)
+
+
 class Checker:
     """Collects failed expectations so one run reports all of them."""
 

@@ -15,21 +15,18 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dpprofile import CheckError, Checker, Profile  # noqa: E402
+from dpprofile import BaseCtx, CheckError, Checker, Profile  # noqa: E402
 
 PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
 COMPILERS = {"gcc": ("gcc", "g++"), "clang": ("clang", "clang++")}
 
 
-class Ctx:
+class Ctx(BaseCtx):
     def __init__(self, args):
-        self.deepprof = os.path.abspath(args.deepprof)
+        super().__init__(args)
         self.family = args.cc
         self.opt = "-" + args.opt
-        self.work = os.path.abspath(args.work)
-        self.env = dict(os.environ)
         self.env["DEEPPROF_CC"], self.env["DEEPPROF_CXX"] = COMPILERS[args.cc]
-        self.env.pop("DEEPPROF_OUTPUT", None)
 
     def sh(self, argv, **kw):
         """Run ARGV in the work dir; return the CompletedProcess (text)."""

@@ -22,7 +22,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dpprofile import CheckError, Checker, Skip, run_named_test  # noqa: E402
+from dpprofile import BaseCtx, CheckError, Checker, Skip, run_named_test  # noqa: E402
 
 PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
 URL_RE = re.compile(r"^deepprof: serving (.+) at (http://(\S+):(\d+)/)$")
@@ -93,13 +93,7 @@ class Server:
                 c.close()
 
 
-class Ctx:
-    def __init__(self, args):
-        self.deepprof = os.path.abspath(args.deepprof)
-        self.work = os.path.abspath(args.work)
-        self.env = dict(os.environ)
-        self.env.pop("DEEPPROF_OUTPUT", None)
-
+class Ctx(BaseCtx):
     def must(self, argv):
         print("+ " + " ".join(argv), flush=True)
         r = subprocess.run(argv, cwd=self.work, env=self.env, capture_output=True, text=True,

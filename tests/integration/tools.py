@@ -15,19 +15,13 @@ import sys
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dpprofile import CheckError, Checker, Profile, Skip, run_named_test  # noqa: E402
+from dpprofile import BaseCtx, CheckError, Checker, Profile, Skip, run_named_test  # noqa: E402
 
 PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
 
 
 
-class Ctx:
-    def __init__(self, args):
-        self.deepprof = os.path.abspath(args.deepprof)
-        self.work = os.path.abspath(args.work)
-        self.env = dict(os.environ)
-        self.env.pop("DEEPPROF_OUTPUT", None)
-
+class Ctx(BaseCtx):
     def sh(self, argv, env=None, stdin=None, cwd=None):
         print("+ " + " ".join(argv), flush=True)
         e = dict(self.env)
