@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../core/err.h"
 
@@ -17,6 +18,7 @@ void dp_flame_index_free(struct dp_flame_index *ix)
 		return;
 	free(ix->wide);
 	free(ix->vals);
+	free(ix->tops);
 	free(ix);
 }
 
@@ -46,43 +48,139 @@ static void fx_fill(const struct dp_profile *p, const struct dp_analysis *a,
 	w->val = vals;
 }
 
+uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k)
+{
+	uint32_t lo = 0, hi = n - 1, want = k - 1; /* index in descending order */
+
+	while (lo < hi) {
+		uint64_t pivot = v[lo + (hi - lo) / 2];
+		uint32_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] > pivot)
+				i++;
+			while (v[j] < pivot)
+				j--;
+			if (i <= j) {
+				uint64_t tmp = v[i];
+
+				v[i] = v[j];
+				v[j] = tmp;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (want <= j)
+			hi = j;
+		else if (want >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[want];
+}
+
+/*
+ * fx_tops - the cut and top of every slot of wide clique @w (val set) for top size @k:
+ * the indices appended to ix->tops (*@n_tops used, room for *@cap_tops), where they start
+ * in @off (the caller sets w->top[] once the array stops moving). @tmp: room for n_kids
+ * values. Return: 0 or -1 (out of memory).
+ */
+static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, uint32_t k,
+		   uint64_t *tmp, size_t *n_tops, size_t *cap_tops, size_t off[4])
+{
+	uint32_t n = w->n_kids;
+
+	for (uint32_t s = 0; s < 4; s++) {
+		const uint64_t *v = w->val + (size_t)s * n;
+		uint64_t cut;
+
+		if (n <= k)
+			continue;
+		memcpy(tmp, v, (size_t)n * sizeof(*tmp));
+		cut = dp_flame_kth_largest(tmp, n, k);
+		if (cut == 0)
+			continue; /* every child is at least 0: nothing to leave out */
+		if (*n_tops + n > *cap_tops) {
+			size_t c = *cap_tops ? *cap_tops : 4096;
+			uint32_t *t;
+
+			while (c < *n_tops + n)
+				c *= 2;
+			t = realloc(ix->tops, c * sizeof(*t));
+			if (!t)
+				return -1;
+			ix->tops = t;
+			*cap_tops = c;
+		}
+		off[s] = *n_tops;
+		for (uint32_t i = 0; i < n; i++)
+			if (v[i] >= cut)
+				ix->tops[(*n_tops)++] = i;
+		w->cut[s] = cut;
+		w->n_top[s] = (uint32_t)(*n_tops - off[s]);
+	}
+	return 0;
+}
+
 int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_kids,
-			 struct dp_flame_index **out)
+			 uint32_t k, struct dp_flame_index **out)
 {
 	struct dp_flame_index *ix = calloc(1, sizeof(*ix));
-	uint64_t total = 0;
-	uint32_t n = 0;
+	uint64_t total = 0, *tmp = NULL;
+	uint32_t n = 0, widest = 0;
+	size_t n_tops = 0, cap_tops = 0, (*offs)[4] = NULL;
 
 	*out = NULL;
 	if (!min_kids)
 		min_kids = DP_FLAME_IX_MIN_KIDS;
+	if (!k)
+		k = DP_FLAME_MAX_NODES;
 	if (!ix)
 		goto oom;
-	for (uint32_t k = 1; k <= a->n_cliques; k++)
-		if (dp_csr_count(&a->clique_kids, k) >= min_kids) {
+	ix->k = k;
+	for (uint32_t c = 1; c <= a->n_cliques; c++) {
+		uint32_t m = dp_csr_count(&a->clique_kids, c);
+
+		if (m >= min_kids) {
 			n++;
-			total += dp_csr_count(&a->clique_kids, k);
+			total += m;
+			widest = m > widest ? m : widest;
 		}
+	}
 	ix->wide = calloc(n ? n : 1, sizeof(*ix->wide));
 	ix->vals = total <= SIZE_MAX / 32 ? malloc(total ? (size_t)total * 32 : 1) : NULL;
-	if (!ix->wide || !ix->vals)
+	tmp = malloc((widest ? widest : 1) * sizeof(*tmp));
+	offs = calloc(n ? n : 1, sizeof(*offs));
+	if (!ix->wide || !ix->vals || !tmp || !offs)
 		goto oom;
 	total = 0;
-	for (uint32_t k = 1; k <= a->n_cliques; k++) {
-		uint32_t m = dp_csr_count(&a->clique_kids, k);
+	for (uint32_t c = 1; c <= a->n_cliques; c++) {
+		uint32_t m = dp_csr_count(&a->clique_kids, c);
 		struct dp_flame_wide *w = &ix->wide[ix->n_wide];
 
 		if (m < min_kids)
 			continue;
-		w->clique = k;
+		w->clique = c;
 		w->n_kids = m;
 		fx_fill(p, a, w, ix->vals + total);
+		if (fx_tops(ix, w, k, tmp, &n_tops, &cap_tops, offs[ix->n_wide]) < 0)
+			goto oom;
 		total += 4 * (uint64_t)m;
 		ix->n_wide++;
 	}
+	for (uint32_t i = 0; i < ix->n_wide; i++) /* the tops array has stopped moving */
+		for (uint32_t s = 0; s < 4; s++)
+			ix->wide[i].top[s] = ix->wide[i].n_top[s] ? ix->tops + offs[i][s] : NULL;
+	free(tmp);
+	free(offs);
 	*out = ix;
 	return 0;
 oom:
+	free(tmp);
+	free(offs);
 	dp_flame_index_free(ix);
 	return dp_error(DP_ENOMEM, "out of memory building the flame index");
 }

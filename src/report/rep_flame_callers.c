@@ -149,7 +149,7 @@ static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
 /*
  * callers_tree - the callers tree of f->top, one level at a time: every PD of the
  * procedure climbs one step and adds its costs to the node it reaches; after each level
- * the PDs whose node is below the minimum stop climbing, since walk() never expands that
+ * the PDs whose node is below the minimum stop climbing, since the walk never expands that
  * node (its children could not be shown). Chains are cut at @limit levels.
  */
 static int callers_tree(struct fl *f, uint32_t limit)
@@ -221,7 +221,6 @@ out:
 
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)
 {
-	struct fl_node root = {.id = 1};
 	struct fl f;
 	int rc = dp_fl_setup(&f, r, c);
 
@@ -240,7 +239,7 @@ int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)
 	r->title = dp_rep_printf(r, "Callers of %s (inverted flame graph)", r->subject.name);
 	rc = r->title ? callers_tree(&f, r->q.depth) : -DP_ENOMEM;
 	if (rc == 0)
-		rc = dp_fl_walk_capped(&f, &root,
+		rc = dp_fl_walk_capped(&f, 1,
 				       dp_fl_value(f.m, &r->subject.own, &r->subject.desc));
 	dp_fl_free(&f);
 	return rc;

@@ -1,7 +1,8 @@
 /*
- * report/rep_flame_int.h - what the two flame pages share: rep_flame.c (the flame page,
- * pruning, ordering and the preorder walk of either tree) and rep_flame_callers.c (the
- * inverted tree of a procedure's callers). Private to those two files.
+ * report/rep_flame_int.h - what the flame pages' files share: rep_flame.c (the flame
+ * page, reading a node's children, rows), rep_flame_walk.c (the capped best-first walk of
+ * either tree) and rep_flame_callers.c (the inverted tree of a procedure's callers).
+ * Private to those files.
  */
 #ifndef DP_REPORT_REP_FLAME_INT_H
 #define DP_REPORT_REP_FLAME_INT_H
@@ -47,15 +48,13 @@ struct fl {
 	const struct dp_flame_index *ix; /* flame: the analysis's index, or NULL */
 	double min;			 /* values below are dropped */
 	uint64_t min_v;			 /* flame: the smallest value v with (double)v >= min */
-	uint32_t kept, dropped;
-	uint32_t cap;	   /* walk(): give up (DP_FL_CAPPED) past this many kept nodes; 0 = none */
 	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
 	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
 	uint32_t n_hash;
-	struct fl_node *stack, *kids; /* kids: the kept children of the node expanded */
-	struct fl_node other;	      /* and the sum of those dropped */
-	uint32_t n_stack, cap_stack, n_kids, cap_kids;
+	struct fl_node *kids; /* dp_fl_kids(): the children of a node at least min */
+	struct fl_node other; /* and the sum of the others, n_other = how many */
+	uint32_t n_kids, cap_kids;
 };
 
 /* dp_fl_grow - make room for @need items of @size in the malloc'd array *@v (room for
@@ -70,14 +69,41 @@ uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp
  * Return: 0 or -DP_EUSAGE (message set). */
 int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c);
 
+/* dp_fl_costs_sub / dp_fl_inherit_sub - @d -= @s, every counter (modulo 2^64, as the
+ * sums were made) */
+void dp_fl_costs_sub(struct dp_costs *d, const struct dp_costs *s);
+void dp_fl_inherit_sub(struct dp_inherit *d, const struct dp_inherit *s);
+
+/* dp_fl_kids - the children of node @id (flame: its entry CSD, 0 = the depth-0 clique;
+ * callers: its tree node): those of value at least f->min into f->kids (own, desc and
+ * value set), the sums of the others into f->other. Return: 0 or -DP_ENOMEM. */
+int dp_fl_kids(struct fl *f, uint32_t id);
+
+/* dp_fl_name - the label of node @id (not the depth-0 node). */
+const char *dp_fl_name(struct fl *f, uint32_t id);
+
+/* dp_fl_prefetch - prefetch what naming node @id and making its row read: @stage 0 its
+ * CSD, 1 (a few nodes later, the CSD loaded) what the CSD points to. */
+void dp_fl_prefetch(const struct fl *f, uint32_t id, int stage);
+
+/* dp_fl_wide_cut - when the children of flame node @id are a wide clique's of the flame
+ * index, with a top for f->m and @cap at most its size: the @cap-th largest of their
+ * values (@cap nodes are at least that wide); else 0. *@rc: 0 or -DP_ENOMEM. */
+uint64_t dp_fl_wide_cut(const struct fl *f, uint32_t id, uint32_t cap, int *rc);
+
+/* dp_fl_row - the row of node @x (x->n_other > 0: an "(other)" row, costs from @x; the
+ * depth-0 node has id 0 for flame, 1 for callers). */
+void dp_fl_row(struct fl *f, const struct fl_node *x, struct dp_rep_row *row);
+
 /*
- * dp_fl_walk_capped - emit the tree from @root in preorder into section "tree" with the
- * facts, keeping at most the context's flame_max_nodes nodes (0: DP_FLAME_MAX_NODES):
- * past that, the minimum is raised to the smallest value that keeps at most that many
- * and facts capped (the limit) and min_used (the minimum applied, in % of @rv, the
- * depth-0 node's value) say so. Return: 0 or a negative dp_err (message set).
+ * dp_fl_walk_capped - emit the tree from node @root_id (0 for flame, 1 for callers) in
+ * preorder into section "tree" with the facts, keeping at most the context's
+ * flame_max_nodes nodes (0: DP_FLAME_MAX_NODES): past that, the minimum is raised to the
+ * smallest value that keeps at most that many and facts capped (the limit) and min_used
+ * (the minimum applied, in % of @rv, the depth-0 node's value) say so.
+ * Return: 0 or a negative dp_err (message set).
  */
-int dp_fl_walk_capped(struct fl *f, const struct fl_node *root, uint64_t rv);
+int dp_fl_walk_capped(struct fl *f, uint32_t root_id, uint64_t rv);
 
 /* dp_fl_free - free what @f holds (not @f). */
 void dp_fl_free(struct fl *f);

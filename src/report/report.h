@@ -132,6 +132,9 @@ struct dp_report {
 	/* pages of long lists (callers, top): items in all, this page, pages in all */
 	uint64_t n_items;
 	uint32_t bunch, n_bunches;
+	/* dp_rep_ps_name()'s names, made once per report: [q * (n_ps + 1) + ps], q = 1 when
+	   module-qualified (NULL until first used; not part of the answer) */
+	const char **ps_names;
 };
 
 /*

@@ -220,23 +220,31 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* join_name - "@module: @name" in @r's arena, or NULL */
+static const char *join_name(struct dp_report *r, const char *module, const char *name)
+{
+	size_t lm = strlen(module), ln = strlen(name);
+	char *s = dp_arena_alloc(&r->arena, lm + ln + 3);
+
+	if (!s)
+		return NULL;
+	memcpy(s, module, lm);
+	memcpy(s + lm, ": ", 2);
+	memcpy(s + lm + 2, name, ln + 1);
+	return s;
+}
+
 const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
 			   uint32_t ctx_module)
 {
 	const struct dp_profile *p = c->p;
 	char buf[64];
-	const char *bare, *q;
+	const char *bare, *q, **slot;
 	uint32_t m;
 	bool qualify;
 
 	if (ps == 0 || ps > p->n_ps)
 		return "<none>";
-	bare = dp_profile_ps_label(p, ps, buf, sizeof(buf));
-	if (bare == buf) {
-		bare = dp_rep_strdup(r, buf);
-		if (!bare)
-			return "<procedure>";
-	}
 	m = c->a->ps_module[ps];
 	switch (r->q.prefs.mq) {
 	case DP_MQ_ALWAYS:
@@ -252,10 +260,22 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
 		break;
 	}
 	/* artificial procedures and the "<unknown>" module have no file to show */
-	if (!qualify || m == 0 || c->a->module_file[m] == 0 || p->ps[ps].kind != DP_PS_FUNCTION)
+	if (m == 0 || c->a->module_file[m] == 0 || p->ps[ps].kind != DP_PS_FUNCTION)
+		qualify = false;
+	if (!r->ps_names) /* zeroed */
+		r->ps_names = dp_arena_array(&r->arena, 2 * ((size_t)p->n_ps + 1), sizeof(char *));
+	slot = r->ps_names ? &r->ps_names[(qualify ? p->n_ps + 1 : 0) + ps] : NULL;
+	if (slot && *slot)
+		return *slot;
+	bare = dp_profile_ps_label(p, ps, buf, sizeof(buf));
+	if (bare == buf && !(bare = dp_rep_strdup(r, buf)))
+		return "<procedure>";
+	q = qualify ? join_name(r, base_name(dp_analysis_module_name(c->a, m)), bare) : bare;
+	if (!q)
 		return bare;
-	q = dp_rep_printf(r, "%s: %s", base_name(dp_analysis_module_name(c->a, m)), bare);
-	return q ? q : bare;
+	if (slot)
+		*slot = q;
+	return q;
 }
 
 void dp_rep_costs_add_csd(struct dp_costs *o, const struct dp_csd *d)

@@ -362,6 +362,46 @@ static struct dp_gen_sim mid_sim(uint64_t seed)
 				   .pct_call = 52};
 }
 
+static int u64_desc(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a < b) - (a > b);
+}
+
+/* The index's top of wide clique @e for top size @k, every slot: when the clique has more
+ * than @k children and the @k-th largest value is not 0, the cut is that value and the top
+ * lists exactly the children at least that wide, in increasing order; else none. */
+static void check_top(const struct dp_flame_wide *e, uint32_t k)
+{
+	uint64_t *c = malloc((e->n_kids ? e->n_kids : 1) * sizeof(*c));
+
+	for (uint32_t s = 0; c && s < 4; s++) {
+		const uint64_t *v = e->val + (size_t)s * e->n_kids;
+		uint64_t cut = 0;
+		uint32_t n = 0;
+
+		memcpy(c, v, e->n_kids * sizeof(*c));
+		qsort(c, e->n_kids, sizeof(*c), u64_desc);
+		if (e->n_kids > k)
+			cut = c[k - 1];
+		CHECK_EQ(e->cut[s], cut);
+		if (cut == 0) {
+			CHECK_EQ(e->n_top[s], 0);
+			continue;
+		}
+		for (uint32_t i = 0; i < e->n_kids; i++) {
+			if (v[i] < cut)
+				continue;
+			CHECK(n < e->n_top[s] && e->top[s][n] == i);
+			n++;
+		}
+		CHECK_EQ(n, e->n_top[s]);
+		CHECK(n >= k);
+	}
+	free(c);
+}
+
 /* The flame index: the same reports with and without it, every metric and several
  * minimums (most children dropped into "(other)" rows), and the index's entries hold
  * their children's sums. */
@@ -380,6 +420,7 @@ TEST(flame_index_same_rows)
 		"page=flame&min=2&thread=2",
 	};
 	const uint32_t nq = sizeof(qs) / sizeof(qs[0]);
+	uint32_t n_top = 0;
 
 	for (uint64_t seed = 31; seed < 34; seed++) {
 		struct dp_report *before[sizeof(qs) / sizeof(qs[0])];
@@ -391,7 +432,8 @@ TEST(flame_index_same_rows)
 		TF_OPEN(&t, tf_gen_sim);
 		for (uint32_t i = 0; i < nq; i++)
 			before[i] = tf_report(&t, qs[i], NULL, 0);
-		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, &ix), 0);
+		/* a top of 5: the pages' minimums are above its cut or not */
+		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 5, &ix), 0);
 		CHECK(ix != NULL);
 		t.c.flame_ix = ix;
 		for (uint32_t w = 0; ix && w < ix->n_wide; w++) {
@@ -407,6 +449,8 @@ TEST(flame_index_same_rows)
 			}
 			CHECK_EQ(own, e->own.calls);
 			CHECK_EQ(tot, e->own.samples + e->desc.samples);
+			check_top(e, 5);
+			n_top += (e->n_top[0] | e->n_top[1] | e->n_top[2] | e->n_top[3]) > 0;
 		}
 		CHECK(ix && ix->n_wide > 0);
 		for (uint32_t i = 0; i < nq; i++) {
@@ -428,13 +472,7 @@ TEST(flame_index_same_rows)
 		dp_flame_index_free(ix);
 		tf_close(&t);
 	}
-}
-
-static int u64_desc(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return (a < b) - (a > b);
+	CHECK(n_top > 0); /* and the tops */
 }
 
 /* Every flame node below the root clique (all depths, no pruning), by brute force over
@@ -465,58 +503,85 @@ static uint32_t all_node_values(const struct tf_ctx *t, uint64_t **vals)
 	return n;
 }
 
+/* check_cap - page=flame&metric=callseqs&min=0 of @t with node cap @cap and flame index
+ * @ix (or none), against the brute force: @vals, the @n values of every node below the
+ * root clique, sorted from the largest. At most the cap, exactly the nodes of the largest
+ * values (ties all kept or all dropped), and the facts say so. */
+static void check_cap(struct tf_ctx *t, const uint64_t *vals, uint32_t n, uint32_t cap,
+		      const struct dp_flame_index *ix)
+{
+	/* the root plus the widest cap - 1 nodes, less a tie at the edge */
+	uint64_t thr = vals[cap - 2 + (cap < 2)];
+	uint32_t want = 1;
+	struct dp_report *r;
+
+	if (cap >= 2 && vals[cap - 1] == thr)
+		thr++;
+	for (uint32_t i = 0; i < n; i++)
+		want += vals[i] >= thr;
+	t->c.flame_max_nodes = cap;
+	t->c.flame_ix = ix;
+	r = tf_report(t, "page=flame&metric=callseqs&min=0", NULL, 0);
+	CHECK(r != NULL);
+	if (r) {
+		const struct dp_rep_section *s = tf_section(r, "tree");
+
+		CHECK_EQ(tf_fact(r, "capped"), cap);
+		CHECK_EQ(tf_fact(r, "kept"), want);
+		CHECK(want <= cap);
+		for (uint32_t k = 1; s && k < s->n_rows; k++)
+			if (s->rows[k].kind != DP_ENT_NONE)
+				CHECK(s->rows[k].own.callseqs + s->rows[k].desc.callseqs >= thr);
+	}
+	dp_report_free(r);
+	t->c.flame_ix = NULL;
+}
+
 /* min=0 on profiles of many more contexts than the cap (lowered here to a few dozen,
- * as a front end may): at most the cap, exactly the nodes of the largest values (ties all
- * kept or all dropped), for several caps; under the cap, no "capped" fact. */
+ * as a front end may): check_cap() for several caps, without a flame index and with one
+ * of every clique (whose search skips the children of a wide clique below its cap-th
+ * widest); under the cap, no "capped" fact. */
 TEST(flame_node_cap)
 {
 	static const uint32_t caps[] = {2, 7, 12, 40, 70};
 	uint32_t n_big = 0;
 
-	for (uint64_t seed = 31; seed < 41; seed++) {
+	for (uint64_t seed = 31; seed < 47; seed++) {
 		struct dp_flame_index *ix = NULL;
 		struct tf_ctx t;
 		uint64_t *vals = NULL;
 		uint32_t n;
 
+		/* seeds 41-46: flat and wide (hundreds of short threads, whose roots are the
+		 * root clique's children): many children of equal value around every cap */
 		tf_sim = mid_sim(seed);
+		if (seed >= 41)
+			tf_sim = (struct dp_gen_sim){.seed = seed,
+						     .n_fn = 40,
+						     .n_threads = 150 + 20 * (uint32_t)(seed % 3),
+						     .n_steps = 30,
+						     .max_depth = 5,
+						     .pct_call = 60};
 		TF_OPEN(&t, tf_gen_sim);
-		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, &ix), 0);
+		/* a top of 12: caps below it (the cut from the top), at it, and above it */
+		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 12, &ix), 0);
 		n = all_node_values(&t, &vals);
 		n_big += n > 2 * 70;
 		qsort(vals, n, sizeof(*vals), u64_desc);
 		for (uint32_t c = 0; c < sizeof(caps) / sizeof(caps[0]) && n > 2 * 70; c++) {
-			/* the root plus the widest cap - 1 nodes, less a tie at the edge */
-			uint64_t thr = vals[caps[c] - 2 + (caps[c] < 2)];
-			uint32_t want = 1;
-			struct dp_report *r;
+			check_cap(&t, vals, n, caps[c], NULL);
+			check_cap(&t, vals, n, caps[c], ix);
+		}
+		/* every cap on the flat profiles, with a top of the cap (its cut is the
+		 * bound) and of a few more (the cut comes from the top's values) */
+		for (uint32_t cap = 2; seed >= 41 && cap <= 70 && n > 2 * 70; cap++) {
+			for (uint32_t extra = 0; extra <= 3; extra += 3) {
+				struct dp_flame_index *cx = NULL;
 
-			if (caps[c] >= 2 && vals[caps[c] - 1] == thr)
-				thr++;
-			for (uint32_t i = 0; i < n; i++)
-				want += vals[i] >= thr;
-			t.c.flame_max_nodes = caps[c];
-			/* without and with a flame index of every clique (whose search skips
-			 * the children of a wide clique below its cap-th widest) */
-			for (int with_ix = 0; with_ix < 2; with_ix++) {
-				t.c.flame_ix = with_ix ? ix : NULL;
-				r = tf_report(&t, "page=flame&metric=callseqs&min=0", NULL, 0);
-				CHECK(r != NULL);
-				if (r) {
-					const struct dp_rep_section *s = tf_section(r, "tree");
-
-					CHECK_EQ(tf_fact(r, "capped"), caps[c]);
-					CHECK_EQ(tf_fact(r, "kept"), want);
-					CHECK(want <= caps[c]);
-					for (uint32_t k = 1; s && k < s->n_rows; k++)
-						if (s->rows[k].kind != DP_ENT_NONE)
-							CHECK(s->rows[k].own.callseqs +
-								      s->rows[k].desc.callseqs >=
-							      thr);
-				}
-				dp_report_free(r);
+				CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, cap + extra, &cx), 0);
+				check_cap(&t, vals, n, cap, cx);
+				dp_flame_index_free(cx);
 			}
-			t.c.flame_ix = NULL;
 		}
 		/* a cap of exactly the nodes a minimum keeps: not capped, same page, although
 		 * the walk's early count (its stack holds "(other)" rows) may overshoot */
