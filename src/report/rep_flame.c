@@ -146,76 +146,40 @@ static int offer(struct fl *f, const struct fl_node *x)
 	return 0;
 }
 
-/* skip_narrow - the first i' >= @i (< @n) with @v[i'] >= @min_v, or @n; adds the values
- * skipped to *@sum. The one loop over every child of a wide clique: kept tight. */
-static uint32_t skip_narrow(const uint64_t *v, uint32_t i, uint32_t n, uint64_t min_v,
-			    uint64_t *sum)
+/* lazy_kid - child @id (value @v) of a wide clique into f->lz, its costs unread */
+static int lazy_kid(struct fl *f, uint32_t id, uint64_t v)
 {
-	uint64_t s = 0;
-
-	for (; i < n && v[i] < min_v; i++)
-		s += v[i];
-	*sum += s;
-	return i;
-}
-
-/* wide_kid - offer child @i of wide clique @w (values @v), read from its CSD */
-static int wide_kid(struct fl *f, const uint64_t *v, const uint32_t *ids, uint32_t i,
-		    struct dp_costs *own, struct dp_inherit *desc)
-{
-	struct fl_node x;
-
-	memset(&x, 0, sizeof(x));
-	x.id = ids[i];
-	x.value = v[i];
-	csd_costs(f->c, x.id, &x);
-	dp_fl_costs_sub(own, &x.own);
-	dp_fl_inherit_sub(desc, &x.desc);
-	return offer(f, &x);
+	if (f->n_lz == f->cap_lz &&
+	    dp_fl_grow((void **)&f->lz, &f->cap_lz, f->n_lz + 1, sizeof(*f->lz)) < 0)
+		return -DP_ENOMEM;
+	f->lz[f->n_lz++] = (struct fl_lazy){v, id};
+	return 0;
 }
 
 /*
- * wide_kids - flame_kids() for a clique of the flame index: the children's values come
- * from its contiguous array, only the kept children's CSDs are read, and the "(other)"
- * sums are the clique's sums of all children minus those of the kept ones. When the
- * minimum is at least the index's cut for the metric, only the children of its top are
- * looked at; otherwise every value is (a sequential scan).
+ * wide_kids - flame_kids() for a clique of the flame index, lazily: the children of
+ * value at least the minimum come from its contiguous arrays with their ids and values
+ * only (f->lz, f->lazy set), and the sums over all the children from the index (f->all);
+ * no CSD is read. When the minimum is at least the index's cut for the metric, only the children
+ * of its top are looked at; otherwise every value is (a sequential scan).
  */
 static int wide_kids(struct fl *f, const struct dp_flame_wide *w, const uint32_t *ids)
 {
-	uint32_t s = value_slot(f->m), n_kept = 0;
+	uint32_t s = value_slot(f->m);
 	const uint64_t *v = w->val + (size_t)s * w->n_kids;
-	struct dp_costs own = w->own;
-	struct dp_inherit desc = w->desc;
-	uint64_t drop_v = 0;
+	bool top = w->n_top[s] && f->min_v >= w->cut[s];
+	uint32_t n = top ? w->n_top[s] : w->n_kids;
 
-	if (w->n_top[s] && f->min_v >= w->cut[s]) {
-		drop_v = dp_fl_value(f->m, &w->own, &w->desc);
-		for (uint32_t j = 0; j < w->n_top[s]; j++) {
-			uint32_t i = w->top[s][j];
+	f->lazy = true;
+	f->all.n_other = w->n_kids;
+	f->all.own = w->own;
+	f->all.desc = w->desc;
+	f->all.value = dp_fl_value(f->m, &w->own, &w->desc);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t i = top ? w->top[s][j] : j;
 
-			if (v[i] < f->min_v)
-				continue;
-			if (wide_kid(f, v, ids, i, &own, &desc) < 0)
-				return -DP_ENOMEM;
-			drop_v -= v[i];
-			n_kept++;
-		}
-	} else {
-		for (uint32_t i = 0; i < w->n_kids; i++) {
-			i = skip_narrow(v, i, w->n_kids, f->min_v, &drop_v);
-			if (i == w->n_kids)
-				break;
-			if (wide_kid(f, v, ids, i, &own, &desc) < 0)
-				return -DP_ENOMEM;
-			n_kept++;
-		}
-	}
-	if (n_kept < w->n_kids) {
-		f->other.n_other += w->n_kids - n_kept;
-		f->other.value += drop_v;
-		dp_costs_add(&f->other.own, &own);
-		dp_inherit_add(&f->other.desc, &desc);
+		if (v[i] >= f->min_v && lazy_kid(f, ids[i], v[i]) < 0)
+			return -DP_ENOMEM;
 	}
 	return 0;
 }
@@ -260,7 +224,8 @@ static int callers_kids(struct fl *f, uint32_t id)
 
 int dp_fl_kids(struct fl *f, uint32_t id)
 {
-	f->n_kids = 0;
+	f->n_kids = f->n_lz = 0;
+	f->lazy = false;
 	memset(&f->other, 0, sizeof(f->other));
 	return f->callers ? callers_kids(f, id) : flame_kids(f, id);
 }
@@ -273,6 +238,16 @@ const char *dp_fl_name(struct fl *f, uint32_t id)
 		return dp_rep_ps_name(f->r, f->c, f->t[id].ps, 0);
 	return dp_rep_ps_name(f->r, f->c, p->pd[p->csd[id].callee].ps,
 			      f->c->a->ps_module[p->pd[p->csd[id].caller].ps]);
+}
+
+void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x)
+{
+	if (f->callers) {
+		x->own = f->t[id].own;
+		x->desc = f->t[id].desc;
+	} else {
+		csd_costs(f->c, id, x);
+	}
 }
 
 void dp_fl_prefetch(const struct fl *f, uint32_t id, int stage)
@@ -375,6 +350,7 @@ void dp_fl_free(struct fl *f)
 	free(f->t);
 	free(f->hash);
 	free(f->kids);
+	free(f->lz);
 }
 
 int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c)

@@ -32,6 +32,12 @@ struct fc_node {
 	struct dp_inherit desc;
 };
 
+/* A child of a wide clique as dp_fl_kids() gives it lazily: its value and id. */
+struct fl_lazy {
+	uint64_t value;
+	uint32_t id;
+};
+
 /* PDs of the procedure climbing their ancestor chain: their costs (index into the
  * climbers' cost arrays), where they are and their tree node. */
 struct fc_climb {
@@ -54,6 +60,10 @@ struct fl {
 	uint32_t n_hash;
 	struct fl_node *kids; /* dp_fl_kids(): the children of a node at least min */
 	struct fl_node other; /* and the sum of the others, n_other = how many */
+	bool lazy;	      /* or, instead of kids and other, */
+	struct fl_lazy *lz;   /* the children at least min with their values only */
+	uint32_t n_lz, cap_lz;
+	struct fl_node all; /* and the sums over all the children (n_other = how many) */
 	uint32_t n_kids, cap_kids;
 };
 
@@ -76,11 +86,16 @@ void dp_fl_inherit_sub(struct dp_inherit *d, const struct dp_inherit *s);
 
 /* dp_fl_kids - the children of node @id (flame: its entry CSD, 0 = the depth-0 clique;
  * callers: its tree node): those of value at least f->min into f->kids (own, desc and
- * value set), the sums of the others into f->other. Return: 0 or -DP_ENOMEM. */
+ * value set), the sums of the others into f->other; or, for the wide cliques of the
+ * flame index (f->lazy), f->lz with ids and values only and the sums over all children
+ * in f->all (dp_fl_costs() reads a child's costs). Return: 0 or -DP_ENOMEM. */
 int dp_fl_kids(struct fl *f, uint32_t id);
 
 /* dp_fl_name - the label of node @id (not the depth-0 node). */
 const char *dp_fl_name(struct fl *f, uint32_t id);
+
+/* dp_fl_costs - the own and desc costs of node @id (not the depth-0 node) into @x. */
+void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x);
 
 /* dp_fl_prefetch - prefetch what naming node @id and making its row read: @stage 0 its
  * CSD, 1 (a few nodes later, the CSD loaded) what the CSD points to. */

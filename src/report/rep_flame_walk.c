@@ -14,10 +14,13 @@
 struct fl_cand {
 	uint64_t value;
 	uint32_t id, parent; /* parent: the index of its parent's record */
-	uint32_t cost;	     /* its costs: fl_walk.cost[cost] */
+	uint32_t cost;	     /* its costs: fl_walk.cost[cost], or FL_UNREAD */
 };
 
-/* The costs of a candidate, kept from the read of its parent's children. */
+/* The costs of a candidate, kept from the read of its parent's children (unless that
+ * read was lazy: read when taken). */
+#define FL_UNREAD UINT32_MAX
+
 struct fl_cost {
 	struct dp_costs own;
 	struct dp_inherit desc;
@@ -91,7 +94,7 @@ static struct fl_cand heap_pop(struct fl_walk *w)
 
 /* take - record candidate @x as taken at @depth (its costs read); its index, or
  * UINT32_MAX on out of memory */
-static uint32_t take(struct fl_walk *w, const struct fl_cand *x, uint32_t depth)
+static uint32_t take(struct fl *f, struct fl_walk *w, const struct fl_cand *x, uint32_t depth)
 {
 	struct fl_rec *e;
 
@@ -103,7 +106,13 @@ static uint32_t take(struct fl_walk *w, const struct fl_cand *x, uint32_t depth)
 	e->depth = depth;
 	e->parent = x->parent;
 	e->value = x->value;
-	if (w->n_rec) { /* the depth-0 node's row comes from its clique or procedure */
+	if (w->n_rec && x->cost == FL_UNREAD) {
+		struct fl_node n;
+
+		dp_fl_costs(f, x->id, &n);
+		e->own = n.own;
+		e->desc = n.desc;
+	} else if (w->n_rec) { /* the depth-0 node's row comes from its clique or procedure */
 		e->own = w->cost[x->cost].own;
 		e->desc = w->cost[x->cost].desc;
 	}
@@ -120,6 +129,15 @@ static int expand(struct fl *f, struct fl_walk *w, uint32_t i)
 	if (rc < 0)
 		return rc;
 	e->expanded = true;
+	if (f->lazy) {
+		e->n_kids = f->all.n_other;
+		e->kid_own = f->all.own;
+		e->kid_desc = f->all.desc;
+		e->kid_value = f->all.value;
+		for (uint32_t k = 0; k < f->n_lz && rc == 0; k++)
+			rc = heap_push(w, (struct fl_cand){f->lz[k].value, f->lz[k].id, i, FL_UNREAD});
+		return rc;
+	}
 	e->n_kids = f->n_kids + f->other.n_other;
 	e->kid_own = f->other.own;
 	e->kid_desc = f->other.desc;
@@ -181,7 +199,7 @@ static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t ca
 			break;
 		}
 		last = x.value;
-		i = take(w, &x, depth);
+		i = take(f, w, &x, depth);
 		if (i == UINT32_MAX) {
 			rc = -DP_ENOMEM;
 			break;
@@ -280,7 +298,7 @@ static void other_of(const struct fl_walk *w, const struct fl_rec *e, struct fl_
 static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 {
 	struct dp_rep_rows l;
-	uint32_t n_stack = 0, dropped = 0;
+	uint32_t n_stack = 0, dropped = 0, n_rows = n_kept;
 	int rc;
 
 	/* an entry is a record (2i) or its "(other)" row (2i + 1) */
@@ -288,7 +306,9 @@ static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 	if (!w->stack)
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	dp_rep_rows_init(&l, f->r);
-	rc = dp_rep_rows_room(&l, 2 * n_kept); /* a row and maybe an "(other)" row each */
+	for (uint32_t i = 0; i < w->n_rec; i++) /* room for every row and "(other)" row */
+		n_rows += w->rec[i].kept && w->rec[i].expanded && w->rec[i].n_kids > w->rec[i].n;
+	rc = dp_rep_rows_room(&l, n_rows);
 	w->stack[n_stack++] = 0;
 	while (n_stack && rc == 0) {
 		uint32_t s = w->stack[--n_stack];
