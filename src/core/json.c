@@ -1,7 +1,8 @@
 /*
  * core/json.c - the JSON emitter: comma placement from the last token, string escaping
  * with UTF-8 validation (overlong forms, surrogates and code points past U+10FFFF are
- * invalid), numbers printed exactly.
+ * invalid; plain ASCII copied in one go), numbers printed exactly without printf, and
+ * a one-shot path for the members of compact objects.
  */
 #include "json.h"
 
@@ -10,6 +11,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Bytes that go into a JSON string as they are: printable ASCII but '"' and '\\'. */
+static inline bool json_plain(uint8_t c)
+{
+	return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+}
+
+/*
+ * The fast path of a compact member: the comma, the quoted key (plain ASCII) and the
+ * colon written at once, with room for @extra more bytes after them. Return: where the
+ * value goes, or NULL when the layout needs the general path (an indented level, a key
+ * to escape, or the buffer's error).
+ */
+static char *json_member(struct dp_json *j, const char *key, size_t extra)
+{
+	size_t klen = strlen(key);
+	char *p, *o;
+
+	if (j->last == ':' || (j->depth && j->depth <= j->pretty))
+		return NULL;
+	p = dp_buf_room(j->out, klen + 4 + extra);
+	if (!p)
+		return NULL;
+	o = p;
+	if (j->last == 'v')
+		*o++ = ',';
+	*o++ = '"';
+	for (size_t i = 0; i < klen; i++) {
+		if (!json_plain((uint8_t)key[i]))
+			return NULL;
+		*o++ = key[i];
+	}
+	*o++ = '"';
+	*o++ = ':';
+	return o;
+}
 
 void dp_json_init(struct dp_json *j, struct dp_buf *out, unsigned pretty)
 {
@@ -118,18 +155,23 @@ int dp_json_str(struct dp_json *j, const char *s)
 
 int dp_json_u64(struct dp_json *j, uint64_t v)
 {
-	char tmp[32];
-
-	snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
-	return json_raw(j, tmp);
+	json_sep(j);
+	dp_buf_addu(j->out, v);
+	j->last = 'v';
+	return dp_buf_error(j->out);
 }
 
 int dp_json_i64(struct dp_json *j, int64_t v)
 {
-	char tmp[32];
-
-	snprintf(tmp, sizeof(tmp), "%" PRId64, v);
-	return json_raw(j, tmp);
+	json_sep(j);
+	if (v < 0) {
+		dp_buf_addc(j->out, '-');
+		dp_buf_addu(j->out, (uint64_t)0 - (uint64_t)v);
+	} else {
+		dp_buf_addu(j->out, (uint64_t)v);
+	}
+	j->last = 'v';
+	return dp_buf_error(j->out);
 }
 
 int dp_json_double(struct dp_json *j, double v)
@@ -167,14 +209,29 @@ int dp_json_hex(struct dp_json *j, uint64_t v)
 
 int dp_json_kv_str(struct dp_json *j, const char *key, const char *s)
 {
-	dp_json_key(j, key);
-	return dp_json_str(j, s);
+	char *o = s ? json_member(j, key, 0) : NULL;
+
+	if (!o) {
+		dp_json_key(j, key);
+		return dp_json_str(j, s);
+	}
+	dp_buf_commit(j->out, o);
+	dp_json_escape(j->out, s, strlen(s));
+	j->last = 'v';
+	return dp_buf_error(j->out);
 }
 
 int dp_json_kv_u64(struct dp_json *j, const char *key, uint64_t v)
 {
-	dp_json_key(j, key);
-	return dp_json_u64(j, v);
+	char *o = json_member(j, key, 20);
+
+	if (!o) {
+		dp_json_key(j, key);
+		return dp_json_u64(j, v);
+	}
+	dp_buf_commit(j->out, o + dp_buf_fmt_u64(o, v));
+	j->last = 'v';
+	return dp_buf_error(j->out);
 }
 
 int dp_json_kv_hex(struct dp_json *j, const char *key, uint64_t v)
@@ -278,27 +335,45 @@ static void json_escape_ascii(struct dp_buf *out, uint8_t c)
 int dp_json_escape(struct dp_buf *out, const char *s, size_t len)
 {
 	const uint8_t *p = (const uint8_t *)s;
-	size_t i = 0;
+	size_t i = 0, run = 0; /* p[run..i) is waiting to be copied as is */
+	char *o = dp_buf_room(out, len + 2);
 
-	dp_buf_addc(out, '"');
+	if (!o)
+		return dp_buf_error(out);
+	*o++ = '"'; /* plain ASCII is copied at once; the first other byte ends the fast loop */
+	while (i < len && json_plain(p[i]))
+		*o++ = (char)p[i++];
+	if (i == len) {
+		*o++ = '"';
+		dp_buf_commit(out, o);
+		return 0;
+	}
+	dp_buf_commit(out, o);
+	run = i;
 	while (i < len) {
 		uint32_t cp = 0;
-		size_t n = utf8_seq(p + i, len - i, &cp);
+		size_t n;
 
-		if (n == 0) {
-			dp_buf_add(out, "\\ufffd", 6);
+		if (json_plain(p[i])) {
 			i++;
-		} else if (n == 1) {
-			json_escape_ascii(out, p[i]);
-			i++;
-		} else if (cp == 0x2028 || cp == 0x2029) {
-			dp_buf_add(out, cp == 0x2028 ? "\\u2028" : "\\u2029", 6);
-			i += n;
-		} else {
-			dp_buf_add(out, p + i, n);
-			i += n;
+			continue;
 		}
+		n = p[i] < 0x80 ? 1 : utf8_seq(p + i, len - i, &cp);
+		if (n > 1 && cp != 0x2028 && cp != 0x2029) {
+			i += n; /* valid UTF-8 is copied as is */
+			continue;
+		}
+		dp_buf_add(out, p + run, i - run);
+		if (n == 0)
+			dp_buf_add(out, "\\ufffd", 6);
+		else if (n == 1)
+			json_escape_ascii(out, p[i]);
+		else
+			dp_buf_add(out, cp == 0x2028 ? "\\u2028" : "\\u2029", 6);
+		i += n ? n : 1;
+		run = i;
 	}
+	dp_buf_add(out, p + run, i - run);
 	dp_buf_addc(out, '"');
 	return dp_buf_error(out);
 }

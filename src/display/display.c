@@ -130,15 +130,19 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 	int rc = -DP_ENOMEM;
 
 	*out = NULL;
-	if (d)
+	if (d) {
+		dp_disp_link_base(d, &r->q);
 		d->title = dp_disp_strdup(
 			d, r->title && r->title[0] ? r->title : dp_query_page_name(r->q.page));
+	}
 	if (d && d->title)
 		rc = dp_disp_nav(d, r);
 	if (!rc)
 		rc = dp_disp_toggles(d, r);
 	if (!rc)
 		rc = dp_disp_content(d, r);
+	if (d)
+		dp_disp_link_base(d, NULL); /* @r is only borrowed */
 	return dp_disp_done(d, rc, out);
 }
 

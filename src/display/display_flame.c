@@ -25,20 +25,16 @@ static double dp_flame_den(const struct dp_report *r, enum dp_metric m, uint64_t
 	return (double)(m == DP_METRIC_CALLS ? root : dp_disp_inh(&r->root_total, m));
 }
 
-/* Value @v of @m as shown. */
-static const char *dp_flame_value(struct dp_display *d, const struct dp_report *r, enum dp_metric m,
-				  uint64_t v)
+/* Value @v of @m as shown, into @s (DP_UNIT_MAX bytes). Return: its length. */
+static size_t dp_flame_value(const struct dp_report *r, enum dp_metric m, uint64_t v, char *s)
 {
-	char s[DP_UNIT_MAX];
-
 	if (m == DP_METRIC_TIME && r->sample_period_ns && r->q.prefs.time_unit != DP_TIME_TICKS)
-		dp_fmt_seconds(s, sizeof(s), (double)v * (double)r->sample_period_ns * 1e-9,
-			       r->q.prefs.time_unit);
-	else if (m == DP_METRIC_BYTES)
-		dp_fmt_bytes(s, sizeof(s), (double)v);
-	else
-		dp_fmt_count(s, sizeof(s), (double)v);
-	return dp_disp_strdup(d, s);
+		return dp_fmt_seconds(s, DP_UNIT_MAX,
+				      (double)v * (double)r->sample_period_ns * 1e-9,
+				      r->q.prefs.time_unit);
+	if (m == DP_METRIC_BYTES)
+		return dp_fmt_bytes(s, DP_UNIT_MAX, (double)v);
+	return dp_fmt_count(s, DP_UNIT_MAX, (double)v);
 }
 
 /* The link of flame node @row: its clique; in a callers graph the caller's procedure. */
@@ -56,30 +52,54 @@ static const char *dp_flame_href(struct dp_display *d, const struct dp_report *r
 	return NULL;
 }
 
-/* Fill node @n from @row (values, texts, link); x and w are the caller's. */
+/* The texts of a node, in the order of one arena block. */
+enum {
+	DP_FT_NAME,
+	DP_FT_WHERE,
+	DP_FT_TOTAL,
+	DP_FT_SELF,
+	DP_FT_TPCT,
+	DP_FT_SPCT,
+	DP_FT_CALLS,
+	DP_FT_N
+};
+
+/* Fill node @n from @row (values, texts, link); x and w are the caller's. The texts go
+ * into one arena block (a flame graph has thousands of nodes). */
 static int dp_flame_node(struct dp_display *d, const struct dp_report *r,
 			 const struct dp_rep_row *row, double den, struct dp_dflame_node *n)
 {
 	enum dp_metric m = r->q.metric;
 	uint64_t tot = dp_disp_row_raw(row, m, DP_SCOPE_TOTAL),
 		 self = dp_disp_row_raw(row, m, DP_SCOPE_SELF);
-	char s[DP_UNIT_MAX];
+	char v[DP_FT_N][DP_UNIT_MAX];
+	const char *t[DP_FT_N];
+	size_t len[DP_FT_N];
+	char *block[DP_FT_N];
 
 	n->depth = row->depth;
 	n->flags = row->flags;
-	n->name = dp_disp_strdup(d, row->name);
-	n->where = dp_disp_where(d, row->file, row->line);
-	n->total = dp_flame_value(d, r, m, tot);
-	n->self = dp_flame_value(d, r, m, self);
-	dp_fmt_pct(s, sizeof(s), (double)tot, den);
-	n->total_pct = dp_disp_strdup(d, s);
-	dp_fmt_pct(s, sizeof(s), (double)self, den);
-	n->self_pct = dp_disp_strdup(d, s);
-	dp_fmt_count(s, sizeof(s), (double)row->own.calls);
-	n->calls = dp_disp_strdup(d, s);
-	if (!n->name || !n->where || !n->total || !n->self || !n->total_pct || !n->self_pct ||
-	    !n->calls)
-		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	t[DP_FT_NAME] = row->name ? row->name : "";
+	len[DP_FT_NAME] = strlen(t[DP_FT_NAME]);
+	t[DP_FT_WHERE] = row->file ? row->file : "";
+	len[DP_FT_WHERE] = strlen(t[DP_FT_WHERE]);
+	len[DP_FT_TOTAL] = dp_flame_value(r, m, tot, v[DP_FT_TOTAL]);
+	len[DP_FT_SELF] = dp_flame_value(r, m, self, v[DP_FT_SELF]);
+	len[DP_FT_TPCT] = dp_fmt_pct(v[DP_FT_TPCT], DP_UNIT_MAX, (double)tot, den);
+	len[DP_FT_SPCT] = dp_fmt_pct(v[DP_FT_SPCT], DP_UNIT_MAX, (double)self, den);
+	len[DP_FT_CALLS] = dp_fmt_count(v[DP_FT_CALLS], DP_UNIT_MAX, (double)row->own.calls);
+	for (int i = DP_FT_TOTAL; i < DP_FT_N; i++)
+		t[i] = v[i];
+	if (dp_disp_pack(d, DP_FT_N, DP_FT_TOTAL, t, len, row->file ? DP_FT_WHERE : DP_FT_N,
+			 row->line, block) < 0)
+		return -DP_ENOMEM;
+	n->name = block[DP_FT_NAME];
+	n->where = block[DP_FT_WHERE];
+	n->total = block[DP_FT_TOTAL];
+	n->self = block[DP_FT_SELF];
+	n->total_pct = block[DP_FT_TPCT];
+	n->self_pct = block[DP_FT_SPCT];
+	n->calls = block[DP_FT_CALLS];
 	if ((row->ps || row->clique) && !(n->href = dp_flame_href(d, r, row)))
 		return -DP_ENOMEM;
 	return 0;

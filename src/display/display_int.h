@@ -131,9 +131,19 @@ struct dp_dtoggles {
 	bool *on;		/* per link: the choice is in effect (sets of fields) */
 };
 
+/* How links to one page from the report's query are made (dp_disp_link_to()): the
+ * query string is head, the id in decimal, tail ("page=clique&id=" 12 "&fields=..."). */
+struct dp_dlinkt {
+	int state; /* 0 not made yet, 1 usable, -1 not usable (format each link) */
+	const char *head, *tail;
+	size_t head_len, tail_len;
+};
+
 struct dp_display {
-	struct dp_arena arena; /* owns everything below */
-	int status;	       /* 200, or the error page's status */
+	struct dp_arena arena;		       /* owns everything below */
+	const struct dp_query *link_base;      /* the query links[] are made from, or NULL */
+	struct dp_dlinkt links[DP_PAGE_COUNT]; /* per page (valid while building) */
+	int status;			       /* 200, or the error page's status */
 	const char *title;
 	uint32_t n_nav;
 	struct dp_dlink *nav;
@@ -159,13 +169,29 @@ struct dp_dblock *dp_disp_block(struct dp_display *d, enum dp_dblock_kind kind);
 struct dp_dblock *dp_disp_link_block(struct dp_display *d, enum dp_dblock_kind kind, const char *id,
 				     size_t n);
 
+/* dp_disp_link_base - make links from @q (the report's query, which must outlive the
+ * build) by template: dp_disp_link_to(d, @q, ...) then formats the query once per page. */
+void dp_disp_link_base(struct dp_display *d, const struct dp_query *q);
+
 /* dp_disp_strdup / dp_disp_printf - strings in @d's arena; NULL on out of memory.
  * dp_disp_strdup replaces control characters by '?' (dp_disp_strdup_lines keeps line
  * breaks): every string from the profile goes through one of them. */
 char *dp_disp_strdup(struct dp_display *d, const char *s);
 char *dp_disp_strdup_lines(struct dp_display *d, const char *s);
+/* dp_disp_strndup - dp_disp_strdup() of the @len bytes at @s. */
+char *dp_disp_strndup(struct dp_display *d, const char *s, size_t len);
 char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * dp_disp_pack - copies of the @n strings @s[i] (@len[i] bytes each) in one block of
+ * @d's arena, each NUL-terminated, into @out[i]. In the first @n_clean (strings from the
+ * profile) control characters are replaced as dp_disp_strdup() does; the rest (text the
+ * display formatted) are copied as they are. String @where_i (if < @n) gets ":@line"
+ * appended when @line is not 0 (a file:line). Return: 0 or -DP_ENOMEM (message set).
+ */
+int dp_disp_pack(struct dp_display *d, size_t n, size_t n_clean, const char *const *s,
+		 const size_t *len, size_t where_i, uint32_t line, char **out);
 
 /* dp_disp_where - "FILE:LINE" ("FILE" if @line is 0, "" if @file is NULL) in @d's arena. */
 const char *dp_disp_where(struct dp_display *d, const char *file, uint32_t line);
@@ -198,8 +224,11 @@ size_t dp_fmt_pct(char *s, size_t n, double num, double den);
  * DP_UNIT_MAX bytes); "" if it has none. */
 void dp_cell_tip(const struct dp_dcell *c, char *s);
 
+/* dp_text_plain - whether the @len bytes at @s hold no control character (< 0x20, 0x7f). */
+bool dp_text_plain(const char *s, size_t len);
+
 /* dp_text_width - display columns of UTF-8 string @s (continuation bytes not counted),
- * up to @len bytes. */
+ * up to @len bytes or its NUL; all @len bytes must be readable (it reads words). */
 size_t dp_text_width(const char *s, size_t len);
 
 /*

@@ -245,12 +245,18 @@ static int dp_row_link(struct dp_display *d, const struct dp_report *r,
 static int dp_make_row(struct dp_display *d, const struct dp_report *r, const struct dp_colspec *cs,
 		       uint32_t n_num, const struct dp_rep_row *row, struct dp_drow *out)
 {
+	const char *t[2] = {row->name ? row->name : "", row->file ? row->file : ""};
+	size_t len[2] = {strlen(t[0]), strlen(t[1])};
+	char *block[2];
+
 	out->depth = row->depth;
 	out->flags = row->flags;
-	out->name = dp_disp_strdup(d, row->name);
-	out->where = dp_disp_where(d, row->file, row->line);
+	if (dp_disp_pack(d, 2, 2, t, len, row->file ? 1 : 2, row->line, block) < 0)
+		return -DP_ENOMEM;
+	out->name = block[0];
+	out->where = block[1];
 	out->num = dp_arena_array(&d->arena, n_num ? n_num : 1, sizeof(*out->num));
-	if (!out->name || !out->where || !out->num)
+	if (!out->num)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
 	for (uint32_t i = 0; i < n_num; i++)
 		dp_cell(r, &cs[i], row, &out->num[i]);

@@ -1,7 +1,9 @@
 /*
  * display/display_util.c - what the display builder and the renderers share: the page's
- * arena (blocks, strings, links), human units for counts, bytes, seconds and
- * percentages, and the shortening of long names to a column width.
+ * arena (blocks, strings, links; a page's links to one kind of page are made from a
+ * template formatted once), human units for counts, bytes, seconds and percentages,
+ * UTF-8 widths and control-character scans (a word at a time), and the shortening of
+ * long names to a column width.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -78,33 +80,43 @@ struct dp_dblock *dp_disp_link_block(struct dp_display *d, enum dp_dblock_kind k
 	return b;
 }
 
-/* Copy @s into @d's arena with control characters (terminal escapes, line breaks unless
- * @lines) replaced by '?': profile strings must not drive a terminal or break a row. */
-static char *dp_disp_copy(struct dp_display *d, const char *s, bool lines)
+/* Copy the @len bytes at @s into @d's arena with control characters (terminal escapes,
+ * line breaks unless @lines) replaced by '?': profile strings must not drive a terminal
+ * or break a row. */
+static char *dp_disp_copy(struct dp_display *d, const char *s, size_t len, bool lines)
 {
-	char *c;
+	char *c = dp_arena_alloc(&d->arena, len + 1);
 
-	if (!s)
-		s = "";
-	c = dp_arena_strndup(&d->arena, s, strlen(s));
 	if (!c) {
 		dp_error(DP_ENOMEM, "out of memory building a page");
 		return NULL;
 	}
-	for (char *p = c; *p; p++)
-		if (((unsigned char)*p < 0x20 && !(lines && *p == '\n')) || *p == 0x7f)
-			*p = '?';
+	memcpy(c, s, len);
+	c[len] = 0;
+	if (dp_text_plain(c, len))
+		return c;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)c[i];
+
+		if ((ch < 0x20 && !(lines && ch == '\n')) || ch == 0x7f)
+			c[i] = '?';
+	}
 	return c;
 }
 
 char *dp_disp_strdup(struct dp_display *d, const char *s)
 {
-	return dp_disp_copy(d, s, false);
+	return s ? dp_disp_copy(d, s, strlen(s), false) : dp_disp_copy(d, "", 0, false);
+}
+
+char *dp_disp_strndup(struct dp_display *d, const char *s, size_t len)
+{
+	return dp_disp_copy(d, s, len, false);
 }
 
 char *dp_disp_strdup_lines(struct dp_display *d, const char *s)
 {
-	return dp_disp_copy(d, s, true);
+	return s ? dp_disp_copy(d, s, strlen(s), true) : dp_disp_copy(d, "", 0, true);
 }
 
 char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
@@ -118,6 +130,34 @@ char *dp_disp_printf(struct dp_display *d, const char *fmt, ...)
 	if (!s)
 		dp_error(DP_ENOMEM, "out of memory building a page");
 	return s;
+}
+
+int dp_disp_pack(struct dp_display *d, size_t n, size_t n_clean, const char *const *s,
+		 const size_t *len, size_t where_i, uint32_t line, char **out)
+{
+	size_t size = where_i < n && line ? 11 : 0;
+	char *p;
+
+	for (size_t i = 0; i < n; i++)
+		size += len[i] + 1;
+	p = dp_arena_alloc(&d->arena, size);
+	if (!p)
+		return dp_error(DP_ENOMEM, "out of memory building a page");
+	for (size_t i = 0; i < n; i++) {
+		out[i] = p;
+		memcpy(p, s[i], len[i]);
+		if (i < n_clean && !dp_text_plain(p, len[i]))
+			for (size_t k = 0; k < len[i]; k++)
+				if ((unsigned char)p[k] < 0x20 || p[k] == 0x7f)
+					p[k] = '?';
+		p += len[i];
+		if (i == where_i && line) {
+			*p++ = ':';
+			p += dp_buf_fmt_u64(p, line);
+		}
+		*p++ = 0;
+	}
+	return 0;
 }
 
 const char *dp_disp_where(struct dp_display *d, const char *file, uint32_t line)
@@ -169,8 +209,9 @@ const char *dp_disp_href(struct dp_display *d, const struct dp_query *q)
 	return s;
 }
 
-const char *dp_disp_link_to(struct dp_display *d, const struct dp_query *base, enum dp_page page,
-			    uint32_t id)
+/* dp_query_link(@base, @page, @id) into @d's arena (length into *@len), or NULL. */
+static char *dp_disp_link_fmt(struct dp_display *d, const struct dp_query *base, enum dp_page page,
+			      uint32_t id, size_t *len)
 {
 	struct dp_buf b;
 	char *s = NULL;
@@ -178,23 +219,83 @@ const char *dp_disp_link_to(struct dp_display *d, const struct dp_query *base, e
 	dp_buf_init(&b, DP_DISP_HREF_MAX);
 	if (dp_query_link(base, page, id, &b) == 0)
 		s = dp_arena_strndup(&d->arena, dp_buf_cstr(&b), b.len);
-	if (!s)
+	if (s) {
+		s[b.len] = 0;
+		*len = b.len;
+	} else {
 		dp_error(DP_ENOMEM, "out of memory making a link");
+	}
 	dp_buf_release(&b);
+	return s;
+}
+
+/*
+ * The template of links to @page from @base: the link with id 0 must be "page=P" TAIL
+ * and the link with id 1 "page=P&id=1" TAIL (the id is the one part that varies); else
+ * the template is unusable and every link is formatted. Return: 0 or -DP_ENOMEM.
+ */
+static int dp_disp_link_make(struct dp_display *d, const struct dp_query *base, enum dp_page page)
+{
+	struct dp_dlinkt *t = &d->links[page];
+	const char *name = dp_query_page_name(page);
+	size_t nl = strlen(name), l0, l1;
+	char *s0 = dp_disp_link_fmt(d, base, page, 0, &l0);
+	char *s1 = dp_disp_link_fmt(d, base, page, 1, &l1);
+	char *head;
+
+	if (!s0 || !s1)
+		return -DP_ENOMEM;
+	t->state = -1;
+	if (l0 < 5 + nl || memcmp(s0, "page=", 5) != 0 || memcmp(s0 + 5, name, nl) != 0)
+		return 0;
+	t->tail = s0 + 5 + nl;
+	t->tail_len = l0 - 5 - nl;
+	if (l1 != l0 + 5 || memcmp(s1, s0, 5 + nl) != 0 || memcmp(s1 + 5 + nl, "&id=1", 5) != 0 ||
+	    memcmp(s1 + 10 + nl, t->tail, t->tail_len) != 0)
+		return 0;
+	head = s1; /* "page=P&id=" */
+	t->head = head;
+	t->head_len = 9 + nl;
+	t->state = 1;
+	return 0;
+}
+
+void dp_disp_link_base(struct dp_display *d, const struct dp_query *q)
+{
+	d->link_base = q;
+	memset(d->links, 0, sizeof(d->links));
+}
+
+const char *dp_disp_link_to(struct dp_display *d, const struct dp_query *base, enum dp_page page,
+			    uint32_t id)
+{
+	struct dp_dlinkt *t;
+	char *s;
+	size_t len, k;
+
+	if (base != d->link_base || (unsigned)page >= DP_PAGE_COUNT || !id)
+		return dp_disp_link_fmt(d, base, page, id, &len);
+	t = &d->links[page];
+	if (t->state == 0 && dp_disp_link_make(d, base, page) < 0)
+		return NULL;
+	if (t->state < 0)
+		return dp_disp_link_fmt(d, base, page, id, &len);
+	s = dp_arena_alloc(&d->arena, t->head_len + 10 + t->tail_len + 1);
+	if (!s) {
+		dp_error(DP_ENOMEM, "out of memory making a link");
+		return NULL;
+	}
+	memcpy(s, t->head, t->head_len);
+	k = t->head_len + dp_buf_fmt_u64(s + t->head_len, id);
+	memcpy(s + k, t->tail, t->tail_len);
+	s[k + t->tail_len] = 0;
 	return s;
 }
 
 size_t dp_fmt_u64(char *s, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
+	size_t n = dp_buf_fmt_u64(s, v);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		s[i] = tmp[n - 1 - i];
 	s[n] = 0;
 	return n;
 }
@@ -336,11 +437,56 @@ void dp_cell_tip(const struct dp_dcell *c, char *s)
 		dp_lit(s + k, DP_UNIT_MAX - k, " bytes");
 }
 
+/* Eight bytes of @s, as they lie in memory. */
+static inline uint64_t dp_word(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+	return w;
+}
+
+#define DP_W01 0x0101010101010101ull
+#define DP_W80 0x8080808080808080ull
+
+/* Whether word @w has a byte < 0x20, or 0x7f (its xor with 0x7f is 0). */
+static inline bool dp_word_ctl(uint64_t w)
+{
+	uint64_t x = w ^ (0x7f * DP_W01);
+
+	return ((w - 0x20 * DP_W01) & ~w & DP_W80) || ((x - DP_W01) & ~x & DP_W80);
+}
+
+bool dp_text_plain(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 8) { /* words, the last one overlapping the one before */
+		for (; i + 8 <= len; i += 8)
+			if (dp_word_ctl(dp_word(s + i)))
+				return false;
+		return !dp_word_ctl(dp_word(s + len - 8));
+	}
+	for (; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
 size_t dp_text_width(const char *s, size_t len)
 {
-	size_t w = 0;
+	size_t w = 0, i = 0;
 
-	for (size_t i = 0; i < len && s[i]; i++)
+	/* eight bytes at a time while none is NUL: each continuation byte (10xxxxxx) has
+	 * bit 7 set and bit 6 clear */
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x = dp_word(s + i);
+
+		if ((x - DP_W01) & ~x & DP_W80)
+			break;
+		w += 8 - (size_t)((((x & ~(x << 1) & DP_W80) >> 7) * DP_W01) >> 56);
+	}
+	for (; i < len && s[i]; i++)
 		if (((unsigned char)s[i] & 0xC0u) != 0x80u)
 			w++;
 	return w;
@@ -406,15 +552,33 @@ static size_t dp_cols_suffix(const char *s, size_t len, size_t cols)
 	return i;
 }
 
+/* @name (@len bytes, wider than @width) cut in the middle to @width columns into @out. */
+static int dp_shorten_cut(struct dp_buf *out, const char *name, size_t len, size_t width)
+{
+	size_t head, tail, h, t;
+
+	if (width <= 3)
+		return dp_buf_add(out, name, dp_cols_prefix(name, len, width));
+	head = (width - 3 + 1) / 2;
+	tail = width - 3 - head;
+	h = dp_cols_prefix(name, len, head);
+	t = dp_cols_suffix(name, len, tail);
+	dp_buf_add(out, name, h);
+	dp_buf_add(out, "...", 3);
+	return dp_buf_add(out, name + t, len - t);
+}
+
 int dp_shorten_name(struct dp_buf *out, const char *name, size_t width)
 {
 	struct dp_buf tmp;
-	size_t len = strlen(name), head, tail, h, t;
+	size_t len = strlen(name);
 	int rc;
 
 	dp_buf_reset(out);
 	if (dp_text_width(name, len) <= width)
 		return dp_buf_add(out, name, len);
+	if (!memchr(name, '<', len) && !memchr(name, '(', len))
+		return dp_shorten_cut(out, name, len, width); /* nothing to elide */
 	dp_buf_init(&tmp, out->max);
 	if (dp_elide(&tmp, name, '<', '>') && dp_buf_error(&tmp) == 0) {
 		struct dp_buf t2;
@@ -433,23 +597,10 @@ int dp_shorten_name(struct dp_buf *out, const char *name, size_t width)
 	}
 	name = dp_buf_cstr(&tmp);
 	len = tmp.len;
-	if (dp_text_width(name, len) <= width) {
+	if (dp_text_width(name, len) <= width)
 		rc = dp_buf_add(out, name, len);
-		dp_buf_release(&tmp);
-		return rc;
-	}
-	if (width <= 3) {
-		rc = dp_buf_add(out, name, dp_cols_prefix(name, len, width));
-		dp_buf_release(&tmp);
-		return rc;
-	}
-	head = (width - 3 + 1) / 2;
-	tail = width - 3 - head;
-	h = dp_cols_prefix(name, len, head);
-	t = dp_cols_suffix(name, len, tail);
-	dp_buf_add(out, name, h);
-	dp_buf_adds(out, "...");
-	rc = dp_buf_add(out, name + t, len - t);
+	else
+		rc = dp_shorten_cut(out, name, len, width);
 	dp_buf_release(&tmp);
 	return rc;
 }

@@ -7,6 +7,10 @@
 
 #include "display_int.h"
 
+/* dp_html_escapen - dp_html_escape() of the @len bytes at @s (NULs copied as they are).
+ * Return: 0 or the buffer's sticky error. */
+int dp_html_escapen(struct dp_buf *out, const char *s, size_t len);
+
 /* dp_html_href - append ` href="PREFIX QUERY"` (no leading space), both escaped. */
 void dp_html_href(struct dp_buf *out, const struct dp_render_opts *o, const char *query);
 

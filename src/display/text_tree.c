@@ -23,26 +23,40 @@ static size_t dp_max(size_t a, const char *s)
 	return w > a ? w : a;
 }
 
-static void dp_tree_right(struct dp_buf *out, const char *s, size_t w)
+/* @s right-aligned in @w columns, then two spaces if @gap. */
+static void dp_tree_right(struct dp_buf *out, const char *s, size_t w, bool gap)
 {
-	size_t sw = dp_text_width(s, strlen(s));
+	size_t len = strlen(s), sw = dp_text_width(s, len), pad = sw < w ? w - sw : 0;
+	char *p = dp_buf_room(out, pad + len + 2);
 
-	dp_text_pad(out, sw < w ? w - sw : 0);
-	dp_buf_adds(out, s);
+	if (!p)
+		return;
+	memset(p, ' ', pad);
+	memcpy(p + pad, s, len);
+	p += pad + len;
+	if (gap) {
+		*p++ = ' ';
+		*p++ = ' ';
+	}
+	dp_buf_commit(out, p);
 }
 
 /* The guides of node @n: @anc_last[k] says whether the ancestor at depth k was last. */
 static size_t dp_tree_guides(struct dp_buf *out, const struct dp_dflame_node *n,
 			     const bool *anc_last)
 {
-	size_t w = 0;
+	size_t w = n->depth ? 4 * (size_t)n->depth : 0;
+	char *p = dp_buf_room(out, w);
 
-	for (uint32_t k = 1; k < n->depth; k++, w += 4)
-		dp_buf_adds(out, anc_last[k] ? "    " : "|   ");
+	if (!p)
+		return w;
+	for (uint32_t k = 1; k < n->depth; k++, p += 4)
+		memcpy(p, anc_last[k] ? "    " : "|   ", 4);
 	if (n->depth) {
-		dp_buf_adds(out, n->last ? "`-- " : "|-- ");
-		w += 4;
+		memcpy(p, n->last ? "`-- " : "|-- ", 4);
+		p += 4;
 	}
+	dp_buf_commit(out, p);
 	return w;
 }
 
@@ -78,11 +92,16 @@ static void dp_tree_label(struct dp_buf *out, struct dp_buf *tmp, const struct d
 
 	used = mark + (ww ? 2 + wmin : 0);
 	nb = avail > used + DP_TREE_MIN_NAME ? avail - used : DP_TREE_MIN_NAME;
-	dp_shorten_name(tmp, n->name, nb < nw ? nb : nw);
-	dp_buf_adds(out, dp_buf_cstr(tmp));
-	dp_buf_adds(out, marker);
+	if (nb >= nw) { /* fits: the name as it is */
+		dp_buf_adds(out, n->name);
+	} else {
+		dp_shorten_name(tmp, n->name, nb);
+		dp_buf_add(out, tmp->data, tmp->len);
+		nw = dp_text_width(dp_buf_cstr(tmp), tmp->len);
+	}
+	dp_buf_add(out, marker, mark);
 	if (ww) {
-		used = dp_text_width(dp_buf_cstr(tmp), tmp->len) + mark + 2;
+		used = nw + mark + 2;
 		dp_buf_adds(out, "  ");
 		dp_tree_where(out, n->where, avail > used + wmin ? avail - used : wmin);
 	}
@@ -115,28 +134,22 @@ void dp_text_tree(struct dp_buf *out, const struct dp_dblock *b, size_t width)
 		W.calls = dp_max(W.calls, f->nodes[i].calls);
 	}
 	lead = W.tot + 2 + W.self + 2 + W.val + 2 + W.calls + 2;
-	dp_tree_right(out, "Total", W.tot);
-	dp_buf_adds(out, "  ");
-	dp_tree_right(out, "Self", W.self);
-	dp_buf_adds(out, "  ");
-	dp_tree_right(out, f->metric, W.val);
-	dp_buf_adds(out, "  ");
-	dp_tree_right(out, "Calls", W.calls);
+	dp_tree_right(out, "Total", W.tot, true);
+	dp_tree_right(out, "Self", W.self, true);
+	dp_tree_right(out, f->metric, W.val, true);
+	dp_tree_right(out, "Calls", W.calls, false);
 	dp_buf_adds(out, f->inverted ? "  Procedure <- callers\n" : "  Call tree\n");
+	dp_buf_hint(out, (size_t)f->n_nodes * (lead + 64)); /* about what a line takes */
 	dp_buf_init(&tmp, 1 << 16);
 	for (uint32_t i = 0; i < f->n_nodes; i++) {
 		const struct dp_dflame_node *n = &f->nodes[i];
 		size_t g, avail;
 
 		anc_last[n->depth] = n->last;
-		dp_tree_right(out, n->total_pct, W.tot);
-		dp_buf_adds(out, "  ");
-		dp_tree_right(out, n->self_pct, W.self);
-		dp_buf_adds(out, "  ");
-		dp_tree_right(out, n->total, W.val);
-		dp_buf_adds(out, "  ");
-		dp_tree_right(out, n->calls, W.calls);
-		dp_buf_adds(out, "  ");
+		dp_tree_right(out, n->total_pct, W.tot, true);
+		dp_tree_right(out, n->self_pct, W.self, true);
+		dp_tree_right(out, n->total, W.val, true);
+		dp_tree_right(out, n->calls, W.calls, true);
 		g = dp_tree_guides(out, n, anc_last);
 		avail = width > lead + g + DP_TREE_MIN_NAME ? width - lead - g : DP_TREE_MIN_NAME;
 		dp_tree_label(out, &tmp, n, avail);

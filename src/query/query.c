@@ -137,7 +137,23 @@ void dp_query_reset_params(struct dp_query *q, enum dp_page page)
 
 static void add_key(struct dp_buf *b, enum dp_qkey k)
 {
-	dp_buf_addf(b, "&%s=", dp_qkeys[k].key);
+	dp_buf_addc(b, '&');
+	dp_buf_adds(b, dp_qkeys[k].key);
+	dp_buf_addc(b, '=');
+}
+
+/* "&KEY=" and @v in decimal (no printf: links are made by the thousand) */
+static void add_uint(struct dp_buf *b, enum dp_qkey k, uint64_t v)
+{
+	add_key(b, k);
+	dp_buf_addu(b, v);
+}
+
+/* "&KEY=" and the word @v */
+static void add_word(struct dp_buf *b, enum dp_qkey k, const char *v)
+{
+	add_key(b, k);
+	dp_buf_adds(b, v);
 }
 
 /* the page's parameters that differ from their defaults */
@@ -146,9 +162,9 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 	uint32_t bit = DP_QPAGE(q->page);
 
 	if (q->id && (dp_qkeys[DP_QK_ID].pages & bit))
-		dp_buf_addf(b, "&id=%u", q->id);
+		add_uint(b, DP_QK_ID, q->id);
 	if (q->proc && (dp_qkeys[DP_QK_PROC].pages & bit))
-		dp_buf_addf(b, "&proc=%u", q->proc);
+		add_uint(b, DP_QK_PROC, q->proc);
 	if (q->name[0] && (dp_qkeys[DP_QK_NAME].pages & bit)) {
 		add_key(b, DP_QK_NAME);
 		dp_q_add_encoded(b, q->name);
@@ -158,12 +174,12 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 		dp_q_add_real(b, q->percent);
 	}
 	if (q->page == DP_PAGE_CALLERS && q->group != DP_GROUP_SITE)
-		dp_buf_addf(b, "&group=%s", dp_q_group_names[q->group]);
+		add_word(b, DP_QK_GROUP, dp_q_group_names[q->group]);
 	if (dp_qkeys[DP_QK_BUNCH].pages & bit) {
 		if (q->bunch != 1)
-			dp_buf_addf(b, "&bunch=%u", q->bunch);
+			add_uint(b, DP_QK_BUNCH, q->bunch);
 		if (q->size != DP_Q_SIZE_DEF)
-			dp_buf_addf(b, "&size=%u", q->size);
+			add_uint(b, DP_QK_SIZE, q->size);
 	}
 	if (q->page == DP_PAGE_TOP) {
 		if (q->limit_kind != DP_LIMIT_RANKS) {
@@ -174,21 +190,21 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 		}
 	}
 	if (q->metric != DP_METRIC_TIME && (dp_qkeys[DP_QK_METRIC].pages & bit))
-		dp_buf_addf(b, "&metric=%s", dp_q_metric_names[q->metric]);
+		add_word(b, DP_QK_METRIC, dp_q_metric_names[q->metric]);
 	if (q->page == DP_PAGE_TOP && q->scope != DP_SCOPE_SELF)
-		dp_buf_addf(b, "&scope=%s", dp_q_scope_names[q->scope]);
+		add_word(b, DP_QK_SCOPE, dp_q_scope_names[q->scope]);
 	if (q->page == DP_PAGE_TOP && q->per != DP_PER_OVERALL)
-		dp_buf_addf(b, "&per=%s", dp_q_per_names[q->per]);
+		add_word(b, DP_QK_PER, dp_q_per_names[q->per]);
 	if (q->thread && (dp_qkeys[DP_QK_THREAD].pages & bit))
-		dp_buf_addf(b, "&thread=%u", q->thread);
+		add_uint(b, DP_QK_THREAD, q->thread);
 	if ((dp_qkeys[DP_QK_MIN].pages & bit) && q->min_pct != DP_Q_MIN_DEF) {
 		add_key(b, DP_QK_MIN);
 		dp_q_add_real(b, q->min_pct);
 	}
 	if (q->depth && (dp_qkeys[DP_QK_DEPTH].pages & bit))
-		dp_buf_addf(b, "&depth=%u", q->depth);
+		add_uint(b, DP_QK_DEPTH, q->depth);
 	if (q->timeout && q->page == DP_PAGE_TIMEOUT)
-		dp_buf_addf(b, "&timeout=%u", q->timeout);
+		add_uint(b, DP_QK_TIMEOUT, q->timeout);
 }
 
 /* the preferences that differ from their defaults */
@@ -223,20 +239,21 @@ static void format_prefs(const struct dp_query *q, struct dp_buf *b)
 		dp_buf_addf(b, "&inactive=%c%c%c", p->inactive & 1u ? 's' : 'h',
 			    p->inactive & 2u ? 's' : 'h', p->inactive & 4u ? 's' : 'h');
 	if (p->time_unit != d.time_unit)
-		dp_buf_addf(b, "&unit=%s", dp_q_unit_names[p->time_unit]);
+		add_word(b, DP_QK_UNIT, dp_q_unit_names[p->time_unit]);
 	if (p->mq != d.mq)
-		dp_buf_addf(b, "&mq=%s", dp_q_mq_names[p->mq]);
+		add_word(b, DP_QK_MQ, dp_q_mq_names[p->mq]);
 	if (p->view != d.view)
-		dp_buf_addf(b, "&view=%s", dp_q_view_names[p->view]);
+		add_word(b, DP_QK_VIEW, dp_q_view_names[p->view]);
 }
 
 int dp_query_format(const struct dp_query *q, struct dp_buf *out)
 {
-	dp_buf_addf(out, "page=%s", dp_query_page_name(q->page));
+	dp_buf_adds(out, "page=");
+	dp_buf_adds(out, dp_query_page_name(q->page));
 	format_params(q, out);
 	format_prefs(q, out);
 	if (q->format >= 0 && q->format < 3)
-		dp_buf_addf(out, "&format=%s", dp_q_format_names[q->format]);
+		add_word(out, DP_QK_FORMAT, dp_q_format_names[q->format]);
 	if (q->file[0]) {
 		add_key(out, DP_QK_FILE);
 		dp_q_add_encoded(out, q->file);

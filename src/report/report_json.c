@@ -4,6 +4,8 @@
  * member in docs/REPORTS.md; a change to what this file emits must bump the version and
  * update that document.
  */
+#include <string.h>
+
 #include "../core/json.h"
 #include "report_int.h"
 
@@ -19,28 +21,59 @@ static const char *const dp_row_flag_names[] = {
 	"recursive", "inactive", "multi", "sum", "contour", "self",
 };
 
-static void json_flags(struct dp_json *j, unsigned flags)
+/* A row is always one compact line: it is written straight into the buffer, member
+ * names as literals ("," "\"key\":" included), numbers without printf. */
+
+/* Append literal @lit (@n bytes) then @v in decimal. */
+static inline void jr_u64(struct dp_buf *o, const char *lit, size_t n, uint64_t v)
 {
-	dp_json_key(j, "flags");
-	dp_json_begin_array(j);
-	for (unsigned i = 0; i < sizeof(dp_row_flag_names) / sizeof(dp_row_flag_names[0]); i++)
-		if (flags & (1u << i))
-			dp_json_str(j, dp_row_flag_names[i]);
-	dp_json_end_array(j);
+	char *p = dp_buf_room(o, n + 20);
+
+	if (!p)
+		return;
+	memcpy(p, lit, n);
+	dp_buf_commit(o, p + n + dp_buf_fmt_u64(p + n, v));
 }
 
-static void json_own(struct dp_json *j, const struct dp_costs *c)
+/* Append literal @lit (@n bytes) then @s as a JSON string (NULL: null). */
+static inline void jr_str(struct dp_buf *o, const char *lit, size_t n, const char *s)
 {
-	dp_json_key(j, "own");
-	dp_json_begin_object(j);
-	dp_json_kv_u64(j, "calls", c->calls);
-	dp_json_kv_u64(j, "exits", c->exits);
-	dp_json_kv_u64(j, "unwinds", c->unwinds);
-	dp_json_kv_u64(j, "samples", c->samples);
-	dp_json_kv_u64(j, "callseqs", c->callseqs);
-	dp_json_kv_u64(j, "allocs", c->allocs);
-	dp_json_kv_u64(j, "bytes", c->alloc_bytes);
-	dp_json_end_object(j);
+	dp_buf_add(o, lit, n);
+	if (s)
+		dp_json_escape(o, s, strlen(s));
+	else
+		dp_buf_add(o, "null", 4);
+}
+
+#define JR_U64(o, lit, v) jr_u64(o, lit, sizeof(lit) - 1, v)
+#define JR_STR(o, lit, s) jr_str(o, lit, sizeof(lit) - 1, s)
+
+static void json_flags(struct dp_buf *o, unsigned flags)
+{
+	bool first = true;
+
+	dp_buf_add(o, ",\"flags\":[", 10);
+	for (unsigned i = 0; i < sizeof(dp_row_flag_names) / sizeof(dp_row_flag_names[0]); i++) {
+		if (!(flags & (1u << i)))
+			continue;
+		if (!first)
+			dp_buf_addc(o, ',');
+		dp_json_escape(o, dp_row_flag_names[i], strlen(dp_row_flag_names[i]));
+		first = false;
+	}
+	dp_buf_addc(o, ']');
+}
+
+static void json_own(struct dp_buf *o, const struct dp_costs *c)
+{
+	JR_U64(o, ",\"own\":{\"calls\":", c->calls);
+	JR_U64(o, ",\"exits\":", c->exits);
+	JR_U64(o, ",\"unwinds\":", c->unwinds);
+	JR_U64(o, ",\"samples\":", c->samples);
+	JR_U64(o, ",\"callseqs\":", c->callseqs);
+	JR_U64(o, ",\"allocs\":", c->allocs);
+	JR_U64(o, ",\"bytes\":", c->alloc_bytes);
+	dp_buf_addc(o, '}');
 }
 
 static void json_inherit(struct dp_json *j, const char *key, const struct dp_inherit *c)
@@ -54,30 +87,53 @@ static void json_inherit(struct dp_json *j, const char *key, const struct dp_inh
 	dp_json_end_object(j);
 }
 
+/* The members of a row, compact (the object's braces are the caller's). */
+static void json_row_members(struct dp_buf *o, const struct dp_rep_row *row)
+{
+	JR_STR(o, "\"kind\":", dp_ent_name(row->kind));
+	JR_U64(o, ",\"id\":", row->id);
+	JR_U64(o, ",\"depth\":", row->depth);
+	json_flags(o, row->flags);
+	JR_STR(o, ",\"name\":", row->name ? row->name : "");
+	JR_STR(o, ",\"callee\":", row->callee);
+	JR_STR(o, ",\"file\":", row->file);
+	JR_U64(o, ",\"line\":", row->line);
+	JR_U64(o, ",\"ps\":", row->ps);
+	JR_U64(o, ",\"css\":", row->css);
+	JR_U64(o, ",\"clique\":", row->clique);
+	JR_U64(o, ",\"module\":", row->module);
+	JR_U64(o, ",\"thread\":", row->thread);
+	JR_U64(o, ",\"n\":", row->n);
+	json_own(o, &row->own);
+	JR_U64(o, ",\"desc\":{\"samples\":", row->desc.samples);
+	JR_U64(o, ",\"callseqs\":", row->desc.callseqs);
+	JR_U64(o, ",\"allocs\":", row->desc.allocs);
+	JR_U64(o, ",\"bytes\":", row->desc.alloc_bytes);
+	dp_buf_addc(o, '}');
+}
+
+/* A row as one compact object (its members never indented: the layout keeps j->pretty
+ * at most the depth the row is written at; a deeper one is clamped for the row). */
 static void json_row(struct dp_json *j, const struct dp_rep_row *row)
 {
+	unsigned saved = j->pretty;
+
 	dp_json_begin_object(j);
-	dp_json_kv_str(j, "kind", dp_ent_name(row->kind));
-	dp_json_kv_u64(j, "id", row->id);
-	dp_json_kv_u64(j, "depth", row->depth);
-	json_flags(j, row->flags);
-	dp_json_kv_str(j, "name", row->name ? row->name : "");
-	dp_json_kv_str(j, "callee", row->callee);
-	dp_json_kv_str(j, "file", row->file);
-	dp_json_kv_u64(j, "line", row->line);
-	dp_json_kv_u64(j, "ps", row->ps);
-	dp_json_kv_u64(j, "css", row->css);
-	dp_json_kv_u64(j, "clique", row->clique);
-	dp_json_kv_u64(j, "module", row->module);
-	dp_json_kv_u64(j, "thread", row->thread);
-	dp_json_kv_u64(j, "n", row->n);
-	json_own(j, &row->own);
-	json_inherit(j, "desc", &row->desc);
+	if (j->pretty >= j->depth)
+		j->pretty = j->depth - 1;
+	json_row_members(j->out, row);
+	j->last = 'v';
 	dp_json_end_object(j);
+	j->pretty = saved;
 }
 
 static void json_sections(struct dp_json *j, const struct dp_report *r)
 {
+	size_t n_rows = 0;
+
+	for (uint32_t s = 0; s < r->n_sections; s++)
+		n_rows += r->sections[s].n_rows;
+	dp_buf_hint(j->out, n_rows * 480); /* about what a row takes */
 	dp_json_key(j, "sections");
 	dp_json_begin_array(j);
 	for (uint32_t s = 0; s < r->n_sections; s++) {

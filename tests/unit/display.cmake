@@ -1,8 +1,9 @@
 # tests/unit/display.cmake: tests of src/display (docs/internals/display.md) on
 # hand-built reports: the display model, golden text and HTML, the flame SVG checked by
-# an XML parser; test_display_bench (run by hand) times the rendering of big pages.
+# an XML parser; the fast paths of big pages against reference code (test_display_fast);
+# test_display_bench (run by hand) times the rendering of big pages.
 set(DP_DISP_REP ${CMAKE_CURRENT_LIST_DIR}/test_display_rep.c)
-foreach(t test_display test_display_text test_display_html)
+foreach(t test_display test_display_text test_display_html test_display_fast)
 	if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/${t}.c)
 		dp_unit_test(${t} ${CMAKE_CURRENT_LIST_DIR}/${t}.c ${DP_DISP_REP})
 		target_link_libraries(${t} PRIVATE dp_display)
