@@ -10,6 +10,11 @@
 #include "../core/err.h"
 #include "rep_flame_int.h"
 
+/* How many PDs or climbers ahead the loops prefetch, in stages of this, 1/2 and 1/4: each
+ * step is a chain of dependent loads from all over memory (64 rather than the reports'
+ * DP_REP_AHEAD: 10 -> 9 ms for 33,000 contexts at 10 million) */
+#define FC_AHEAD 64
+
 static uint32_t hash_of(uint32_t parent, uint32_t ps)
 {
 	uint64_t h = ((uint64_t)parent << 32 | ps) * 0x9E3779B97F4A7C15ull;
@@ -76,39 +81,49 @@ static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
 }
 
 /* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
- * of @i in @pds (@n of them), in three stages: the PD's callers range, its first caller
- * CSD's id, that CSD (most PDs have one caller) */
+ * of @i in @pds (@n of them), in three stages: the PD's callers range, its caller CSDs'
+ * ids, those CSDs (the first four) */
 static inline void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
 				uint32_t n)
 {
 	const struct dp_csr *c = &a->pd_callers;
 
-	if (i + DP_REP_AHEAD < n) {
-		__builtin_prefetch(&c->start[pds[i + DP_REP_AHEAD]]);
-		__builtin_prefetch(&a->pd_desc[pds[i + DP_REP_AHEAD]]);
+	if (i + FC_AHEAD < n) {
+		__builtin_prefetch(&c->start[pds[i + FC_AHEAD]]);
+		__builtin_prefetch(&a->pd_desc[pds[i + FC_AHEAD]]);
 	}
-	if (i + DP_REP_AHEAD / 2 < n)
-		__builtin_prefetch(&c->ids[c->start[pds[i + DP_REP_AHEAD / 2]]]);
-	if (i + DP_REP_AHEAD / 4 < n && dp_csr_count(c, pds[i + DP_REP_AHEAD / 4])) {
-		const struct dp_csd *d = &a->p->csd[c->ids[c->start[pds[i + DP_REP_AHEAD / 4]]]];
+	if (i + FC_AHEAD / 2 < n)
+		__builtin_prefetch(&c->ids[c->start[pds[i + FC_AHEAD / 2]]]);
+	if (i + FC_AHEAD / 4 < n) {
+		uint32_t pd = pds[i + FC_AHEAD / 4], m = dp_csr_count(c, pd);
 
-		__builtin_prefetch(d); /* a CSD may span two cache lines */
-		__builtin_prefetch((const char *)(d + 1) - 1);
+		for (uint32_t k = 0; k < m && k < 4; k++) {
+			const struct dp_csd *d = &a->p->csd[c->ids[c->start[pd] + k]];
+
+			__builtin_prefetch(d); /* a CSD may span two cache lines */
+			__builtin_prefetch((const char *)(d + 1) - 1);
+		}
 	}
 }
 
 /* climb_prefetch - prefetch what caller_step() reads for the climbers ahead of @i (of
- * @n), in two stages as dp_flame_kid_prefetch() */
+ * @n), in three stages: the PD's clique, the clique's members range and entry caller,
+ * its first member */
 static inline void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
 				  uint32_t i, uint32_t n)
 {
-	if (i + DP_REP_AHEAD < n)
-		__builtin_prefetch(&a->pd_clique[act[i + DP_REP_AHEAD].cur]);
-	if (i + DP_REP_AHEAD / 2 < n) {
-		uint32_t k = a->pd_clique[act[i + DP_REP_AHEAD / 2].cur];
+	if (i + FC_AHEAD < n)
+		__builtin_prefetch(&a->pd_clique[act[i + FC_AHEAD].cur]);
+	if (i + FC_AHEAD / 2 < n) {
+		uint32_t k = a->pd_clique[act[i + FC_AHEAD / 2].cur];
 
 		__builtin_prefetch(&a->clique_pds.start[k]);
 		__builtin_prefetch(&a->clique_entry_caller[k]);
+	}
+	if (i + FC_AHEAD / 4 < n) {
+		uint32_t k = a->pd_clique[act[i + FC_AHEAD / 4].cur];
+
+		__builtin_prefetch(&a->clique_pds.ids[a->clique_pds.start[k]]);
 	}
 }
 
@@ -188,8 +203,8 @@ static int callers_tree(struct fl *f, uint32_t limit)
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t node;
 
-			if (i + DP_REP_AHEAD < n)
-				__builtin_prefetch(&pd[act[i + DP_REP_AHEAD].cur]);
+			if (i + FC_AHEAD < n)
+				__builtin_prefetch(&pd[act[i + FC_AHEAD].cur]);
 			if (!act[i].cur)
 				continue;
 			node = tree_child(f, act[i].node, pd[act[i].cur].ps);
