@@ -240,6 +240,13 @@ const char *dp_fl_name(struct fl *f, uint32_t id)
 			      f->c->a->ps_module[p->pd[p->csd[id].caller].ps]);
 }
 
+uint32_t dp_fl_cap(const struct fl *f)
+{
+	uint32_t cap = f->c->flame_max_nodes ? f->c->flame_max_nodes : DP_FLAME_MAX_NODES;
+
+	return cap > UINT32_MAX / 8 ? UINT32_MAX / 8 : cap; /* keeps 4 * cap + 1 in range */
+}
+
 void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x)
 {
 	if (f->callers) {

@@ -161,11 +161,49 @@ static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
 	return m;
 }
 
+/* The bound of the walk's threshold that callers_tree() keeps: the values of the tree's
+ * complete nodes not below it, at most 2 * k of them (k = the cap + 1; room for room). */
+struct fc_bound {
+	uint64_t *v;
+	uint32_t n, k, room;
+	uint64_t lb;
+};
+
+/*
+ * bound_see - nodes @from .. f->n_t - 1 are complete (their level is done): with the
+ * bound's values, return the k-th largest value of the tree so far once there are k,
+ * else 0. k = cap + 1 nodes at least that wide exist, so the walk's threshold is at least
+ * it (see search() in rep_flame_walk.c): a node below it is never expanded.
+ */
+static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
+{
+	for (uint32_t i = from; i < f->n_t; i++) {
+		uint64_t v = dp_fl_value(f->m, &f->t[i].own, &f->t[i].desc);
+
+		if (v < b->lb)
+			continue;
+		if (dp_fl_grow((void **)&b->v, &b->room, b->n + 1, sizeof(*b->v)) < 0)
+			return b->lb; /* a bound less tight, still a bound */
+		b->v[b->n++] = v;
+		if (b->n == 2 * b->k) { /* keep the k largest */
+			b->lb = dp_flame_kth_largest(b->v, b->n, b->k);
+			b->n = b->k;
+		}
+	}
+	if (b->n > b->k) {
+		b->lb = dp_flame_kth_largest(b->v, b->n, b->k);
+		b->n = b->k;
+	}
+	return b->lb;
+}
+
 /*
  * callers_tree - the callers tree of f->top, one level at a time: every PD of the
  * procedure climbs one step and adds its costs to the node it reaches; after each level
  * the PDs whose node is below the minimum stop climbing, since the walk never expands that
- * node (its children could not be shown). Chains are cut at @limit levels.
+ * node (its children could not be shown), and so do those below the node cap's bound
+ * (bound_see(): min=0 would otherwise build the whole tree). Chains are cut at @limit
+ * levels.
  */
 static int callers_tree(struct fl *f, uint32_t limit)
 {
@@ -176,8 +214,11 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	struct dp_costs *own = malloc((n ? n : 1) * sizeof(*own));
 	struct dp_inherit *desc = malloc((n ? n : 1) * sizeof(*desc));
 	uint32_t *tab = malloc(((size_t)n * 4 + 16) * sizeof(*tab));
+	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
 	int rc = dp_fl_grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t));
 
+	if (rc == 0)
+		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
 	if (!act || !own || !desc || !tab || rc < 0) {
 		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 		goto out;
@@ -185,6 +226,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	memset(f->t, 0, 2 * sizeof(*f->t));
 	f->t[1].ps = f->top;
 	f->n_t = 2;
+	b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
 	for (uint32_t i = 0; i < n; i++) {
 		own_prefetch(a, pds, i, n);
 		act[i] = (struct fc_climb){i, pds[i], 1, 1};
@@ -193,7 +235,8 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	}
 	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
 		const struct dp_pd *pd = f->c->p->pd;
-		uint32_t m = 0;
+		uint32_t m = 0, first = f->n_t;
+		uint64_t lb;
 
 		/* two passes, each with its loads prefetched: the step, then the tree node */
 		for (uint32_t i = 0; i < n; i++) {
@@ -218,15 +261,18 @@ static int callers_tree(struct fl *f, uint32_t limit)
 			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n};
 		}
 		n = 0;
+		lb = rc == 0 ? bound_see(f, &b, first) : 0;
 		for (uint32_t i = 0; i < m; i++) {
 			const struct fc_node *t = &f->t[act[i].node];
+			uint64_t v = dp_fl_value(f->m, &t->own, &t->desc);
 
-			if ((double)dp_fl_value(f->m, &t->own, &t->desc) >= f->min)
+			if ((double)v >= f->min && v >= lb)
 				act[n++] = act[i];
 		}
 		n = merge_climbers(act, n, tab, own, desc);
 	}
 out:
+	free(b.v);
 	free(tab);
 	free(act);
 	free(own);

@@ -94,6 +94,10 @@ int dp_fl_kids(struct fl *f, uint32_t id);
 /* dp_fl_name - the label of node @id (not the depth-0 node). */
 const char *dp_fl_name(struct fl *f, uint32_t id);
 
+/* dp_fl_cap - the most nodes a page keeps: the context's flame_max_nodes, or
+ * DP_FLAME_MAX_NODES (no page shows more than UINT32_MAX / 8). */
+uint32_t dp_fl_cap(const struct fl *f);
+
 /* dp_fl_costs - the own and desc costs of node @id (not the depth-0 node) into @x. */
 void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x);
 

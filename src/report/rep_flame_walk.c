@@ -21,6 +21,10 @@ struct fl_cand {
  * read was lazy: read when taken). */
 #define FL_UNREAD UINT32_MAX
 
+/* The most nodes the walk makes room for at once (more grow as needed): a context may set
+ * a cap far beyond any page. */
+#define FL_ROOM 65536u
+
 struct fl_cost {
 	struct dp_costs own;
 	struct dp_inherit desc;
@@ -174,7 +178,7 @@ static int expand(struct fl *f, struct fl_walk *w, uint32_t i)
  */
 static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t cap, uint64_t *t)
 {
-	uint32_t limit = f->r->q.depth;
+	uint32_t limit = f->r->q.depth, room = cap < FL_ROOM ? cap : FL_ROOM;
 	uint64_t last = UINT64_MAX, min_v = f->min_v;
 	double min = f->min;
 	int rc = heap_push(w, (struct fl_cand){UINT64_MAX, root_id, 0, 0});
@@ -182,13 +186,13 @@ static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t ca
 	*t = 0;
 	/* room for the usual case at once: growing copies (a cost is 88 bytes) */
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&w->rec, &w->cap_rec, cap + 1, sizeof(*w->rec));
+		rc = dp_fl_grow((void **)&w->rec, &w->cap_rec, room + 1, sizeof(*w->rec));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&w->cost, &w->cap_cost, 4 * cap, sizeof(*w->cost));
+		rc = dp_fl_grow((void **)&w->cost, &w->cap_cost, 4 * room, sizeof(*w->cost));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&w->heap, &w->cap_heap, 4 * cap, sizeof(*w->heap));
+		rc = dp_fl_grow((void **)&w->heap, &w->cap_heap, 4 * room, sizeof(*w->heap));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&f->kids, &f->cap_kids, cap + 1, sizeof(*f->kids));
+		rc = dp_fl_grow((void **)&f->kids, &f->cap_kids, room + 1, sizeof(*f->kids));
 	while (w->n_heap && rc == 0) {
 		struct fl_cand x = heap_pop(w);
 		uint32_t depth = w->n_rec ? w->rec[x.parent].depth + 1 : 0, i;
@@ -347,16 +351,12 @@ static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 
 int dp_fl_walk_capped(struct fl *f, uint32_t root_id, uint64_t rv)
 {
-	uint32_t cap = f->c->flame_max_nodes ? f->c->flame_max_nodes : DP_FLAME_MAX_NODES;
+	uint32_t cap = dp_fl_cap(f);
 	struct fl_walk w = {0};
 	bool capped;
 	uint64_t t;
 	int64_t n_kept;
-	int rc;
-
-	if (cap > UINT32_MAX / 8) /* no page shows that many: keeps 4 * cap + 1 in range */
-		cap = UINT32_MAX / 8;
-	rc = search(f, &w, root_id, cap, &t);
+	int rc = search(f, &w, root_id, cap, &t);
 
 	capped = rc == 0 && t > f->min_v;
 	if (capped)

@@ -619,5 +619,90 @@ TEST(flame_node_cap)
 	CHECK(n_big >= 3); /* profiles much bigger than the largest cap were tried */
 }
 
+/* The callseqs total of row @w (the value the flame pages weigh nodes by). */
+static uint64_t row_value(const struct dp_rep_row *w)
+{
+	return w->own.callseqs + w->desc.callseqs;
+}
+
+/*
+ * flame_callers under the node cap: the callers tree stops climbing below a bound of the
+ * threshold, so the capped page must equal the uncapped one cut at the threshold (the
+ * widest cap nodes, ties all kept or all dropped): the same rows in the same order, the
+ * "(other)" rows aside. For the procedure of each generated profile with the most
+ * contexts, and every cap from 2 to 60.
+ */
+TEST(flame_callers_node_cap)
+{
+	uint32_t n_checked = 0;
+
+	for (uint64_t seed = 31; seed < 37; seed++) {
+		struct dp_report *full;
+		struct tf_ctx t;
+		uint32_t ps = 0, most = 0, n = 0;
+		const struct dp_rep_section *fs;
+		uint64_t *vals;
+
+		tf_sim = mid_sim(seed);
+		TF_OPEN(&t, tf_gen_sim);
+		for (uint32_t k = 3; k <= t.p.n_ps; k++)
+			if (dp_csr_count(&t.a->ps_pds, k) > most) {
+				most = dp_csr_count(&t.a->ps_pds, k);
+				ps = k;
+			}
+		t.c.flame_max_nodes = UINT32_MAX; /* everything */
+		full = tf_page(&t, "page=flame_callers&metric=callseqs&min=0&proc=%u", ps);
+		CHECK(full != NULL && tf_fact(full, "capped") == UINT64_MAX);
+		fs = full ? tf_section(full, "tree") : NULL;
+		vals = malloc(((fs ? fs->n_rows : 0) + 1) * sizeof(*vals));
+		for (uint32_t k = 1; fs && vals && k < fs->n_rows; k++)
+			if (fs->rows[k].kind != DP_ENT_NONE)
+				vals[n++] = row_value(&fs->rows[k]);
+		if (vals)
+			qsort(vals, n, sizeof(*vals), u64_desc);
+		for (uint32_t cap = 2; vals && cap <= 60 && cap < n; cap++) {
+			uint64_t thr = vals[cap - 2];
+			struct dp_report *r;
+			const struct dp_rep_section *s;
+			uint32_t j = 0;
+
+			if (vals[cap - 1] == thr)
+				thr++;
+			t.c.flame_max_nodes = cap;
+			r = tf_page(&t, "page=flame_callers&metric=callseqs&min=0&proc=%u", ps);
+			CHECK(r != NULL);
+			if (!r)
+				continue;
+			s = tf_section(r, "tree");
+			CHECK_EQ(tf_fact(r, "capped"), cap);
+			for (uint32_t k = 0; k < fs->n_rows; k++) { /* the full page cut at thr */
+				const struct dp_rep_row *w = &fs->rows[k];
+
+				if (w->kind == DP_ENT_NONE || (k && row_value(w) < thr))
+					continue;
+				while (j < s->n_rows && s->rows[j].kind == DP_ENT_NONE)
+					j++;
+				CHECK(j < s->n_rows);
+				if (j >= s->n_rows)
+					break;
+				CHECK_EQ(s->rows[j].id, w->id);
+				CHECK_EQ(s->rows[j].depth, w->depth);
+				CHECK_EQ(row_value(&s->rows[j]), row_value(w));
+				j++;
+			}
+			while (j < s->n_rows && s->rows[j].kind == DP_ENT_NONE)
+				j++;
+			CHECK_EQ(j, s->n_rows);
+			n_checked++;
+			dp_report_free(r);
+		}
+		free(vals);
+		dp_report_free(full);
+		tf_close(&t);
+	}
+	CHECK(n_checked > 100);
+}
+
 DP_TEST_MAIN(test_flame_fixture, test_flame_pruning, test_flame_callers_fixture,
-	     test_generated_properties, test_flame_index_same_rows, test_flame_node_cap)
+	     test_generated_properties, test_flame_index_same_rows, test_flame_node_cap,
+	     test_flame_callers_node_cap)
