@@ -88,8 +88,8 @@ uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k)
  * in @off (the caller sets w->top[] once the array stops moving). @tmp: room for n_kids
  * values. Return: 0 or -1 (out of memory).
  */
-static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, uint32_t k,
-		   uint64_t *tmp, size_t *n_tops, size_t *cap_tops, size_t off[4])
+static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, uint32_t k, uint64_t *tmp,
+		   size_t *n_tops, size_t *cap_tops, size_t off[4])
 {
 	uint32_t n = w->n_kids;
 

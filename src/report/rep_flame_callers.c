@@ -300,8 +300,7 @@ int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)
 	r->title = dp_rep_printf(r, "Callers of %s (inverted flame graph)", r->subject.name);
 	rc = r->title ? callers_tree(&f, r->q.depth) : -DP_ENOMEM;
 	if (rc == 0)
-		rc = dp_fl_walk_capped(&f, 1,
-				       dp_fl_value(f.m, &r->subject.own, &r->subject.desc));
+		rc = dp_fl_walk_capped(&f, 1, dp_fl_value(f.m, &r->subject.own, &r->subject.desc));
 	dp_fl_free(&f);
 	return rc;
 }

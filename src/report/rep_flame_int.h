@@ -54,7 +54,7 @@ struct fl {
 	const struct dp_flame_index *ix; /* flame: the analysis's index, or NULL */
 	double min;			 /* values below are dropped */
 	uint64_t min_v;			 /* flame: the smallest value v with (double)v >= min */
-	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
+	struct fc_node *t;		 /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
 	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
 	uint32_t n_hash;

@@ -139,7 +139,8 @@ static int expand(struct fl *f, struct fl_walk *w, uint32_t i)
 		e->kid_desc = f->all.desc;
 		e->kid_value = f->all.value;
 		for (uint32_t k = 0; k < f->n_lz && rc == 0; k++)
-			rc = heap_push(w, (struct fl_cand){f->lz[k].value, f->lz[k].id, i, FL_UNREAD});
+			rc = heap_push(w,
+				       (struct fl_cand){f->lz[k].value, f->lz[k].id, i, FL_UNREAD});
 		return rc;
 	}
 	e->n_kids = f->n_kids + f->other.n_other;
@@ -151,8 +152,8 @@ static int expand(struct fl *f, struct fl_walk *w, uint32_t i)
 		dp_inherit_add(&e->kid_desc, &f->kids[k].desc);
 		e->kid_value += f->kids[k].value;
 	}
-	if (dp_fl_grow((void **)&w->cost, &w->cap_cost, w->n_cost + f->n_kids,
-		       sizeof(*w->cost)) < 0)
+	if (dp_fl_grow((void **)&w->cost, &w->cap_cost, w->n_cost + f->n_kids, sizeof(*w->cost)) <
+	    0)
 		return -DP_ENOMEM;
 	for (uint32_t k = 0; k < f->n_kids && rc == 0; k++) {
 		const struct fl_node *x = &f->kids[k];
