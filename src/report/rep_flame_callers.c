@@ -75,8 +75,12 @@ static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
 {
 	const struct dp_analysis *a = c->a;
-	uint32_t k = a->pd_clique[cur], entry = dp_csr_items(&a->clique_pds, k)[0];
+	uint32_t k = a->pd_clique[cur], entry;
 
+	/* the only member of its clique (most PDs) is its entry: no load of the members */
+	if (dp_csr_count(&a->clique_pds, k) == 1)
+		return a->clique_entry_caller[k];
+	entry = dp_csr_items(&a->clique_pds, k)[0];
 	return cur == entry ? a->clique_entry_caller[k] : entry;
 }
 
@@ -108,7 +112,7 @@ static inline void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 
 /* climb_prefetch - prefetch what caller_step() reads for the climbers ahead of @i (of
  * @n), in three stages: the PD's clique, the clique's members range and entry caller,
- * its first member */
+ * its first member when it has several */
 static inline void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
 				  uint32_t i, uint32_t n)
 {
@@ -123,7 +127,8 @@ static inline void climb_prefetch(const struct dp_analysis *a, const struct fc_c
 	if (i + FC_AHEAD / 4 < n) {
 		uint32_t k = a->pd_clique[act[i + FC_AHEAD / 4].cur];
 
-		__builtin_prefetch(&a->clique_pds.ids[a->clique_pds.start[k]]);
+		if (dp_csr_count(&a->clique_pds, k) > 1)
+			__builtin_prefetch(&a->clique_pds.ids[a->clique_pds.start[k]]);
 	}
 }
 
