@@ -189,4 +189,9 @@ void dp_costs_add(struct dp_costs *dst, const struct dp_costs *src);
 /* dp_inherit_add - @dst += @src, every counter (modulo 2^64). */
 void dp_inherit_add(struct dp_inherit *dst, const struct dp_inherit *src);
 
+/* dp_costs_sub / dp_inherit_sub - @dst -= @src, every counter (modulo 2^64, as the sums
+ * were made: a part taken back from a total). */
+void dp_costs_sub(struct dp_costs *dst, const struct dp_costs *src);
+void dp_inherit_sub(struct dp_inherit *dst, const struct dp_inherit *src);
+
 #endif /* DP_ANALYSIS_ANALYSIS_H */

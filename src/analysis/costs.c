@@ -32,6 +32,22 @@ void dp_inherit_add(struct dp_inherit *dst, const struct dp_inherit *src)
 	dst->alloc_bytes += src->alloc_bytes;
 }
 
+void dp_costs_sub(struct dp_costs *dst, const struct dp_costs *src)
+{
+	dst->calls -= src->calls;
+	dst->exits -= src->exits;
+	dst->unwinds -= src->unwinds;
+	dst->samples -= src->samples;
+	dst->callseqs -= src->callseqs;
+	dst->allocs -= src->allocs;
+	dst->alloc_bytes -= src->alloc_bytes;
+}
+
+void dp_inherit_sub(struct dp_inherit *dst, const struct dp_inherit *src)
+{
+	dp_inh_sub(dst, src);
+}
+
 static inline void add_csd(struct dp_costs *o, const struct dp_csd *d)
 {
 	o->calls += d->calls;

@@ -65,27 +65,36 @@ void dp_flame_index_free(struct dp_flame_index *ix);
 const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k);
 
 /*
- * dp_flame_kid_prefetch - prefetch what reading child @i of @ids (@m of them) needs, in two
- * stages: DP_REP_AHEAD children ahead the CSD's record and its child clique id, half as
- * far ahead (that id now loaded) the clique's entry and total, which
- * dp_analysis_csd_desc() reads.
+ * dp_flame_csd_prefetch - prefetch what reading flame child CSD @id needs (its costs and
+ * dp_analysis_csd_desc()), in two stages: @stage 0 the CSD's record and its child clique
+ * id, @stage 1 (issued later, that id loaded) the clique's entry and total.
  */
-static inline void dp_flame_kid_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
-					 const uint32_t *ids, uint32_t i, uint32_t m)
+static inline void dp_flame_csd_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
+					 uint32_t id, int stage)
 {
-	if (i + DP_REP_AHEAD < m) {
-		const struct dp_csd *d = &p->csd[ids[i + DP_REP_AHEAD]];
+	if (stage == 0) {
+		const struct dp_csd *d = &p->csd[id];
 
 		__builtin_prefetch(d); /* a CSD may span two cache lines */
 		__builtin_prefetch((const char *)(d + 1) - 1);
-		__builtin_prefetch(&a->csd_child_clique[ids[i + DP_REP_AHEAD]]);
-	}
-	if (i + DP_REP_AHEAD / 2 < m) {
-		uint32_t k = a->csd_child_clique[ids[i + DP_REP_AHEAD / 2]];
+		__builtin_prefetch(&a->csd_child_clique[id]);
+	} else {
+		uint32_t k = a->csd_child_clique[id];
 
 		__builtin_prefetch(&a->clique_entry[k]);
 		__builtin_prefetch(&a->clique_total[k]);
 	}
+}
+
+/* dp_flame_kid_prefetch - in a scan of the @m children @ids, at child @i: stage 0 of
+ * dp_flame_csd_prefetch() DP_REP_AHEAD children ahead, stage 1 half as far. */
+static inline void dp_flame_kid_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
+					 const uint32_t *ids, uint32_t i, uint32_t m)
+{
+	if (i + DP_REP_AHEAD < m)
+		dp_flame_csd_prefetch(p, a, ids[i + DP_REP_AHEAD], 0);
+	if (i + DP_REP_AHEAD / 2 < m)
+		dp_flame_csd_prefetch(p, a, ids[i + DP_REP_AHEAD / 2], 1);
 }
 
 /*
@@ -99,19 +108,10 @@ static inline void dp_flame_kids_prime(const struct dp_profile *p, const struct 
 {
 	uint32_t n = m < DP_REP_AHEAD ? m : DP_REP_AHEAD;
 
-	for (uint32_t i = 0; i < n; i++) {
-		const struct dp_csd *d = &p->csd[ids[i]];
-
-		__builtin_prefetch(d);
-		__builtin_prefetch((const char *)(d + 1) - 1);
-		__builtin_prefetch(&a->csd_child_clique[ids[i]]);
-	}
-	for (uint32_t i = 0; i < n && i < DP_REP_AHEAD / 2; i++) {
-		uint32_t k = a->csd_child_clique[ids[i]];
-
-		__builtin_prefetch(&a->clique_entry[k]);
-		__builtin_prefetch(&a->clique_total[k]);
-	}
+	for (uint32_t i = 0; i < n; i++)
+		dp_flame_csd_prefetch(p, a, ids[i], 0);
+	for (uint32_t i = 0; i < n && i < DP_REP_AHEAD / 2; i++)
+		dp_flame_csd_prefetch(p, a, ids[i], 1);
 }
 
 #endif /* DP_REPORT_FLAME_INDEX_H */

@@ -86,25 +86,6 @@ uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp
 	}
 }
 
-void dp_fl_costs_sub(struct dp_costs *d, const struct dp_costs *s)
-{
-	d->calls -= s->calls;
-	d->exits -= s->exits;
-	d->unwinds -= s->unwinds;
-	d->samples -= s->samples;
-	d->callseqs -= s->callseqs;
-	d->allocs -= s->allocs;
-	d->alloc_bytes -= s->alloc_bytes;
-}
-
-void dp_fl_inherit_sub(struct dp_inherit *d, const struct dp_inherit *s)
-{
-	d->samples -= s->samples;
-	d->callseqs -= s->callseqs;
-	d->allocs -= s->allocs;
-	d->alloc_bytes -= s->alloc_bytes;
-}
-
 /* The flame index's slot of metric @m's value (see dp_fl_value()). */
 static uint32_t value_slot(enum dp_metric m)
 {
@@ -157,19 +138,57 @@ static int lazy_kid(struct fl *f, uint32_t id, uint64_t v)
 }
 
 /*
+ * wide_cut - with a node cap f->cap, a lower bound of the walk's threshold from wide
+ * clique @w when its top for f->m holds its cap-th widest child (the cap is at most the
+ * index's top size): that child's value, since cap children and the depth-0 node, cap + 1
+ * nodes, are at least that wide; else 0. *@rc: 0 or -DP_ENOMEM.
+ */
+static uint64_t wide_cut(const struct fl *f, const struct dp_flame_wide *w, int *rc)
+{
+	uint32_t s = value_slot(f->m);
+	uint64_t *v, cut;
+
+	*rc = 0;
+	if (f->cap == 0 || !w->n_top[s] || f->cap > f->ix->k)
+		return 0;
+	if (f->cap == f->ix->k)
+		return w->cut[s];
+	v = malloc((size_t)w->n_top[s] * sizeof(*v));
+	if (!v) {
+		*rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
+		return 0;
+	}
+	for (uint32_t j = 0; j < w->n_top[s]; j++)
+		v[j] = w->val[(size_t)s * w->n_kids + w->top[s][j]];
+	cut = dp_flame_kth_largest(v, w->n_top[s], f->cap);
+	free(v);
+	return cut;
+}
+
+/*
  * wide_kids - flame_kids() for a clique of the flame index, lazily: the children of
  * value at least the minimum come from its contiguous arrays with their ids and values
  * only (f->lz, f->lazy set), and the sums over all the children from the index (f->all);
- * no CSD is read. When the minimum is at least the index's cut for the metric, only the children
- * of its top are looked at; otherwise every value is (a sequential scan).
+ * no CSD is read. Under a node cap the minimum is first raised to wide_cut(). When the
+ * minimum is at least the index's cut for the metric, only the children of its top are
+ * looked at; otherwise every value is (a sequential scan).
  */
 static int wide_kids(struct fl *f, const struct dp_flame_wide *w, const uint32_t *ids)
 {
-	uint32_t s = value_slot(f->m);
+	uint32_t s = value_slot(f->m), n;
 	const uint64_t *v = w->val + (size_t)s * w->n_kids;
-	bool top = w->n_top[s] && f->min_v >= w->cut[s];
-	uint32_t n = top ? w->n_top[s] : w->n_kids;
+	int rc;
+	uint64_t cut = wide_cut(f, w, &rc);
+	bool top;
 
+	if (rc < 0)
+		return rc;
+	if (cut > f->min_v) { /* the walk restores its minimum when done */
+		f->min_v = cut;
+		f->min = (double)cut;
+	}
+	top = w->n_top[s] && f->min_v >= w->cut[s];
+	n = top ? w->n_top[s] : w->n_kids;
 	f->lazy = true;
 	f->all.n_other = w->n_kids;
 	f->all.own = w->own;
@@ -260,50 +279,14 @@ void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x)
 void dp_fl_prefetch(const struct fl *f, uint32_t id, int stage)
 {
 	const struct dp_profile *p = f->c->p;
-	const struct dp_analysis *a = f->c->a;
 
 	if (f->callers || id == 0)
 		return; /* the callers tree is the page's own, small */
-	if (stage == 0) {
-		__builtin_prefetch(&p->csd[id]); /* a CSD may span two cache lines */
-		__builtin_prefetch((const char *)(&p->csd[id] + 1) - 1);
-		__builtin_prefetch(&a->csd_child_clique[id]);
-	} else {
-		uint32_t k = a->csd_child_clique[id];
-
+	dp_flame_csd_prefetch(p, f->c->a, id, stage);
+	if (stage == 1) { /* and the PDs its name and row read */
 		__builtin_prefetch(&p->pd[p->csd[id].callee]);
 		__builtin_prefetch(&p->pd[p->csd[id].caller]);
-		__builtin_prefetch(&a->clique_entry[k]);
-		__builtin_prefetch(&a->clique_total[k]);
 	}
-}
-
-uint64_t dp_fl_wide_cut(const struct fl *f, uint32_t id, uint32_t cap, int *rc)
-{
-	const struct dp_analysis *a = f->c->a;
-	const struct dp_flame_wide *w;
-	uint32_t s = value_slot(f->m);
-	uint64_t *v, cut;
-
-	*rc = 0;
-	if (f->callers || !f->ix || cap == 0)
-		return 0;
-	w = dp_flame_index_wide(f->ix, id ? a->csd_child_clique[id] : f->top);
-	/* the top holds the k widest and more: the cap-th widest for any cap <= k */
-	if (!w || !w->n_top[s] || cap > f->ix->k)
-		return 0;
-	if (cap == f->ix->k)
-		return w->cut[s];
-	v = malloc((size_t)w->n_top[s] * sizeof(*v));
-	if (!v) {
-		*rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
-		return 0;
-	}
-	for (uint32_t j = 0; j < w->n_top[s]; j++)
-		v[j] = w->val[(size_t)s * w->n_kids + w->top[s][j]];
-	cut = dp_flame_kth_largest(v, w->n_top[s], cap);
-	free(v);
-	return cut;
 }
 
 void dp_fl_row(struct fl *f, const struct fl_node *x, struct dp_rep_row *row)

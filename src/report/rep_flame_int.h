@@ -54,7 +54,9 @@ struct fl {
 	const struct dp_flame_index *ix; /* flame: the analysis's index, or NULL */
 	double min;			 /* values below are dropped */
 	uint64_t min_v;			 /* flame: the smallest value v with (double)v >= min */
-	struct fc_node *t;		 /* callers tree, t[0] unused, t[1] = the root */
+	uint32_t cap;	   /* the walk's node cap while it searches (0: none), which dp_fl_kids()
+			      may raise min and min_v by (a wide clique's cap-th widest child) */
+	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
 	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
 	uint32_t n_hash;
@@ -79,11 +81,6 @@ uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp
  * Return: 0 or -DP_EUSAGE (message set). */
 int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c);
 
-/* dp_fl_costs_sub / dp_fl_inherit_sub - @d -= @s, every counter (modulo 2^64, as the
- * sums were made) */
-void dp_fl_costs_sub(struct dp_costs *d, const struct dp_costs *s);
-void dp_fl_inherit_sub(struct dp_inherit *d, const struct dp_inherit *s);
-
 /* dp_fl_kids - the children of node @id (flame: its entry CSD, 0 = the depth-0 clique;
  * callers: its tree node): those of value at least f->min into f->kids (own, desc and
  * value set), the sums of the others into f->other; or, for the wide cliques of the
@@ -104,11 +101,6 @@ void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x);
 /* dp_fl_prefetch - prefetch what naming node @id and making its row read: @stage 0 its
  * CSD, 1 (a few nodes later, the CSD loaded) what the CSD points to. */
 void dp_fl_prefetch(const struct fl *f, uint32_t id, int stage);
-
-/* dp_fl_wide_cut - when the children of flame node @id are a wide clique's of the flame
- * index, with a top for f->m and @cap at most its size: the @cap-th largest of their
- * values (@cap nodes are at least that wide); else 0. *@rc: 0 or -DP_ENOMEM. */
-uint64_t dp_fl_wide_cut(const struct fl *f, uint32_t id, uint32_t cap, int *rc);
 
 /* dp_fl_row - the row of node @x (x->n_other > 0: an "(other)" row, costs from @x; the
  * depth-0 node has id 0 for flame, 1 for callers). */

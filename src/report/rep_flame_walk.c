@@ -61,6 +61,7 @@ struct fl_walk {
 	uint32_t n_rec, cap_rec;
 	struct fl_kid *kid; /* kept children, grouped by parent, each group sorted */
 	uint32_t *stack;
+	struct fl_node *others; /* emit()'s "(other)" rows waiting for their turn */
 };
 
 /* heap_push / heap_pop - the max-heap of candidates by value */
@@ -170,12 +171,12 @@ static int expand(struct fl *f, struct fl_walk *w, uint32_t i)
  * node's value never exceeds its parent's (inherited costs include the children's), so
  * the nodes taken are the widest of the tree, in non-increasing order of value. *@t: the
  * smallest value that keeps at most @cap nodes, the value of the last one taken (one more
- * when the next one ties with it); 0 when the tree has no more than @cap nodes. The
- * cap-th widest child of a wide clique (dp_fl_wide_cut()) is a lower bound of it (with
- * the depth-0 node, cap + 1 nodes are at least that wide, so leaving out the narrower
- * ones neither hides the node after the last taken, which the tie rule looks at, nor
- * makes a tree of more than @cap nodes look as if it fitted): it raises the minimum, and
- * the children of a wide clique below it are not read one by one.
+ * when the next one ties with it); 0 when the tree has no more than @cap nodes. With
+ * f->cap set, reading a wide clique's children raises the minimum to its cap-th widest
+ * child, a lower bound of *@t (with the depth-0 node, cap + 1 nodes are at least that
+ * wide, so leaving out the narrower ones neither hides the node after the last taken,
+ * which the tie rule looks at, nor makes a tree of more than @cap nodes look as if it
+ * fitted); the minimum is restored at the end.
  */
 static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t cap, uint64_t *t)
 {
@@ -185,6 +186,7 @@ static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t ca
 	int rc = heap_push(w, (struct fl_cand){UINT64_MAX, root_id, 0, 0});
 
 	*t = 0;
+	f->cap = cap;
 	/* room for the usual case at once: growing copies (a cost is 88 bytes) */
 	if (rc == 0)
 		rc = dp_fl_grow((void **)&w->rec, &w->cap_rec, room + 1, sizeof(*w->rec));
@@ -197,7 +199,6 @@ static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t ca
 	while (w->n_heap && rc == 0) {
 		struct fl_cand x = heap_pop(w);
 		uint32_t depth = w->n_rec ? w->rec[x.parent].depth + 1 : 0, i;
-		uint64_t cut;
 
 		if (w->n_rec == cap) {
 			*t = x.value == last && last < UINT64_MAX ? last + 1 : last;
@@ -211,14 +212,9 @@ static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t ca
 		}
 		if (limit && depth + 1 >= limit)
 			continue;
-		cut = dp_fl_wide_cut(f, x.id, cap, &rc);
-		if (cut > f->min_v) {
-			f->min_v = cut;
-			f->min = (double)cut;
-		}
-		if (rc == 0)
-			rc = expand(f, w, i);
+		rc = expand(f, w, i);
 	}
+	f->cap = 0;
 	f->min_v = min_v;
 	f->min = min;
 	return rc;
@@ -290,8 +286,8 @@ static void other_of(const struct fl_walk *w, const struct fl_rec *e, struct fl_
 		const struct fl_rec *c = &w->rec[w->kid[e->first + k].rec];
 
 		o->value -= c->value;
-		dp_fl_costs_sub(&o->own, &c->own);
-		dp_fl_inherit_sub(&o->desc, &c->desc);
+		dp_costs_sub(&o->own, &c->own);
+		dp_inherit_sub(&o->desc, &c->desc);
 	}
 }
 
@@ -303,12 +299,14 @@ static void other_of(const struct fl_walk *w, const struct fl_rec *e, struct fl_
 static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 {
 	struct dp_rep_rows l;
-	uint32_t n_stack = 0, dropped = 0, n_rows = n_kept;
+	uint32_t n_stack = 0, n_others = 0, dropped = 0, n_rows = n_kept;
 	int rc;
 
-	/* an entry is a record (2i) or its "(other)" row (2i + 1) */
+	/* an entry is a record (2i) or an "(other)" row (1), whose node waits in w->others:
+	 * they are made and used in the same order, last in first out */
 	w->stack = malloc(((size_t)w->n_rec * 2 + 1) * sizeof(*w->stack));
-	if (!w->stack)
+	w->others = malloc(((size_t)w->n_rec + 1) * sizeof(*w->others));
+	if (!w->stack || !w->others)
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	dp_rep_rows_init(&l, f->r);
 	for (uint32_t i = 0; i < w->n_rec; i++) /* room for every row and "(other)" row */
@@ -317,25 +315,28 @@ static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 	w->stack[n_stack++] = 0;
 	while (n_stack && rc == 0) {
 		uint32_t s = w->stack[--n_stack];
-		const struct fl_rec *e = &w->rec[s / 2];
+		const struct fl_rec *e = &w->rec[s / 2]; /* (s odd: unused) */
 		struct dp_rep_row *row = dp_rep_rows_add(&l);
-		struct fl_node x = {.id = e->id, .depth = e->depth, .own = e->own, .desc = e->desc};
-		struct fl_node o;
+		struct fl_node x, *o;
 
 		if (!row)
 			return -DP_ENOMEM;
 		if (s & 1) {
-			other_of(w, e, &o);
-			dp_fl_row(f, &o, row);
+			dp_fl_row(f, &w->others[--n_others], row);
 			continue;
 		}
+		x = (struct fl_node){
+			.id = e->id, .depth = e->depth, .own = e->own, .desc = e->desc};
 		dp_fl_row(f, &x, row);
 		if (!e->expanded)
 			continue;
-		other_of(w, e, &o);
-		dropped += o.n_other;
-		if (o.n_other && (double)o.value >= f->min)
-			w->stack[n_stack++] = s + 1;
+		o = &w->others[n_others];
+		other_of(w, e, o);
+		dropped += o->n_other;
+		if (o->n_other && (double)o->value >= f->min) {
+			n_others++;
+			w->stack[n_stack++] = 1;
+		}
 		for (uint32_t k = e->n; k > 0; k--)
 			w->stack[n_stack++] = 2 * w->kid[e->first + k - 1].rec;
 	}
@@ -374,5 +375,6 @@ int dp_fl_walk_capped(struct fl *f, uint32_t root_id, uint64_t rv)
 	free(w.rec);
 	free(w.kid);
 	free(w.stack);
+	free(w.others);
 	return rc;
 }
