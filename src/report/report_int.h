@@ -16,7 +16,8 @@
  * pixel wide or more; on the 1.4-million-context generator profile the 2,000 widest are
  * every node wider than 0.028 % of the total, a third of a pixel), and more would take
  * longer than a query may (min=0 there: 2,000 nodes in 4-5 ms, 5,000 in 12-13 ms). Past
- * it, the minimum is raised to the smallest value that keeps at most this many nodes. */
+ * it, the minimum is raised to the smallest value that keeps at most this many nodes.
+ * The number is also written in `deepprof tree --help`, the man page and the docs. */
 #define DP_FLAME_MAX_NODES 2000u
 
 /* A growing list of rows in the report's arena (a section under construction). */
