@@ -108,6 +108,11 @@ struct dp_analysis {
 	/* 4. summaries */
 	struct dp_costs *ps_own;	/* [1..n_ps] sum over its PDs */
 	struct dp_inherit *ps_desc;	/* [1..n_ps] */
+	struct dp_costs *ps_self_own;	/* [1..n_ps] the part of ps_own from self-recursive
+					   CSDs (the caller's PS is the PS itself) ... */
+	uint32_t *ps_self_n;		/* [1..n_ps] ... and how many of its callers they are */
+	struct dp_inherit *ps_in_desc;	/* [1..n_ps] the desc of the CSDs calling it that are
+					   not self-recursive (dp_analysis_csd_desc summed) */
 	struct dp_costs *css_own;	/* [1..n_css] sum over its CSDs */
 	struct dp_inherit *css_desc;	/* [1..n_css] */
 	uint32_t n_modules;		/* one per distinct PS file string, see below */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../core/err.h"
+#include "../core/prefetch.h"
 #include "analysis_int.h"
 
 void dp_costs_add(struct dp_costs *dst, const struct dp_costs *src)
@@ -66,7 +67,9 @@ int dp_analysis_own(struct dp_analysis *a, uint32_t *callee, uint32_t *css, uint
 
 	a->css_own = dp_arena_array(ar, (size_t)p->n_css + 1, sizeof(*a->css_own));
 	a->ps_own = dp_arena_array(ar, (size_t)p->n_ps + 1, sizeof(*a->ps_own));
-	if (!a->css_own || !a->ps_own)
+	a->ps_self_own = dp_arena_array(ar, (size_t)p->n_ps + 1, sizeof(*a->ps_self_own));
+	a->ps_self_n = dp_arena_array(ar, (size_t)p->n_ps + 1, sizeof(*a->ps_self_n));
+	if (!a->css_own || !a->ps_own || !a->ps_self_own || !a->ps_self_n)
 		return dp_error(DP_ENOMEM, "out of memory computing costs");
 	for (uint32_t i = 1; i <= p->n_csd; i++) {
 		const struct dp_csd *d = &p->csd[i];
@@ -83,6 +86,11 @@ int dp_analysis_own(struct dp_analysis *a, uint32_t *callee, uint32_t *css, uint
 		callee_ps[i] = ps;
 		add_csd(&a->css_own[d->css], d);
 		add_csd(&a->ps_own[ps], d);
+		/* the caller's PS is its CSS's (the reader checks it): a small array */
+		if (p->css[d->css].ps == ps) {
+			add_csd(&a->ps_self_own[ps], d);
+			a->ps_self_n[ps]++;
+		}
 	}
 	return 0;
 }
@@ -132,7 +140,7 @@ static int extra_entries(struct dp_analysis *a)
 #define DP_AHEAD 12
 
 /* Start loading what clique @c's first member will need (nothing if @c is past the end). */
-static inline void prefetch_clique(const struct dp_analysis *a, uint32_t c, int level)
+DP_PREFETCHER void prefetch_clique(const struct dp_analysis *a, uint32_t c, int level)
 {
 	uint32_t m;
 
@@ -177,10 +185,14 @@ static void propagate(struct dp_analysis *a, uint32_t c, uint32_t *next_in)
 	if (*next_in < a->n_clique_in && a->clique_in[*next_in].clique == c)
 		dp_inh_sub(&sum, &a->clique_in[(*next_in)++].own);
 	if (e) {
+		uint32_t ps = p->pd[m[0]].ps; /* the entry, the callee of e */
+
 		dp_inh_add(&a->pd_desc[a->clique_entry_caller[c]], &sum);
 		own = dp_csd_inherit(&p->csd[e]);
 		dp_inh_sub(&sum, &own);
 		dp_inh_add(&a->css_desc[p->csd[e].css], &sum);
+		if (p->css[p->csd[e].css].ps != ps)
+			dp_inh_add(&a->ps_in_desc[ps], &sum);
 	} else if (c == a->root_clique) {
 		a->root_total = sum;
 	}
@@ -197,7 +209,8 @@ int dp_analysis_costs(struct dp_analysis *a)
 	a->clique_total = dp_arena_array(ar, (size_t)a->n_cliques + 1, sizeof(*a->clique_total));
 	a->ps_desc = dp_arena_array(ar, (size_t)p->n_ps + 1, sizeof(*a->ps_desc));
 	a->css_desc = dp_arena_array(ar, (size_t)p->n_css + 1, sizeof(*a->css_desc));
-	if (!a->pd_desc || !a->clique_total || !a->ps_desc || !a->css_desc)
+	a->ps_in_desc = dp_arena_array(ar, (size_t)p->n_ps + 1, sizeof(*a->ps_in_desc));
+	if (!a->pd_desc || !a->clique_total || !a->ps_desc || !a->css_desc || !a->ps_in_desc)
 		return dp_error(DP_ENOMEM, "out of memory computing costs");
 	rc = extra_entries(a);
 	if (rc < 0)

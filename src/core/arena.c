@@ -3,6 +3,7 @@
  * request larger than half a block gets a block of its own. Blocks of 4 MiB and more are
  * backed by transparent huge pages where the kernel allows (see dp_advise_huge()); blocks
  * for requests of 16 MiB and more are faulted in on a helper thread (arena_pf_start()).
+ * Released blocks of up to 16 MiB are kept for the next arena (cache_take()).
  */
 #define _DEFAULT_SOURCE /* madvise */
 #include "arena.h"
@@ -20,6 +21,7 @@
 struct dp_arena_block {
 	struct dp_arena_block *next;
 	size_t size;
+	int reused; /* taken from the cache: not zero, each piece is zeroed as handed out */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -171,6 +173,60 @@ static void arena_pf_start(struct dp_arena *a, void *p, size_t size)
 	}
 }
 
+/*
+ * The cache of released blocks. Short-lived arenas (one per query: a report, a display)
+ * would otherwise get fresh blocks from calloc every time, which on a big page cost more
+ * than the page's own work: the kernel faulting in and zeroing new pages, or calloc
+ * zeroing whole blocks of which a part is used. Released blocks of up to
+ * ARENA_CACHE_BLOCK bytes are kept, ARENA_CACHE_BYTES in all, and handed to the next
+ * arena that grows; only what is handed out of them is zeroed. A trylock: a thread that
+ * finds the cache busy (or a child of fork() that inherited it locked) goes without.
+ */
+#define ARENA_CACHE_BLOCK ((size_t)16 << 20)
+#define ARENA_CACHE_BYTES ((size_t)64 << 20)
+
+static pthread_mutex_t arena_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dp_arena_block *arena_cache;
+static size_t arena_cache_bytes;
+
+/* A cached block of at least @size bytes (the smallest such), or NULL. */
+static struct dp_arena_block *cache_take(size_t size)
+{
+	struct dp_arena_block **at, **best = NULL, *b;
+
+	if (size > ARENA_CACHE_BLOCK || pthread_mutex_trylock(&arena_cache_lock) != 0)
+		return NULL;
+	for (at = &arena_cache; *at; at = &(*at)->next)
+		if ((*at)->size >= size && (!best || (*at)->size < (*best)->size))
+			best = at;
+	b = best ? *best : NULL;
+	if (b) {
+		*best = b->next;
+		arena_cache_bytes -= b->size;
+	}
+	pthread_mutex_unlock(&arena_cache_lock);
+	return b;
+}
+
+/* Keep released block @b in the cache if it fits there; else free it. */
+static void cache_give(struct dp_arena_block *b)
+{
+	if (b->size <= ARENA_CACHE_BLOCK && pthread_mutex_trylock(&arena_cache_lock) == 0) {
+		int kept = arena_cache_bytes + b->size <= ARENA_CACHE_BYTES;
+
+		if (kept) {
+			b->reused = 1;
+			b->next = arena_cache;
+			arena_cache = b;
+			arena_cache_bytes += b->size;
+		}
+		pthread_mutex_unlock(&arena_cache_lock);
+		if (kept)
+			return;
+	}
+	free(b);
+}
+
 static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 {
 	size_t size = a->head ? a->head->size * 2 : ARENA_MIN_BLOCK;
@@ -184,14 +240,23 @@ static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 		return NULL;
 	if (a->limit && (a->total + size > a->limit || a->total + size < a->total))
 		return NULL;
-	b = calloc(1, sizeof(*b) + size);
-	if (!b)
-		return NULL;
-	if (size >= 2 * ARENA_HUGE)
-		dp_advise_huge(b->data, size);
-	if (a->prefault && need >= ARENA_PF_MIN)
-		arena_pf_start(a, b->data, size);
-	b->size = size;
+	b = cache_take(size);
+	if (b) {
+		size = b->size;
+		if (a->limit && a->total + size > a->limit) {
+			cache_give(b);
+			return NULL;
+		}
+	} else {
+		b = calloc(1, sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		if (size >= 2 * ARENA_HUGE)
+			dp_advise_huge(b->data, size);
+		if (a->prefault && need >= ARENA_PF_MIN)
+			arena_pf_start(a, b->data, size);
+		b->size = size;
+	}
 	a->total += size;
 	if (need > ARENA_MIN_BLOCK && a->head && a->used < a->head->size) {
 		/* a dedicated big block goes behind the current one, which stays in use */
@@ -216,16 +281,18 @@ void *dp_arena_alloc(struct dp_arena *a, size_t size)
 		void *p = a->head->data + a->used;
 
 		a->used += need;
+		if (a->head->reused)
+			memset(p, 0, need);
 		return p;
 	}
 	b = arena_grow(a, need);
 	if (!b)
 		return NULL;
-	if (b == a->head) {
+	if (b == a->head)
 		a->used = need;
-		return b->data;
-	}
-	return b->data; /* dedicated block, calloc'd */
+	if (b->reused)
+		memset(b->data, 0, need);
+	return b->data; /* the head's first bytes, or a dedicated block */
 }
 
 void *dp_arena_array(struct dp_arena *a, size_t n, size_t size)
@@ -259,7 +326,7 @@ void dp_arena_release(struct dp_arena *a)
 	while (b) {
 		struct dp_arena_block *next = b->next;
 
-		free(b);
+		cache_give(b);
 		b = next;
 	}
 	dp_arena_init(a, limit);

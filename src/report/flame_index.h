@@ -64,37 +64,15 @@ void dp_flame_index_free(struct dp_flame_index *ix);
 /* dp_flame_index_wide - the entry of clique @k in @ix, or NULL when @k is not indexed. */
 const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k);
 
-/*
- * dp_flame_csd_prefetch - prefetch what reading flame child CSD @id needs (its costs and
- * dp_analysis_csd_desc()), in two stages: @stage 0 the CSD's record and its child clique
- * id, @stage 1 (issued later, that id loaded) the clique's entry and total.
- */
-static inline void dp_flame_csd_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
-					 uint32_t id, int stage)
-{
-	if (stage == 0) {
-		const struct dp_csd *d = &p->csd[id];
-
-		__builtin_prefetch(d); /* a CSD may span two cache lines */
-		__builtin_prefetch((const char *)(d + 1) - 1);
-		__builtin_prefetch(&a->csd_child_clique[id]);
-	} else {
-		uint32_t k = a->csd_child_clique[id];
-
-		__builtin_prefetch(&a->clique_entry[k]);
-		__builtin_prefetch(&a->clique_total[k]);
-	}
-}
-
 /* dp_flame_kid_prefetch - in a scan of the @m children @ids, at child @i: stage 0 of
- * dp_flame_csd_prefetch() DP_REP_AHEAD children ahead, stage 1 half as far. */
-static inline void dp_flame_kid_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
+ * dp_rep_csd_prefetch() DP_REP_AHEAD children ahead, stage 1 half as far. */
+DP_PREFETCHER void dp_flame_kid_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
 					 const uint32_t *ids, uint32_t i, uint32_t m)
 {
 	if (i + DP_REP_AHEAD < m)
-		dp_flame_csd_prefetch(p, a, ids[i + DP_REP_AHEAD], 0);
+		dp_rep_csd_prefetch(p, a, ids[i + DP_REP_AHEAD], 0);
 	if (i + DP_REP_AHEAD / 2 < m)
-		dp_flame_csd_prefetch(p, a, ids[i + DP_REP_AHEAD / 2], 1);
+		dp_rep_csd_prefetch(p, a, ids[i + DP_REP_AHEAD / 2], 1);
 }
 
 /*
@@ -103,15 +81,15 @@ static inline void dp_flame_kid_prefetch(const struct dp_profile *p, const struc
  * ones, so that a short list (most cliques have a few children) has its loads in flight
  * together instead of one dependent chain after another.
  */
-static inline void dp_flame_kids_prime(const struct dp_profile *p, const struct dp_analysis *a,
+DP_PREFETCHER void dp_flame_kids_prime(const struct dp_profile *p, const struct dp_analysis *a,
 				       const uint32_t *ids, uint32_t m)
 {
 	uint32_t n = m < DP_REP_AHEAD ? m : DP_REP_AHEAD;
 
 	for (uint32_t i = 0; i < n; i++)
-		dp_flame_csd_prefetch(p, a, ids[i], 0);
+		dp_rep_csd_prefetch(p, a, ids[i], 0);
 	for (uint32_t i = 0; i < n && i < DP_REP_AHEAD / 2; i++)
-		dp_flame_csd_prefetch(p, a, ids[i], 1);
+		dp_rep_csd_prefetch(p, a, ids[i], 1);
 }
 
 #endif /* DP_REPORT_FLAME_INDEX_H */

@@ -282,7 +282,7 @@ void dp_fl_prefetch(const struct fl *f, uint32_t id, int stage)
 
 	if (f->callers || id == 0)
 		return; /* the callers tree is the page's own, small */
-	dp_flame_csd_prefetch(p, f->c->a, id, stage);
+	dp_rep_csd_prefetch(p, f->c->a, id, stage);
 	if (stage == 1) { /* and the PDs its name and row read */
 		__builtin_prefetch(&p->pd[p->csd[id].callee]);
 		__builtin_prefetch(&p->pd[p->csd[id].caller]);

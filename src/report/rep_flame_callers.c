@@ -87,7 +87,7 @@ static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
 /* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
  * of @i in @pds (@n of them), in three stages: the PD's callers range, its caller CSDs'
  * ids, those CSDs (the first four) */
-static inline void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
+DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
 				uint32_t n)
 {
 	const struct dp_csr *c = &a->pd_callers;
@@ -113,7 +113,7 @@ static inline void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 /* climb_prefetch - prefetch what caller_step() reads for the climbers ahead of @i (of
  * @n), in three stages: the PD's clique, the clique's members range and entry caller,
  * its first member when it has several */
-static inline void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
+DP_PREFETCHER void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
 				  uint32_t i, uint32_t n)
 {
 	if (i + FC_AHEAD < n)

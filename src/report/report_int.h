@@ -5,11 +5,34 @@
 #ifndef DP_REPORT_REPORT_INT_H
 #define DP_REPORT_REPORT_INT_H
 
+#include "../core/prefetch.h"
 #include "report.h"
 
 /* DP_REP_AHEAD: how many items ahead the scans over a node's calls or contexts prefetch
  * them (they lie all over memory in big profiles: the loads are what costs). */
 #define DP_REP_AHEAD 16
+
+/*
+ * dp_rep_csd_prefetch - prefetch what reading CSD @id's costs needs (its costs and
+ * dp_analysis_csd_desc()), in two stages: @stage 0 the CSD's record and its child clique
+ * id, @stage 1 (issued later, that id loaded) the clique's entry and total.
+ */
+DP_PREFETCHER void dp_rep_csd_prefetch(const struct dp_profile *p, const struct dp_analysis *a,
+				       uint32_t id, int stage)
+{
+	if (stage == 0) {
+		const struct dp_csd *d = &p->csd[id];
+
+		__builtin_prefetch(d); /* a CSD may span two cache lines */
+		__builtin_prefetch((const char *)(d + 1) - 1);
+		__builtin_prefetch(&a->csd_child_clique[id]);
+	} else {
+		uint32_t k = a->csd_child_clique[id];
+
+		__builtin_prefetch(&a->clique_entry[k]);
+		__builtin_prefetch(&a->clique_total[k]);
+	}
+}
 
 /* The flame pages (rep_flame.c) keep at most this many nodes, the widest: more cannot be
  * seen in a flame graph (a 1,200-pixel-wide one has room for about that many boxes a
@@ -108,6 +131,9 @@ void dp_rep_row_css(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
  * minus that */
 void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
 		       struct dp_rep_row *row);
+/* the same without its costs (left as they are), for rows that sum costs of their own */
+void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
+			    struct dp_rep_row *row);
 /* a module: module_own / module_desc */
 void dp_rep_row_module(struct dp_report *r, const struct dp_report_ctx *c, uint32_t module,
 		       struct dp_rep_row *row);
@@ -160,6 +186,10 @@ int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame.c */
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c); /* rep_dump.c: all 5 */
+
+/* dp_rep_subject_proc - the procedure of a proc or callers page (@id, or r->q.name),
+ * with r->subject set to its row. Return: its PS id, or a negative enum dp_err. */
+int dp_rep_subject_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id);
 
 /*
  * dp_rep_resolve_proc - the PS the query names for a procedure page: @id if non-zero

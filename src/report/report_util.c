@@ -433,8 +433,8 @@ static struct dp_inherit inherit_sub(const struct dp_inherit *a, const struct dp
 	return d;
 }
 
-void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
-		       struct dp_rep_row *row)
+void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
+			    struct dp_rep_row *row)
 {
 	const struct dp_analysis *a = c->a;
 	uint32_t pd = dp_csr_items(&a->clique_pds, clique)[0];
@@ -448,6 +448,15 @@ void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	row->thread = c->p->pd[pd].thread;
 	row->name = dp_rep_ps_name(r, c, ps, 0);
 	row_ps_position(c, ps, row);
+}
+
+void dp_rep_row_clique(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
+		       struct dp_rep_row *row)
+{
+	const struct dp_analysis *a = c->a;
+	uint32_t pd = dp_csr_items(&a->clique_pds, clique)[0];
+
+	dp_rep_row_clique_node(r, c, clique, row);
 	row->own = dp_analysis_pd_own(a, pd);
 	row->desc = inherit_sub(&a->clique_total[clique], &row->own);
 	if (is_zero(&row->own, &row->desc))

@@ -3,6 +3,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/arena.h"
 #include "core/err.h"
@@ -37,6 +38,53 @@ TEST(arena_limit)
 	CHECK(dp_arena_alloc(&a, (size_t)2 << 20) == NULL);
 	CHECK(dp_arena_alloc(&a, 100) != NULL);
 	dp_arena_release(&a);
+}
+
+/* Blocks released by one arena serve the next (the cache), and what they hand out is
+ * zero again although it was written: small pieces, a block's first piece, a dedicated
+ * block; a limit below a cached block's size is still kept. */
+TEST(arena_reuse_zeroed)
+{
+	struct dp_arena a, b;
+	unsigned char *pa[40], *pb[40], *big_a, *big_b;
+
+	dp_arena_init(&a, 0);
+	for (int i = 0; i < 40; i++) {
+		pa[i] = dp_arena_alloc(&a, 3000);
+		CHECK(pa[i] != NULL);
+		if (pa[i])
+			memset(pa[i], 0xA5, 3000);
+	}
+	big_a = dp_arena_alloc(&a, (size_t)3 << 20); /* dedicated: more than half a block */
+	CHECK(big_a != NULL);
+	if (big_a)
+		memset(big_a, 0x5A, (size_t)3 << 20);
+	dp_arena_release(&a);
+
+	dp_arena_init(&b, 0);
+	for (int i = 0; i < 40; i++) {
+		pb[i] = dp_arena_alloc(&b, 3000);
+		CHECK(pb[i] != NULL);
+		for (size_t k = 0; pb[i] && k < 3000; k++)
+			if (pb[i][k] != 0) {
+				CHECK_EQ(pb[i][k], 0);
+				break;
+			}
+	}
+	CHECK(pb[0] == pa[0]); /* the same block again: the cache was used */
+	big_b = dp_arena_alloc(&b, (size_t)3 << 20);
+	CHECK(big_b == big_a);
+	for (size_t k = 0; big_b && k < ((size_t)3 << 20); k += 4093)
+		if (big_b[k] != 0) {
+			CHECK_EQ(big_b[k], 0);
+			break;
+		}
+	dp_arena_release(&b);
+
+	dp_arena_init(&b, (size_t)1 << 20); /* the 3 MiB block is cached, but too big */
+	CHECK(dp_arena_alloc(&b, (size_t)900 << 10) != NULL);
+	CHECK(b.total <= ((size_t)1 << 20));
+	dp_arena_release(&b);
 }
 
 TEST(strtab_interning)
@@ -77,5 +125,5 @@ TEST(crc32_known_value)
 	CHECK_EQ(dp_fmt_crc32(c, (const uint8_t *)"56789", 5), 0xCBF43926u);
 }
 
-DP_TEST_MAIN(test_arena_zeroed_aligned, test_arena_limit, test_strtab_interning, test_err_message,
-	     test_crc32_known_value)
+DP_TEST_MAIN(test_arena_zeroed_aligned, test_arena_limit, test_arena_reuse_zeroed,
+	     test_strtab_interning, test_err_message, test_crc32_known_value)

@@ -464,6 +464,50 @@ static void proc_props(struct tf_ctx *t)
 	}
 }
 
+/* every procedure, grouping and order: bunches of 3 callers (sorted only in part, after
+ * selecting their ranks, once there are a dozen groups) are consecutive pieces of the
+ * whole order (sorted in full, in one bunch) */
+static void callers_bunch_props(struct tf_ctx *t)
+{
+	static const char *const gn[] = {"site", "proc", "module", "clique"};
+	static const char *const sn[] = {"context", "name", "cost", "cost:calls:self:call"};
+
+	for (uint32_t ps = 1; ps <= t->p.n_ps; ps++) {
+		for (int g = 0; g < 4; g++) {
+			for (int o = 0; o < 4; o++) {
+				struct dp_report *all = tf_page(
+					t, "page=callers&proc=%u&group=%s&sort=%s&size=1000", ps,
+					gn[g], sn[o]);
+				const struct dp_rep_section *s =
+					all ? tf_section(all, "callers") : NULL;
+
+				CHECK(s != NULL);
+				for (uint32_t b = 1; s && (uint64_t)(b - 1) * 3 < s->n_rows; b++) {
+					struct dp_report *pb = tf_page(t,
+								       "page=callers&proc=%u&group="
+								       "%s&sort=%s&size=3&bunch=%u",
+								       ps, gn[g], sn[o], b);
+					const struct dp_rep_section *sb =
+						pb ? tf_section(pb, "callers") : NULL;
+
+					CHECK(sb != NULL);
+					for (uint32_t i = 0; sb && i < sb->n_rows; i++) {
+						const struct dp_rep_row *x = &sb->rows[i];
+						const struct dp_rep_row *y =
+							&s->rows[(b - 1) * 3 + i];
+
+						CHECK_EQ(x->id, y->id);
+						CHECK_EQ(x->n, y->n);
+						CHECK_EQ(x->own.samples, y->own.samples);
+					}
+					dp_report_free(pb);
+				}
+				dp_report_free(all);
+			}
+		}
+	}
+}
+
 /* every call site: its contexts by total time descending, ties by name then CSD order
  * (the site's CSDs are in increasing id order), every context once; bunches of 3 are
  * consecutive pieces of that order */
@@ -515,6 +559,7 @@ TEST(generated_properties)
 		tf_sim.seed = seed;
 		TF_OPEN(&t, tf_gen_sim);
 		proc_props(&t);
+		callers_bunch_props(&t);
 		site_props(&t);
 		tf_close(&t);
 	}

@@ -1,0 +1,617 @@
+/*
+ * report/rep_callers.c - the callers page of one procedure: its caller CSDs grouped by
+ * call site, procedure, module or clique, with contour exclusion, sorted and paginated.
+ *
+ * page=callers&proc=N (or name=F), group=site|proc|module|clique, page=K (bunch), size=S:
+ *   subject: the PS row. Title "Callers of NAME".
+ *   section "callers": the procedure's caller CSDs (self-recursive ones excluded), grouped
+ *     by the caller's call site (kind CSS, id = CSS, ps = the caller procedure, name =
+ *     the caller procedure, callee = this procedure, position = the call site), caller
+ *     procedure (kind PS), caller module (kind MODULE) or caller clique (kind CLIQUE, name
+ *     = its entry procedure). Each row is SUM with n = its CSDs, own/desc = their sum;
+ *     clique and thread are set when n = 1 (site, proc groups). With prefs.contour each
+ *     CSD is first moved to dp_contour_site() (the key moves, the costs stay, the row gets
+ *     CONTOUR). Rows sorted by prefs (ties by id), then only bunch K (size S rows,
+ *     1-based) is kept: r->n_items = the groups, r->n_bunches, r->bunch.
+ *   facts: caller_csds, self_csds, groups, and with contour exclusion moved (CSDs moved).
+ *   links: "procedure", "previous" / "next" bunch, and the three other groupings.
+ *
+ * A procedure may have a hundred thousand caller CSDs (in as many contexts): they are read
+ * once, with their loads prefetched, and grouped by hashing their keys; the groups are
+ * sorted on integers only (names and files ranked first).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "report_int.h"
+
+/* One group of caller CSDs: v[first .. first + n) of the page's CSD array, in increasing
+ * id; costs are summed again only for the rows shown. */
+struct cgroup {
+	uint32_t key, first, n;
+	uint32_t one; /* the (moved) CSD of the first of them */
+	uint32_t ps;  /* the caller procedure of one */
+	unsigned flags;
+	uint32_t line;
+	double metric;
+	const char *sname, *file; /* sorting: bare name and position */
+};
+
+/* The groups while they are made: an array in the order met and a hash of their keys;
+ * sorting by cost, their costs summed as the CSDs are read. */
+struct cgroups {
+	struct cgroup *g;
+	struct dp_costs *own; /* with desc, NULL unless costs */
+	struct dp_inherit *desc;
+	bool costs;
+	uint32_t n, room;
+	uint32_t *slot; /* group index + 1; 0 = empty */
+	uint32_t size;	/* a power of two, at least twice n */
+};
+
+/* group_key - the key of (moved) caller CSD @csd under grouping @g */
+static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, enum dp_group g)
+{
+	const struct dp_csd *d = &c->p->csd[csd];
+	uint32_t ps = c->p->css[d->css].ps; /* the caller's (the reader checks it) */
+
+	switch (g) {
+	case DP_GROUP_PROC:
+		return ps;
+	case DP_GROUP_MODULE:
+		return c->a->ps_module[ps];
+	case DP_GROUP_CLIQUE:
+		return c->a->pd_clique[d->caller];
+	case DP_GROUP_SITE:
+	default:
+		return d->css;
+	}
+}
+
+static const char *bare_name(const struct dp_profile *p, uint32_t ps)
+{
+	return p->ps[ps].name ? dp_profile_str(p, p->ps[ps].name) : "";
+}
+
+/* sort keys of group @g: name and position of its node */
+static void group_sort_keys(const struct dp_report_ctx *c, enum dp_group how, struct cgroup *g)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t ps = 0;
+
+	switch (how) {
+	case DP_GROUP_SITE:
+		ps = g->ps; /* the site's */
+		g->file = p->css[g->key].file ? dp_profile_str(p, p->css[g->key].file) : NULL;
+		g->line = p->css[g->key].line;
+		break;
+	case DP_GROUP_PROC:
+		ps = g->key;
+		break;
+	case DP_GROUP_MODULE:
+		g->sname = g->file = dp_analysis_module_name(c->a, g->key);
+		break;
+	case DP_GROUP_CLIQUE: /* its entry's; a clique of one is its caller PD, of g->one */
+		ps = dp_csr_count(&c->a->clique_pds, g->key) == 1
+			     ? g->ps
+			     : p->pd[dp_csr_items(&c->a->clique_pds, g->key)[0]].ps;
+		break;
+	}
+	if (ps) {
+		g->sname = bare_name(p, ps);
+		if (how != DP_GROUP_SITE) {
+			g->file = p->ps[ps].file ? dp_profile_str(p, p->ps[ps].file) : NULL;
+			g->line = p->ps[ps].line;
+		}
+	}
+}
+
+/* moved - the CSD caller CSD @csd is grouped under (itself without contour exclusion) */
+static uint32_t moved(const struct dp_report *r, const struct dp_report_ctx *c, uint32_t csd)
+{
+	return r->q.prefs.contour ? dp_contour_site(c->a, c->contour, csd) : csd;
+}
+
+/* group_costs - the sum of the costs of the CSDs of group @g into @row */
+static void group_costs(const struct dp_report_ctx *c, const uint32_t *v, const struct cgroup *g,
+			struct dp_rep_row *row)
+{
+	memset(&row->own, 0, sizeof(row->own));
+	memset(&row->desc, 0, sizeof(row->desc));
+	for (uint32_t i = g->first; i < g->first + g->n; i++) {
+		struct dp_inherit desc = dp_analysis_csd_desc(c->a, v[i]);
+
+		dp_rep_costs_add_csd(&row->own, &c->p->csd[v[i]]);
+		dp_inherit_add(&row->desc, &desc);
+	}
+}
+
+static uint32_t key_slot(uint32_t key, uint32_t size)
+{
+	return (uint32_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & (size - 1);
+}
+
+/* grow - more room for the groups of @gs (and a hash twice as big when due) */
+static int grow(struct cgroups *gs)
+{
+	if (gs->n == gs->room) {
+		uint32_t room = gs->room ? 2 * gs->room : 64;
+		struct cgroup *g = realloc(gs->g, (size_t)room * sizeof(*g));
+
+		if (!g)
+			return -DP_ENOMEM;
+		gs->g = g;
+		if (gs->costs) {
+			struct dp_costs *own = realloc(gs->own, (size_t)room * sizeof(*own));
+			struct dp_inherit *desc;
+
+			if (!own)
+				return -DP_ENOMEM;
+			gs->own = own;
+			desc = realloc(gs->desc, (size_t)room * sizeof(*desc));
+			if (!desc)
+				return -DP_ENOMEM;
+			gs->desc = desc;
+		}
+		gs->room = room;
+	}
+	if (2 * (uint64_t)(gs->n + 1) > gs->size) {
+		uint32_t size = gs->size ? 2 * gs->size : 256;
+		uint32_t *slot = calloc(size, sizeof(*slot));
+
+		if (!slot)
+			return -DP_ENOMEM;
+		for (uint32_t i = 0; i < gs->n; i++) {
+			uint32_t s = key_slot(gs->g[i].key, size);
+
+			while (slot[s])
+				s = (s + 1) & (size - 1);
+			slot[s] = i + 1;
+		}
+		free(gs->slot);
+		gs->slot = slot;
+		gs->size = size;
+	}
+	return 0;
+}
+
+/* group_of - the index of the group of @key in @gs, made if new; UINT32_MAX when out of
+ * memory */
+static uint32_t group_of(struct cgroups *gs, uint32_t key)
+{
+	uint32_t s, i;
+
+	if (gs->size) {
+		for (s = key_slot(key, gs->size); (i = gs->slot[s]) != 0;
+		     s = (s + 1) & (gs->size - 1))
+			if (gs->g[i - 1].key == key)
+				return i - 1;
+	}
+	if (grow(gs) < 0)
+		return UINT32_MAX;
+	for (s = key_slot(key, gs->size); gs->slot[s]; s = (s + 1) & (gs->size - 1))
+		;
+	memset(&gs->g[gs->n], 0, sizeof(gs->g[gs->n]));
+	if (gs->costs) {
+		memset(&gs->own[gs->n], 0, sizeof(gs->own[gs->n]));
+		memset(&gs->desc[gs->n], 0, sizeof(gs->desc[gs->n]));
+	}
+	gs->g[gs->n].key = key;
+	gs->g[gs->n].flags = DP_ROW_SUM;
+	gs->slot[s] = ++gs->n;
+	return gs->n - 1;
+}
+
+/*
+ * callers_prefetch - prefetch, in the scan of the caller CSDs @ids[0..n) at @i, what
+ * caller_csds() reads of the CSDs ahead: their records' first line and, grouping by
+ * clique, their callers' cliques; with @costs (the groups are sorted by cost), all that
+ * group_costs() reads of them next (dp_rep_csd_prefetch(), in two stages)
+ */
+DP_PREFETCHER void callers_prefetch(const struct dp_report_ctx *c, const uint32_t *ids, uint32_t i,
+				    uint32_t n, enum dp_group g, bool costs)
+{
+	if (i + 2 * DP_REP_AHEAD < n) {
+		if (costs)
+			dp_rep_csd_prefetch(c->p, c->a, ids[i + 2 * DP_REP_AHEAD], 0);
+		else
+			__builtin_prefetch(&c->p->csd[ids[i + 2 * DP_REP_AHEAD]].css);
+	}
+	if (i + DP_REP_AHEAD < n) {
+		if (costs)
+			dp_rep_csd_prefetch(c->p, c->a, ids[i + DP_REP_AHEAD], 1);
+		if (g == DP_GROUP_CLIQUE)
+			__builtin_prefetch(
+				&c->a->pd_clique[c->p->csd[ids[i + DP_REP_AHEAD]].caller]);
+	}
+}
+
+/*
+ * caller_csds - the caller CSDs of @ps (self-recursive ones left out) in groups @gs (in
+ * the order met; with gs->costs, their costs summed), laid out group by group in *@vout
+ * (*@k of them); the facts on them. @gi: room for the group of each caller CSD.
+ */
+static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+		       struct cgroups *gs, uint32_t *gi, uint32_t **vout, uint32_t *k)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t n = dp_csr_count(&c->a->ps_callers, ps), at = 0, n_moved = 0;
+	const uint32_t *ids = dp_csr_items(&c->a->ps_callers, ps);
+	uint32_t *v = dp_arena_array(&r->arena, n ? n : 1, sizeof(*v));
+	int rc;
+
+	*k = 0;
+	if (!v)
+		return -DP_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t to, x;
+
+		callers_prefetch(c, ids, i, n, r->q.group, gs->costs);
+		gi[i] = UINT32_MAX;
+		if (p->css[p->csd[ids[i]].css].ps == ps)
+			continue; /* self-recursive */
+		to = moved(r, c, ids[i]);
+		x = group_of(gs, group_key(c, to, r->q.group));
+		if (x == UINT32_MAX)
+			return -DP_ENOMEM;
+		if (gs->g[x].n++ == 0) {
+			gs->g[x].one = to;
+			gs->g[x].ps = p->css[p->csd[to].css].ps;
+		}
+		if (to != ids[i]) {
+			gs->g[x].flags |= DP_ROW_CONTOUR;
+			n_moved++;
+		}
+		if (gs->costs) { /* the CSD's own costs, where it was */
+			struct dp_inherit desc = dp_analysis_csd_desc(c->a, ids[i]);
+
+			dp_rep_costs_add_csd(&gs->own[x], &p->csd[ids[i]]);
+			dp_inherit_add(&gs->desc[x], &desc);
+		}
+		gi[i] = x;
+		(*k)++;
+	}
+	for (uint32_t x = 0; x < gs->n; x++) { /* "line" counts the CSDs laid out, then 0 */
+		gs->g[x].first = at;
+		gs->g[x].line = at;
+		at += gs->g[x].n;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (gi[i] != UINT32_MAX)
+			v[gs->g[gi[i]].line++] = ids[i];
+	*vout = v;
+	rc = dp_rep_fact_u64(r, "caller_csds", "caller call sites in context", *k);
+	if (rc == 0)
+		rc = dp_rep_fact_u64(r, "self_csds", "self-recursive calls left out", n - *k);
+	if (rc == 0)
+		rc = dp_rep_fact_u64(r, "groups", "groups", gs->n);
+	if (rc == 0 && r->q.prefs.contour)
+		rc = dp_rep_fact_u64(r, "moved", "calls moved by contour exclusion", n_moved);
+	return rc < 0 ? -DP_ENOMEM : 0;
+}
+
+/* caller_groups - the sort keys of the groups of @gs: names, positions and, sorting by
+ * cost, the metric of their summed costs */
+static void caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
+			  const struct cgroups *gs)
+{
+	const struct dp_prefs *pr = &r->q.prefs;
+	struct cgroup *g = gs->g;
+	uint32_t ng = gs->n;
+
+	for (uint32_t i = 0; i < ng; i++) {
+		if (i + DP_REP_AHEAD < ng) {
+			__builtin_prefetch(&c->p->ps[g[i + DP_REP_AHEAD].ps]);
+			if (r->q.group == DP_GROUP_CLIQUE)
+				__builtin_prefetch(
+					&c->a->clique_pds.start[g[i + DP_REP_AHEAD].key]);
+		}
+		g[i].line = 0;
+		group_sort_keys(c, r->q.group, &g[i]);
+		if (gs->costs) {
+			struct dp_rep_row tmp;
+
+			tmp.own = gs->own[i];
+			tmp.desc = gs->desc[i];
+			g[i].metric = dp_rep_row_metric(&tmp, pr->sort_metric, pr->sort_scope,
+							pr->sort_per);
+		}
+	}
+}
+
+/* A group's place in the sort: two integers that order as the prefs say (ties by key). */
+struct skey {
+	uint64_t pre, sub;
+	uint32_t idx;
+};
+
+static int skey_less(const struct skey *a, const struct skey *b)
+{
+	return a->pre != b->pre ? a->pre < b->pre : a->sub < b->sub;
+}
+
+/*
+ * sort_keys - the keys of @g[0..n) for @how into @k: cost (descending), then name; name,
+ * then file (NULL last) and line; or file, line and name; the group's key last. Names and
+ * files are ranked first (dp_rep_str_ranks), so that the sort compares integers only.
+ */
+static int sort_keys(struct dp_report *r, const struct cgroup *g, uint32_t n, enum dp_sort how,
+		     struct skey *k)
+{
+	const char **s = dp_arena_array(&r->arena, n ? n : 1, sizeof(*s));
+	uint32_t *name = dp_arena_array(&r->arena, n ? n : 1, sizeof(*name));
+	uint32_t *file = dp_arena_array(&r->arena, n ? n : 1, sizeof(*file));
+
+	if (!s || !name || !file)
+		return -DP_ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		s[i] = g[i].sname;
+	if (dp_rep_str_ranks(r, s, n, name) < 0)
+		return -DP_ENOMEM;
+	if (how != DP_SORT_COST) {
+		for (uint32_t i = 0; i < n; i++)
+			s[i] = g[i].file;
+		if (dp_rep_str_ranks(r, s, n, file) < 0)
+			return -DP_ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t bits;
+
+		k[i].idx = i;
+		if (how == DP_SORT_COST) { /* metrics are >= 0: their bits order as they do */
+			memcpy(&bits, &g[i].metric, sizeof(bits));
+			k[i].pre = ~bits;
+			k[i].sub = (uint64_t)name[i] << 32 | g[i].key;
+		} else if (how == DP_SORT_NAME) {
+			k[i].pre = (uint64_t)name[i] << 32 | file[i];
+			k[i].sub = (uint64_t)g[i].line << 32 | g[i].key;
+		} else {
+			k[i].pre = (uint64_t)file[i] << 32 | g[i].line;
+			k[i].sub = (uint64_t)name[i] << 32 | g[i].key;
+		}
+	}
+	return 0;
+}
+
+/* merge_sort - sort @k[0..n) (@tmp: room for n); the result is in @k or @tmp, returned */
+static struct skey *merge_sort(struct skey *k, struct skey *tmp, uint32_t n)
+{
+	struct skey *src = k, *dst = tmp;
+
+	for (uint64_t w = 1; w < n; w *= 2) {
+		for (uint64_t lo = 0; lo < n; lo += 2 * w) {
+			uint64_t mid = lo + w < n ? lo + w : n,
+				 hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint64_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				dst[o++] = skey_less(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[o++] = src[i++];
+			while (j < hi)
+				dst[o++] = src[j++];
+		}
+		struct skey *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+static void skey_swap(struct skey *k, uint32_t i, uint32_t j)
+{
+	struct skey t = k[i];
+
+	k[i] = k[j];
+	k[j] = t;
+}
+
+/*
+ * select_rank - reorder @k[a..b) so that @k[r] holds the element of rank r, those before
+ * it smaller, those after it larger (keys are distinct); quickselect with a median of
+ * three. Returns -1, having done part of the work, if it takes more than about twice the
+ * expected rounds (an adversarial order): the caller then sorts instead.
+ */
+static int select_rank(struct skey *k, uint32_t a, uint32_t b, uint32_t r)
+{
+	uint32_t rounds = 64;
+
+	for (uint32_t m = b - a; m; m /= 2)
+		rounds += 2;
+	while (b - a > 2) {
+		uint32_t mid = a + (b - a) / 2, i = a, j = b - 1;
+
+		if (rounds-- == 0)
+			return -1;
+		if (skey_less(&k[mid], &k[a]))
+			skey_swap(k, mid, a);
+		if (skey_less(&k[b - 1], &k[a]))
+			skey_swap(k, b - 1, a);
+		if (skey_less(&k[b - 1], &k[mid]))
+			skey_swap(k, b - 1, mid);
+		skey_swap(k, mid, b - 1); /* the pivot, the median, at b - 1 */
+		for (uint32_t x = a; x < b - 1; x++)
+			if (skey_less(&k[x], &k[b - 1]))
+				skey_swap(k, x, i++);
+		skey_swap(k, i, j); /* the pivot in its place, i */
+		if (i == r)
+			return 0;
+		if (r < i)
+			b = i;
+		else
+			a = i + 1;
+	}
+	if (b - a == 2 && skey_less(&k[a + 1], &k[a]))
+		skey_swap(k, a, a + 1);
+	return 0;
+}
+
+/*
+ * sort_groups - order the groups @g[0..n) by @how, in *@out (indexes into @g), for the
+ * bunch [@lo, @hi) shown: only that range is sorted, after the two selections that put in
+ * it the groups of those ranks (a page of 20 rows out of 24,000 groups), unless the
+ * selections give up (then everything is sorted).
+ */
+static int sort_groups(struct dp_report *r, const struct cgroup *g, uint32_t n, enum dp_sort how,
+		       uint32_t lo, uint32_t hi, struct skey **out)
+{
+	struct skey *k = dp_arena_array(&r->arena, n ? n : 1, sizeof(*k));
+	struct skey *tmp = dp_arena_array(&r->arena, n ? n : 1, sizeof(*tmp));
+	uint32_t sorted = 1;
+
+	if (!k || !tmp || sort_keys(r, g, n, how, k) < 0)
+		return -DP_ENOMEM;
+	*out = k;
+	while (sorted < n && !skey_less(&k[sorted], &k[sorted - 1]))
+		sorted++;
+	if (sorted >= n)
+		return 0; /* already in order */
+	if (hi - lo < n / 4 && (lo == 0 || select_rank(k, 0, n, lo) == 0) &&
+	    (hi == n || select_rank(k, lo, n, hi) == 0)) {
+		struct skey *part = merge_sort(k + lo, tmp + lo, hi - lo);
+
+		if (part != k + lo)
+			memcpy(k + lo, part, (hi - lo) * sizeof(*k));
+		return 0;
+	}
+	*out = merge_sort(k, tmp, n);
+	return 0;
+}
+
+/* the row of caller group @g (of procedure @ps) */
+static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+		       const uint32_t *v, const struct cgroups *gs, uint32_t x,
+		       struct dp_rep_row *row)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t mod = c->a->ps_module[ps];
+	const struct cgroup *g = &gs->g[x];
+	uint32_t pd1 = p->csd[g->one].caller;
+
+	switch (r->q.group) {
+	case DP_GROUP_SITE: {
+		uint32_t caller = p->css[g->key].ps;
+
+		dp_rep_row_ps(r, c, caller, row);
+		row->kind = DP_ENT_CSS;
+		row->id = row->css = g->key;
+		row->clique = 0;
+		row->name = dp_rep_ps_name(r, c, caller, mod);
+		row->callee = r->subject.name;
+		row->file = p->css[g->key].file ? dp_profile_str(p, p->css[g->key].file) : NULL;
+		row->line = p->css[g->key].line;
+		break;
+	}
+	case DP_GROUP_PROC:
+		dp_rep_row_ps(r, c, g->key, row);
+		row->clique = 0;
+		row->name = dp_rep_ps_name(r, c, g->key, mod);
+		break;
+	case DP_GROUP_MODULE:
+		dp_rep_row_module(r, c, g->key, row);
+		break;
+	case DP_GROUP_CLIQUE:
+		dp_rep_row_clique_node(r, c, g->key, row);
+		break;
+	}
+	if (g->n == 1 && (r->q.group == DP_GROUP_SITE || r->q.group == DP_GROUP_PROC)) {
+		row->clique = c->a->pd_clique[pd1];
+		row->thread = p->pd[pd1].thread;
+	} else if (r->q.group != DP_GROUP_CLIQUE) {
+		row->thread = 0;
+	}
+	row->flags = g->flags;
+	row->n = g->n;
+	if (gs->costs) {
+		row->own = gs->own[x];
+		row->desc = gs->desc[x];
+	} else {
+		group_costs(c, v, g, row);
+	}
+}
+
+/* the pager and grouping links of a callers page */
+static int callers_links(struct dp_report *r, uint32_t ps)
+{
+	static const char *const gname[] = {"by call site", "by procedure", "by module",
+					    "by clique"};
+	struct dp_query t = r->q;
+	int rc = 0;
+
+	t.proc = ps;
+	t.name[0] = 0;
+	for (unsigned g = DP_GROUP_SITE; g <= DP_GROUP_CLIQUE && rc == 0; g++) {
+		if (g == (unsigned)r->q.group)
+			continue;
+		t.group = (enum dp_group)g;
+		t.bunch = 1;
+		rc = dp_rep_link(r, gname[g], &t);
+	}
+	t.group = r->q.group;
+	if (rc == 0 && r->bunch > 1) {
+		t.bunch = r->bunch - 1;
+		rc = dp_rep_link(r, "previous", &t);
+	}
+	if (rc == 0 && r->bunch < r->n_bunches) {
+		t.bunch = r->bunch + 1;
+		rc = dp_rep_link(r, "next", &t);
+	}
+	return rc;
+}
+
+int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
+{
+	struct cgroups gs = {.costs = r->q.prefs.sort == DP_SORT_COST};
+	uint32_t ps, k = 0, *v = NULL, *gi;
+	struct skey *order = NULL;
+	struct dp_rep_rows l;
+	uint64_t lo = 0, hi = 0;
+	int rc;
+
+	if ((unsigned)r->q.group > DP_GROUP_CLIQUE)
+		return dp_error(DP_EUSAGE, "page callers needs group=site|proc|module|clique");
+	if (r->q.prefs.contour && !c->contour)
+		return dp_error(DP_EUSAGE, "contour exclusion: %s",
+				c->contour_error ? c->contour_error : "no contour file");
+	rc = dp_rep_subject_proc(r, c, r->q.proc);
+	if (rc < 0)
+		return rc;
+	ps = (uint32_t)rc;
+	r->title = dp_rep_printf(r, "Callers of %s", r->subject.name);
+	if (!r->title)
+		return -DP_ENOMEM;
+	if (r->q.prefs.contour && c->contour->warnings && c->contour->warnings[0])
+		r->note = c->contour->warnings;
+	gi = malloc(((size_t)dp_csr_count(&c->a->ps_callers, ps) + 1) * sizeof(*gi));
+	rc = gi ? caller_csds(r, c, ps, &gs, gi, &v, &k) : -DP_ENOMEM;
+	free(gi);
+	if (rc == 0)
+		rc = dp_rep_bunch(r, gs.n, &lo, &hi);
+	if (rc == 0) {
+		caller_groups(r, c, &gs);
+		rc = sort_groups(r, gs.g, gs.n, r->q.prefs.sort, (uint32_t)lo, (uint32_t)hi,
+				 &order);
+	}
+	dp_rep_rows_init(&l, r);
+	for (uint64_t i = lo; rc == 0 && i < hi; i++) {
+		struct dp_rep_row *row = dp_rep_rows_add(&l);
+
+		if (!row)
+			rc = -DP_ENOMEM;
+		else
+			caller_row(r, c, ps, v, &gs, order[i].idx, row);
+	}
+	free(gs.g);
+	free(gs.own);
+	free(gs.desc);
+	free(gs.slot);
+	if (rc == -DP_ENOMEM)
+		rc = dp_error(DP_ENOMEM, "out of memory building a callers page");
+	if (rc == 0)
+		rc = dp_rep_section(r, "callers", "Callers", &l);
+	if (rc == 0)
+		rc = dp_rep_link_id(r, "procedure", DP_PAGE_PROC, ps);
+	return rc < 0 ? rc : callers_links(r, ps);
+}
