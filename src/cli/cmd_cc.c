@@ -3,13 +3,18 @@
  * compiler ($DEEPPROF_CC / $DEEPPROF_CXX, default cc / c++) with the user's arguments plus
  * the instrumentation flags, and, when it links an executable, the runtime (libdeepprof.a,
  * whole archive) with its hooks exported. execs the compiler, so its exit status is ours.
+ * Instruments after inlining by default: gcc through plugin/deepprof_gcc.so when it was
+ * built for this gcc, clang with -finstrument-functions-after-inlining.
  */
 #define _GNU_SOURCE /* strdup, strtok_r */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -206,8 +211,13 @@ static int cc_usage(const char *name)
 {
 	printf("usage: deepprof %s [COMPILER ARGS...]\n\n"
 	       "Runs the compiler ($DEEPPROF_%s, default %s) with the given arguments plus\n"
-	       "  -finstrument-functions -g -fno-omit-frame-pointer -DDEEPPROF=1 -IPREFIX/include\n"
+	       "  INSTRUMENT -g -fno-omit-frame-pointer -DDEEPPROF=1 -IPREFIX/include\n"
 	       "and, when linking an executable, the deepprof runtime (PREFIX/lib/libdeepprof.a).\n"
+	       "INSTRUMENT calls the hooks after inlining, so inlined functions cost nothing and\n"
+	       "do not appear: -fplugin=PREFIX/lib/deepprof/deepprof_gcc.so with the gcc the\n"
+	       "plugin was built for, -finstrument-functions-after-inlining with clang, else\n"
+	       "-finstrument-functions. DEEPPROF_INSTRUMENT=inlined always uses\n"
+	       "-finstrument-functions (inlined copies call the hooks too, and show up).\n"
 	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
 	       "no runtime (the executable provides it). Without input files the arguments are\n"
 	       "passed through unchanged. Use it as CC=\"deepprof cc\" CXX=\"deepprof c++\".\n"
@@ -245,6 +255,140 @@ static char *find_runtime(const char *prefix)
 	return NULL;
 }
 
+/* Which gcc the plugin was built for: its cc1, by path, size and modification time. */
+struct dp_cc_gcc {
+	char cc1[4096];
+	long long size, mtime;
+};
+
+/*
+ * The plugin, PREFIX/DP_LIBDIR/deepprof/deepprof_gcc.so or (build tree) under lib/, and
+ * the gcc it was built for, read into @gcc from deepprof_gcc.cc1 beside it (one line
+ * "CC1 SIZE MTIME", plugin/record-gcc.cmake). NULL if either is absent or unreadable.
+ */
+static char *find_plugin(const char *prefix, struct dp_cc_gcc *gcc)
+{
+	const char *sep = strcmp(prefix, "/") ? "/" : "";
+	const char *libdirs[] = {DP_LIBDIR, "lib"};
+	char *base, *so, *rec;
+	FILE *f;
+	size_t i;
+	int ok;
+
+	for (i = 0; i < 2; i++) {
+		base = xstrcat3(prefix, sep, libdirs[i]);
+		so = xstrcat3(base, "/deepprof/", "deepprof_gcc.so");
+		rec = xstrcat3(base, "/deepprof/", "deepprof_gcc.cc1");
+		free(base);
+		f = access(so, R_OK) == 0 ? fopen(rec, "r") : NULL;
+		free(rec);
+		ok = f && fscanf(f, "%4095s %lld %lld", gcc->cc1, &gcc->size, &gcc->mtime) == 3 &&
+		     gcc->cc1[0] == '/';
+		if (f)
+			fclose(f);
+		if (ok)
+			return so;
+		free(so);
+	}
+	return NULL;
+}
+
+/*
+ * Run the compiler words @cmd[0..n) plus @opt and put the first line of its standard
+ * output into @out (empty on any failure). Standard error is discarded.
+ */
+static void probe_compiler(char **cmd, int n, char *opt, char *out, size_t size)
+{
+	char *argv[18];
+	int fd[2], st, i;
+	ssize_t got = 0, r;
+	pid_t pid;
+
+	out[0] = '\0';
+	if (n > 16 || pipe(fd) != 0)
+		return;
+	for (i = 0; i < n; i++)
+		argv[i] = cmd[i];
+	argv[n] = opt;
+	argv[n + 1] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(fd[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (pid > 0 && (size_t)got < size - 1 &&
+	       (r = read(fd[0], out + got, size - 1 - (size_t)got)) > 0)
+		got += r;
+	close(fd[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		got = 0;
+	out[got] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* Whether the compiler (its last word: "ccache clang" is clang) is clang, by name. */
+static int is_clang(char **cmd, int n)
+{
+	const char *slash = strrchr(cmd[n - 1], '/');
+
+	return strstr(slash ? slash + 1 : cmd[n - 1], "clang") != NULL;
+}
+
+/* Whether the compiler @cmd[0..n) runs the cc1 of @gcc (a plugin loads only into the gcc
+ * it was built for): one probe of `-print-prog-name=cc1`, then the file's size and time.
+ * clang prints a bare "cc1". */
+static int same_gcc(char **cmd, int n, const struct dp_cc_gcc *gcc)
+{
+	static char print_cc1[] = "-print-prog-name=cc1";
+	char got[4096];
+	struct stat st;
+
+	probe_compiler(cmd, n, print_cc1, got, sizeof(got));
+	return got[0] == '/' && stat(got, &st) == 0 && (long long)st.st_size == gcc->size &&
+	       (long long)st.st_mtime == gcc->mtime;
+}
+
+/*
+ * The instrumentation flag for the compiler @cmd[0..n). DEEPPROF_INSTRUMENT=inlined:
+ * -finstrument-functions (gcc's, before inlining: inlined copies call the hooks too).
+ * Otherwise after inlining: clang's -finstrument-functions-after-inlining, or the plugin
+ * with the gcc it was built for; else -finstrument-functions. NULL (with a message) for
+ * an unknown DEEPPROF_INSTRUMENT.
+ */
+static char *instrument_flag(char **cmd, int n, const char *prefix)
+{
+	const char *mode = getenv("DEEPPROF_INSTRUMENT");
+	struct dp_cc_gcc gcc;
+	char *so, *flag;
+
+	if (mode && strcmp(mode, "inlined") == 0)
+		return xstrdup("-finstrument-functions");
+	if (mode && *mode && strcmp(mode, "after-inlining") != 0) {
+		fprintf(stderr,
+			"deepprof: DEEPPROF_INSTRUMENT must be 'inlined' or "
+			"'after-inlining', not '%s'\n",
+			mode);
+		return NULL;
+	}
+	if (is_clang(cmd, n))
+		return xstrdup("-finstrument-functions-after-inlining");
+	so = find_plugin(prefix, &gcc);
+	if (!so)
+		return xstrdup("-finstrument-functions");
+	flag = same_gcc(cmd, n, &gcc) ? xstrcat3("-fplugin=", so, "")
+				      : xstrdup("-finstrument-functions");
+	free(so);
+	return flag;
+}
+
 /*
  * dp_cmd_cc - `deepprof cc|c++ ARGS...` (argv[0] is "cc" or "c++"). Builds the compiler
  * command line and execs it; returns only on failure (1), or 0 after --help.
@@ -275,7 +419,9 @@ int dp_cmd_cc(int argc, char **argv)
 		return 1;
 	}
 	if (scan.n_inputs > 0) {
-		args[n++] = xstrdup("-finstrument-functions");
+		args[n] = instrument_flag(args, n, prefix);
+		if (!args[n++])
+			return 1;
 		args[n++] = xstrdup("-g");
 		args[n++] = xstrdup("-fno-omit-frame-pointer");
 		args[n++] = xstrdup("-DDEEPPROF=1");

@@ -41,12 +41,26 @@ class Ctx(BaseCtx):
                                                          r.stdout, r.stderr))
         return r
 
-    def build(self, out, sources, cxx=False, extra=()):
+    def build(self, out, sources, cxx=False, extra=(), env=None):
+        """Build OUT with deepprof cc/c++ and note how it instrumented (self.after: after
+        inlining, through gcc's plugin or clang's flag; read from DEEPPROF_VERBOSE)."""
         drv = "c++" if cxx else "cc"
         srcs = [os.path.join(PROGS, s) for s in sources]
-        self.must([self.deepprof, drv, self.opt, "-Wall", "-I", PROGS, "-o", out] + srcs
-                  + list(extra))
+        saved = self.env
+        self.env = dict(saved, DEEPPROF_VERBOSE="1", **(env or {}))
+        try:
+            r = self.must([self.deepprof, drv, self.opt, "-Wall", "-I", PROGS, "-o", out]
+                          + srcs + list(extra))
+        finally:
+            self.env = saved
+        self.after = ("-fplugin=" in r.stderr
+                      or "-finstrument-functions-after-inlining" in r.stderr)
         return os.path.join(self.work, out)
+
+    def plugin_built(self):
+        """Whether this build tree has the GCC plugin (then gcc must use it)."""
+        return os.path.exists(os.path.join(os.path.dirname(self.deepprof), "..", "lib",
+                                           "deepprof", "deepprof_gcc.so"))
 
     def run(self, exe, *args, output="Deep.data", opts=()):
         """deepprof run EXE ARGS; returns (stdout of the program, profile). The summary
@@ -136,14 +150,56 @@ def t_run_options(ctx, ck):
 
 
 def t_inlined(ctx, ck):
-    exe = ctx.build("inlined", ["inlined.c"])
+    """The hooks of inlined copies (DEEPPROF_INSTRUMENT=inlined: gcc's and clang's
+    -finstrument-functions); after inlining (the default, when the compiler can), sq is
+    only there at -O0."""
     n = 100
+    for mode in ("inlined", "after-inlining"):
+        exe = ctx.build("inlined", ["inlined.c"], env={"DEEPPROF_INSTRUMENT": mode})
+        _, p = ctx.run(exe, n)
+        ck.edge(p, "<thread>", "main", calls=1, exits=1, unwinds=0)
+        if not ctx.after or ctx.opt == "-O0":  # (gcc without the plugin: not after)
+            ck.edge(p, "main", "sq", calls=1, exits=1, unwinds=0)
+            ck.edge(p, "outer", "sq", calls=n, exits=n, unwinds=0)
+        else:
+            ck.eq("%s: PDs of the inlined sq" % mode, len(p.pds_of("sq")), 0)
+        ck.edge(p, "main", "outer", calls=1, exits=1)
+        ck.edge(p, "main", "after", calls=1, exits=1)
+        ck.balanced(p)
+
+
+def t_after_inline(ctx, ck):
+    """Instrumenting after inlining (deepprof cc's default): no hooks for an inlined
+    function, exact counts for the rest, a tail call keeps its caller's exit, a clone is
+    named after its function; DEEPPROF_INSTRUMENT=inlined brings the inlined one back."""
+    n = 137
+    exe = ctx.build("after_inline", ["after_inline.c"])
+    if ctx.family == "clang" or ctx.plugin_built():
+        ck.true("default instruments after inlining", ctx.after)
     _, p = ctx.run(exe, n)
-    ck.edge(p, "<thread>", "main", calls=1, exits=1, unwinds=0)
-    ck.edge(p, "main", "sq", calls=1, exits=1, unwinds=0)
-    ck.edge(p, "main", "outer", calls=1, exits=1)
-    ck.edge(p, "outer", "sq", calls=n, exits=n, unwinds=0)
-    ck.edge(p, "main", "after", calls=1, exits=1)
+    ck.edge(p, "main", "work", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "main", "f", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "main", "scaled", calls=n, exits=n, unwinds=0)
+    ck.eq("PDs of scaled (its clone under its name)", len(p.pds_of("scaled")), 1)
+    clone = re.search(r"^([0-9a-f]+) t scaled\.constprop\.\d+$",
+                      ctx.must(["nm", exe]).stdout, re.M)
+    if clone and ctx.after:  # gcc cloned it: the procedure named scaled is the clone
+        ps = p.function("scaled")
+        ck.eq("scaled's address is its clone's", int(ps["addr"], 16)
+              - int(p.objects[ps["object"]]["bias"], 16), int(clone.group(1), 16))
+    twice = 0 if ctx.after and ctx.opt == "-O2" else 1
+    ck.eq("PDs of twice (inlined at -O2)", len(p.pds_of("twice")), twice)
+    if twice:
+        ck.edge(p, "work", "twice", calls=n, exits=n, unwinds=0)
+    # the root and <thread> -> main, then four or five calls per iteration
+    ck.eq("calls in all", sum(c["calls"] for c in p.csd), 2 + n * (4 + twice))
+    ck.balanced(p)
+    exe = ctx.build("after_inline", ["after_inline.c"], env={"DEEPPROF_INSTRUMENT": "inlined"})
+    ck.true("DEEPPROF_INSTRUMENT=inlined: -finstrument-functions", not ctx.after)
+    _, p = ctx.run(exe, n)
+    ck.edge(p, "work", "twice", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.balanced(p)
 
 
@@ -210,9 +266,10 @@ def t_exceptions(ctx, ck):
     t = kv(out, "throws")
     ck.eq("throws the program counted", t, (n + 2) // 3)
     f1, f2, f3 = ("ns::Thrower::f%d(long)" % i for i in (1, 2, 3))
-    # g++ runs the exit hooks while unwinding; clang++ does not (the runtime counts those
-    # activations as unwinds when it notices their frames are gone).
-    unw = 0 if ctx.family == "gcc" else t
+    # g++'s -finstrument-functions runs the exit hooks while unwinding; clang++ and the
+    # GCC plugin (after inlining) do not: the runtime counts those activations as unwinds
+    # when it notices their frames are gone.
+    unw = 0 if ctx.family == "gcc" and not ctx.after else t
     for caller, callee in (("main", f1), (f1, f2), (f2, f3)):
         ck.edge(p, caller, callee, calls=n, exits=n - unw, unwinds=unw)
     ck.edge(p, "main", "after_catch(ns::Thrower&, long)", calls=n, exits=n)

@@ -125,6 +125,72 @@ def t_cc_wrapper_clang(ctx, ck):
     wrapper(ctx, ck, "clang")
 
 
+def cc_flag(ctx, compiler, env=None):
+    """The instrumentation flag `deepprof cc` passes to COMPILER (DEEPPROF_VERBOSE), and
+    the run's result."""
+    e = dict({"DEEPPROF_INSTRUMENT": ""}, DEEPPROF_CC=compiler, DEEPPROF_VERBOSE="1")
+    e.update(env or {})
+    r = ctx.sh([ctx.deepprof, "cc", "-O2", "-c", "x.c", "-o", "x.o"], env=e)
+    words = r.stderr.split("\n")[0].split()
+    flags = [w for w in words if w.startswith("-fplugin=") or w.startswith("-finstrument")]
+    return flags, r
+
+
+def t_instrument(ctx, ck):
+    """How `deepprof cc` instruments: gcc's plugin only with the gcc it was built for
+    (else -finstrument-functions), clang after inlining, DEEPPROF_INSTRUMENT=inlined the
+    old way; a wrong value is refused. Inlined functions get no hooks after inlining."""
+    plugin = os.path.join(os.path.dirname(os.path.dirname(ctx.deepprof)), "lib", "deepprof",
+                          "deepprof_gcc.so")
+    ctx.write("x.c", HELLO)
+    if shutil.which("gcc"):
+        flags, _ = cc_flag(ctx, "gcc")
+        want = ["-fplugin=" + os.path.realpath(plugin)] if os.path.exists(plugin) else [
+            "-finstrument-functions"]
+        ck.eq("gcc: flag", ["-fplugin=" + os.path.realpath(f[9:])
+                            if f.startswith("-fplugin=") else f for f in flags], want)
+        flags, _ = cc_flag(ctx, "gcc", {"DEEPPROF_INSTRUMENT": "inlined"})
+        ck.eq("gcc, DEEPPROF_INSTRUMENT=inlined: flag", flags, ["-finstrument-functions"])
+        flags, _ = cc_flag(ctx, "gcc", {"DEEPPROF_INSTRUMENT": "after-inlining"})
+        ck.eq("gcc, DEEPPROF_INSTRUMENT=after-inlining: as the default", len(flags), 1)
+        # a gcc whose cc1 is another file (another version or build) gets no plugin; one
+        # that reaches the same cc1 by another path does
+        real = ctx.must(["gcc", "-print-prog-name=cc1"]).stdout.strip()
+        other = ctx.write("other/cc1", "not the cc1 the plugin was built for\n")
+        same = ["-fplugin"] if os.path.exists(plugin) else ["-finstrument-functions"]
+        for name, cc1, want in (("another", other, ["-finstrument-functions"]),
+                                ("a relative", "cc1", ["-finstrument-functions"]),
+                                ("the same", os.path.join(os.path.dirname(real), ".",
+                                                          os.path.basename(real)), same)):
+            fake = ctx.write("fakegcc", """\
+                #!/bin/sh
+                case "$1" in -print-prog-name=cc1) echo %s; exit 0;; esac
+                exec gcc "$@"
+                """ % cc1)
+            os.chmod(fake, 0o755)
+            flags, r = cc_flag(ctx, fake)
+            ck.eq("gcc with %s cc1: flag" % name, [f.split("=")[0] for f in flags], want)
+            ck.eq("gcc with %s cc1: compiles" % name, r.returncode, 0)
+        if os.path.exists(plugin):
+            ctx.must([ctx.deepprof, "cc", "-O2", "-S", "x.c", "-o", "x.s"],
+                     env={"DEEPPROF_CC": "gcc", "DEEPPROF_INSTRUMENT": ""})
+            with open(os.path.join(ctx.work, "x.s")) as f:
+                asm = f.read()
+            ck.true("plugin: main calls the hooks", "__cyg_profile_func_enter" in asm)
+            ck.true("plugin: the inlined twice() is gone",
+                    not re.search(r"^twice:|call\s+twice", asm, re.M))
+        r = ctx.sh([ctx.deepprof, "cc", "-c", "x.c"],
+                   env={"DEEPPROF_CC": "gcc", "DEEPPROF_INSTRUMENT": "sometimes"})
+        ck.eq("bad DEEPPROF_INSTRUMENT: status", r.returncode, 1)
+        ck.true("bad DEEPPROF_INSTRUMENT: says so (%r)" % r.stderr,
+                "DEEPPROF_INSTRUMENT" in r.stderr and "sometimes" in r.stderr)
+    if shutil.which("clang"):
+        flags, _ = cc_flag(ctx, "clang")
+        ck.eq("clang: flag", flags, ["-finstrument-functions-after-inlining"])
+        flags, _ = cc_flag(ctx, "clang", {"DEEPPROF_INSTRUMENT": "inlined"})
+        ck.eq("clang, DEEPPROF_INSTRUMENT=inlined: flag", flags, ["-finstrument-functions"])
+
+
 ERR_RE = re.compile(r"^deepprof: .+: .+ at byte \d+$")
 
 
@@ -327,9 +393,18 @@ def t_install(ctx, ck):
         }
         """)
     out = os.path.join(ctx.work, "inst", "w")
-    r = ctx.must([bin_, "cc", "-O2", "-o", out, src], env={"DEEPPROF_VERBOSE": "1"})
+    r = ctx.must([bin_, "cc", "-O2", "-o", out, src],
+                 env={"DEEPPROF_VERBOSE": "1", "DEEPPROF_CC": "gcc",
+                      "DEEPPROF_INSTRUMENT": ""})
     ck.true("installed cc links the installed runtime (%r)" % r.stderr[-400:],
             prefix in r.stderr and build + "/lib" not in r.stderr)
+    if os.path.exists(os.path.join(build, "lib", "deepprof", "deepprof_gcc.so")):
+        plugins = [os.path.join(d, f) for d, _, fs in os.walk(prefix) for f in fs
+                   if f.startswith("deepprof_gcc.")]
+        ck.eq("installed plugin files", sorted(os.path.basename(x) for x in plugins),
+              ["deepprof_gcc.cc1", "deepprof_gcc.so"])
+        ck.true("installed cc uses the installed plugin (%r)" % r.stderr[:300],
+                re.search(r"-fplugin=%s/\S+/deepprof_gcc\.so" % re.escape(prefix), r.stderr))
     data = os.path.join(ctx.work, "inst", "Deep.data")
     ctx.must([out], env={"DEEPPROF_OUTPUT": data})
     ctx.must([bin_, "symbolize", data])

@@ -1,0 +1,184 @@
+/*
+ * plugin/deepprof_gcc.cc - a GCC plugin that inserts the -finstrument-functions hooks
+ * after inlining, as clang's -finstrument-functions-after-inlining does: only functions
+ * that still exist in the object call __cyg_profile_func_enter/exit, so inlined copies
+ * cost nothing. In C++ because GCC's plugin API is C++ only (its headers are C++).
+ * Used by `deepprof cc` (src/cli/cmd_cc.c); docs/internals/runtime.md, "The GCC plugin".
+ * GCC loads only plugins under a GPL-compatible licence: this file is under the MIT
+ * licence (SPDX-License-Identifier: MIT).
+ */
+/* gcc-plugin.h first, then the order gcc's own sources use: not sorted. */
+// clang-format off
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "gimple-ssa.h"
+#include "ssa.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "options.h"
+#include "diagnostic-core.h"
+// clang-format on
+
+/* The two symbols gcc looks up; everything else is hidden (CXX_VISIBILITY_PRESET). */
+#define DP_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+/* GCC loads only plugins that declare this. */
+DP_PLUGIN_EXPORT int plugin_is_GPL_compatible;
+
+namespace
+{
+
+const pass_data dp_pass_data = {
+	GIMPLE_PASS,
+	"deepprof",		       /* name, for -fdump-tree-deepprof */
+	OPTGROUP_NONE,		       /* optinfo_flags */
+	TV_NONE,		       /* tv_id */
+	PROP_ssa | PROP_cfg,	       /* properties_required */
+	0,			       /* properties_provided */
+	0,			       /* properties_destroyed */
+	0,			       /* todo_flags_start */
+	TODO_update_ssa_only_virtuals, /* todo_flags_finish */
+};
+
+/*
+ * Whether the function being compiled gets hooks: not if the user asked for none, not if
+ * gcc instruments it already (-finstrument-functions given too), not a naked function,
+ * nor with a front end that does not declare the hooks (gcc's own instrumentation uses the
+ * same declarations). The attribute is looked up by name: gcc sets
+ * DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT on every function once gimplified, so the flag no longer
+ * tells.
+ */
+bool dp_wanted(function *fun)
+{
+	tree fn = fun->decl;
+
+	if (flag_instrument_function_entry_exit)
+		return false;
+	if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fn)))
+		return false;
+	if (lookup_attribute("naked", DECL_ATTRIBUTES(fn)))
+		return false;
+	return builtin_decl_implicit(BUILT_IN_PROFILE_FUNC_ENTER) &&
+	       builtin_decl_implicit(BUILT_IN_PROFILE_FUNC_EXIT);
+}
+
+/* A call of the hook @which (BUILT_IN_PROFILE_FUNC_ENTER or _EXIT) with the arguments gcc
+ * itself passes: the function's address and __builtin_return_address(0), appended to
+ * @seq, at source location @loc. The hook's declaration is gcc's own builtin, so a user's
+ * declaration merges with it. */
+void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun, location_t loc)
+{
+	tree ra_fn = builtin_decl_implicit(BUILT_IN_RETURN_ADDRESS);
+	tree ra = make_ssa_name(ptr_type_node);
+	gcall *get = gimple_build_call(ra_fn, 1, integer_zero_node);
+	gcall *hook;
+
+	gimple_call_set_lhs(get, ra);
+	gimple_set_location(get, loc);
+	gimple_seq_add_stmt(seq, get);
+	hook = gimple_build_call(builtin_decl_implicit(which), 2, build_fold_addr_expr(fun->decl),
+				 ra);
+	gimple_set_location(hook, loc);
+	gimple_seq_add_stmt(seq, hook);
+}
+
+/*
+ * Clear the tail-call mark of every call: each return now follows an exit hook, so no
+ * call stays in tail position (a call left marked would be emitted as a jump and skip
+ * the hook). With @check, only tell whether a call must stay a tail call (g++ makes
+ * some thunks so): such a function is left without hooks.
+ */
+bool dp_untail(function *fun, bool check)
+{
+	basic_block bb;
+
+	FOR_EACH_BB_FN(bb, fun)
+	{
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+
+			if (!call)
+				continue;
+			if (check && gimple_call_must_tail_p(call))
+				return true;
+			if (!check && gimple_call_tail_p(call))
+				gimple_call_set_tail(call, false);
+		}
+	}
+	return false;
+}
+
+/* The enter hook on the edge out of the entry block, at the function's line; an exit hook
+ * before every return, at the return's line. */
+unsigned int dp_instrument(function *fun)
+{
+	edge e;
+	edge_iterator ei;
+	gimple_seq seq = NULL;
+
+	if (dp_untail(fun, true))
+		return 0;
+	dp_untail(fun, false);
+	dp_build_hook(&seq, BUILT_IN_PROFILE_FUNC_ENTER, fun, DECL_SOURCE_LOCATION(fun->decl));
+	gsi_insert_seq_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), seq);
+	FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
+	{
+		gimple_stmt_iterator gsi = gsi_last_bb(e->src);
+
+		if (gsi_end_p(gsi) || gimple_code(gsi_stmt(gsi)) != GIMPLE_RETURN)
+			continue; /* a noreturn call or a throw: no exit hook, as in clang */
+		seq = NULL;
+		dp_build_hook(&seq, BUILT_IN_PROFILE_FUNC_EXIT, fun,
+			      gimple_location(gsi_stmt(gsi)));
+		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+	}
+	return 0;
+}
+
+class dp_pass : public gimple_opt_pass
+{
+      public:
+	dp_pass(gcc::context *ctxt) : gimple_opt_pass(dp_pass_data, ctxt)
+	{
+	}
+	bool gate(function *fun) final override
+	{
+		return dp_wanted(fun);
+	}
+	unsigned int execute(function *fun) final override
+	{
+		return dp_instrument(fun);
+	}
+};
+
+} // namespace
+
+/*
+ * plugin_init - gcc's entry point: checks that the plugin runs in the gcc it was built
+ * for, and inserts the pass after "optimized", the last GIMPLE pass (after inlining,
+ * cloning and tail-call marking; it runs at every -O level). Returns 0 on success.
+ */
+DP_PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+	struct register_pass_info pass;
+
+	if (!plugin_default_version_check(version, &gcc_version)) {
+		error("%<deepprof_gcc%> was built for gcc %s, not for this gcc %s",
+		      gcc_version.basever, version->basever);
+		return 1;
+	}
+	pass.pass = new dp_pass(g);
+	pass.reference_pass_name = "optimized";
+	pass.ref_pass_instance_number = 1;
+	pass.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+	return 0;
+}
