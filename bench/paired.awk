@@ -6,7 +6,8 @@
 # that a difference the pairs do not agree on can be called noise.
 # Output (tab-separated; "-" where the base did not run):
 #   1 workload  2 config  3 ratio to plain (median)  4 ns over plain (median)
-#   5 ns over hooks (median)  6-7 ratio to plain CI low, high  8-9 ns over hooks CI low,
+#   5 ns over hooks (median; over hooks-inlined for the other *-inlined configurations)
+#   6-7 ratio to plain CI low, high  8-9 ns over hooks CI low,
 #   high  10 ratio to gprof (median)  11-12 its CI low, high  13 pairs with gprof
 #   14 CI coverage of the gprof ratio (percent)
 # Time is CPU time (column 13 of results.tsv).
@@ -78,6 +79,9 @@ END {
 	for (i = 1; i <= n; i++) {
 		split(order[i], k, SUBSEP)
 		nr = np = nh = ng = 0
+		# a configuration built with gcc's own -finstrument-functions (name ending in
+		# -inlined) is compared with the empty hooks built the same way
+		hb = k[2] ~ /.-inlined$/ && k[2] != "hooks-inlined" ? "hooks-inlined" : "hooks"
 		delete ratio; delete dp; delete dh; delete rg
 		for (r = 1; r <= maxrep; r++) {
 			if (!((k[1], k[2], r) in t))
@@ -87,8 +91,8 @@ END {
 				ratio[++nr] = v / t[k[1], "plain", r]
 				dp[++np] = v - t[k[1], "plain", r]
 			}
-			if ((k[1], "hooks", r) in t)
-				dh[++nh] = v - t[k[1], "hooks", r]
+			if ((k[1], hb, r) in t)
+				dh[++nh] = v - t[k[1], hb, r]
 			if ((k[1], "gprof", r) in t && t[k[1], "gprof", r] > 0)
 				rg[++ng] = v / t[k[1], "gprof", r]
 		}

@@ -85,6 +85,10 @@ struct dp_analysis {
 					  cliques, else 0 */
 	uint32_t *clique_entry_caller; /* [1..n_cliques] the caller PD of clique_entry, 0 if
 					  none */
+	uint32_t *pd_up;	       /* [1..n_pd] the next PD up the clique tree: for a
+					  clique's entry (its first member) its
+					  clique_entry_caller, for the other members the entry
+					  (one load per step for the callers' flame graph) */
 	uint32_t *clique_first;	       /* [1..n_cliques] cliques clique_first[c]..c are those
 					  completed during c's search: if n_extra_entries == 0
 					  and root_clique == n_cliques (runtime files), c's

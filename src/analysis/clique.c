@@ -252,6 +252,24 @@ static void order_members(struct dp_analysis *a)
 	}
 }
 
+/* Each PD's step up the clique tree (a->pd_up): a clique's entry goes to the caller of
+ * the clique's entry CSD, the other members to the entry. A pass over the cliques. */
+static int pd_steps_up(struct dp_analysis *a)
+{
+	a->pd_up = dp_arena_array(&a->arena, (size_t)a->p->n_pd + 1, sizeof(*a->pd_up));
+	if (!a->pd_up)
+		return dp_error(DP_ENOMEM, "out of memory finding cliques");
+	for (uint32_t k = 1; k <= a->n_cliques; k++) {
+		const uint32_t *m = dp_csr_items(&a->clique_pds, k);
+		uint32_t n = dp_csr_count(&a->clique_pds, k);
+
+		a->pd_up[m[0]] = a->clique_entry_caller[k];
+		for (uint32_t j = 1; j < n; j++)
+			a->pd_up[m[j]] = m[0];
+	}
+	return 0;
+}
+
 /* The clique tree as an index: for each clique, the entry CSDs of the cliques entered
  * from its members (in increasing child clique id), so that walking the tree (flame
  * graphs, group totals) never scans the members' other calls. */
@@ -312,5 +330,6 @@ int dp_analysis_cliques(struct dp_analysis *a)
 	if (rc < 0)
 		return rc;
 	order_members(a);
-	return clique_kids(a);
+	rc = pd_steps_up(a);
+	return rc < 0 ? rc : clique_kids(a);
 }

@@ -10,9 +10,9 @@
 #include "../core/err.h"
 #include "rep_flame_int.h"
 
-/* How many PDs or climbers ahead the loops prefetch, in stages of this, 1/2 and 1/4: each
- * step is a chain of dependent loads from all over memory (64 rather than the reports'
- * DP_REP_AHEAD: 10 -> 9 ms for 33,000 contexts at 10 million) */
+/* How many PDs or climbers ahead the loops prefetch (the own costs in stages of this, 1/2
+ * and 1/4): their loads are all over memory (64 rather than the reports' DP_REP_AHEAD:
+ * 10 -> 9 ms for 33,000 contexts at 10 million) */
 #define FC_AHEAD 64
 
 static uint32_t hash_of(uint32_t parent, uint32_t ps)
@@ -70,20 +70,6 @@ static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 	return i;
 }
 
-/* caller_step - the next PD up the ancestor chain from @cur (see the page comment), or 0
- * at the root */
-static uint32_t caller_step(const struct dp_report_ctx *c, uint32_t cur)
-{
-	const struct dp_analysis *a = c->a;
-	uint32_t k = a->pd_clique[cur], entry;
-
-	/* the only member of its clique (most PDs) is its entry: no load of the members */
-	if (dp_csr_count(&a->clique_pds, k) == 1)
-		return a->clique_entry_caller[k];
-	entry = dp_csr_items(&a->clique_pds, k)[0];
-	return cur == entry ? a->clique_entry_caller[k] : entry;
-}
-
 /* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
  * of @i in @pds (@n of them), in three stages: the PD's callers range, its caller CSDs'
  * ids, those CSDs (the first four) */
@@ -107,28 +93,6 @@ DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 			__builtin_prefetch(d); /* a CSD may span two cache lines */
 			__builtin_prefetch((const char *)(d + 1) - 1);
 		}
-	}
-}
-
-/* climb_prefetch - prefetch what caller_step() reads for the climbers ahead of @i (of
- * @n), in three stages: the PD's clique, the clique's members range and entry caller,
- * its first member when it has several */
-DP_PREFETCHER void climb_prefetch(const struct dp_analysis *a, const struct fc_climb *act,
-				  uint32_t i, uint32_t n)
-{
-	if (i + FC_AHEAD < n)
-		__builtin_prefetch(&a->pd_clique[act[i + FC_AHEAD].cur]);
-	if (i + FC_AHEAD / 2 < n) {
-		uint32_t k = a->pd_clique[act[i + FC_AHEAD / 2].cur];
-
-		__builtin_prefetch(&a->clique_pds.start[k]);
-		__builtin_prefetch(&a->clique_entry_caller[k]);
-	}
-	if (i + FC_AHEAD / 4 < n) {
-		uint32_t k = a->pd_clique[act[i + FC_AHEAD / 4].cur];
-
-		if (dp_csr_count(&a->clique_pds, k) > 1)
-			__builtin_prefetch(&a->clique_pds.ids[a->clique_pds.start[k]]);
 	}
 }
 
@@ -234,7 +198,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
 	for (uint32_t i = 0; i < n; i++) {
 		own_prefetch(a, pds, i, n);
-		act[i] = (struct fc_climb){i, pds[i], 1, 1};
+		act[i] = (struct fc_climb){i, pds[i], 1, 1, 0};
 		own[i] = dp_analysis_pd_own(a, pds[i]);
 		desc[i] = a->pd_desc[pds[i]];
 	}
@@ -243,19 +207,22 @@ static int callers_tree(struct fl *f, uint32_t limit)
 		uint32_t m = 0, first = f->n_t;
 		uint64_t lb;
 
-		/* two passes, each with its loads prefetched: the step, then the tree node */
+		/* two passes: the step (a->pd_up) and its procedure, their loads prefetched
+		 * in two stages, then the tree node */
 		for (uint32_t i = 0; i < n; i++) {
-			climb_prefetch(a, act, i, n);
-			act[i].cur = caller_step(f->c, act[i].cur);
+			if (i + FC_AHEAD < n)
+				__builtin_prefetch(&a->pd_up[act[i + FC_AHEAD].cur]);
+			if (i + FC_AHEAD / 2 < n)
+				__builtin_prefetch(&pd[a->pd_up[act[i + FC_AHEAD / 2].cur]]);
+			act[i].cur = a->pd_up[act[i].cur];
+			act[i].ps = pd[act[i].cur].ps;
 		}
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t node;
 
-			if (i + FC_AHEAD < n)
-				__builtin_prefetch(&pd[act[i + FC_AHEAD].cur]);
 			if (!act[i].cur)
 				continue;
-			node = tree_child(f, act[i].node, pd[act[i].cur].ps);
+			node = tree_child(f, act[i].node, act[i].ps);
 			if (!node) {
 				rc = -DP_ENOMEM;
 				break;
@@ -263,7 +230,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 			f->t[node].n += act[i].n;
 			dp_costs_add(&f->t[node].own, &own[act[i].k]);
 			dp_inherit_add(&f->t[node].desc, &desc[act[i].k]);
-			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n};
+			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n, 0};
 		}
 		n = 0;
 		lb = rc == 0 ? bound_see(f, &b, first) : 0;

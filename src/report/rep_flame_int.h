@@ -42,7 +42,8 @@ struct fl_lazy {
  * climbers' cost arrays), where they are and their tree node. */
 struct fc_climb {
 	uint32_t k, cur, node;
-	uint32_t n; /* PDs merged into this climber */
+	uint32_t n;  /* PDs merged into this climber */
+	uint32_t ps; /* cur's procedure, once it has stepped */
 };
 
 struct fl {

@@ -490,6 +490,27 @@ static void check_split(struct dp_analysis *a)
 }
 
 /* Every property; @runtime_like: the profile obeys the runtime's rules. */
+/* pd_up: a clique's first member steps to the caller of the clique's entry CSD (0 if it
+ * has none), any other member to the first; so climbing from any PD reaches 0 through
+ * ever higher cliques, every step either inside a clique or along its entry CSD */
+static void check_steps_up(const struct dp_profile *p, const struct dp_analysis *a)
+{
+	for (uint32_t pd = 1; pd <= p->n_pd; pd++) {
+		uint32_t k = a->pd_clique[pd], up = a->pd_up[pd], e = a->clique_entry[k];
+		uint32_t first = dp_csr_items(&a->clique_pds, k)[0];
+
+		if (pd != first) {
+			CHECK_EQ(up, first);
+			continue;
+		}
+		CHECK_EQ(up, e ? p->csd[e].caller : 0);
+		if (e)
+			CHECK_EQ(p->csd[e].callee, pd);
+		if (up)
+			CHECK(a->pd_clique[up] > k);
+	}
+}
+
 static void check_all(const struct dp_profile *p, int runtime_like)
 {
 	int err = 1;
@@ -505,6 +526,7 @@ static void check_all(const struct dp_profile *p, int runtime_like)
 	CHECK_EQ(err, 0);
 	check_indexes(p, a);
 	check_cliques(p, a, mark, q);
+	check_steps_up(p, a);
 	check_propagation(p, a);
 	check_summaries(p, a);
 	reach(p, a, p->root_pd, mark, q);
