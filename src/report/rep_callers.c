@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/par.h"
+#include "flame_index.h"
 #include "report_int.h"
 
 /* One group of caller CSDs: v[first .. first + n) of the page's CSD array, in increasing
@@ -227,51 +229,102 @@ DP_PREFETCHER void callers_prefetch(const struct dp_report_ctx *c, const uint32_
 	}
 }
 
+/* What the scan reads of each caller CSD (callers_read(), on two threads). */
+struct ccsd {
+	uint32_t to;  /* the (moved) CSD it is grouped under; 0: self-recursive, left out */
+	uint32_t key; /* its group's key */
+	uint32_t ps;  /* the caller procedure of to */
+};
+
+struct read_job {
+	const struct dp_report *r;
+	const struct dp_report_ctx *c;
+	const uint32_t *ids; /* the caller CSDs */
+	uint32_t ps;	     /* the procedure */
+	struct ccsd *cs;
+	struct dp_costs *own;	 /* with desc, each CSD's own costs (where it was) and desc, */
+	struct dp_inherit *desc; /* NULL unless sorting by cost */
+};
+
+/* callers_read - what caller CSDs [@lo, @hi) of the job @arg are, into its arrays */
+static void callers_read(void *arg, uint32_t lo, uint32_t hi)
+{
+	const struct read_job *j = arg;
+	const struct dp_report_ctx *c = j->c;
+	const struct dp_profile *p = c->p;
+	enum dp_group g = j->r->q.group;
+
+	for (uint32_t i = lo; i < hi; i++) {
+		uint32_t to;
+
+		callers_prefetch(c, j->ids, i, hi, g, j->own != NULL);
+		if (p->css[p->csd[j->ids[i]].css].ps == j->ps) {
+			j->cs[i].to = 0; /* self-recursive */
+			continue;
+		}
+		to = moved(j->r, c, j->ids[i]);
+		j->cs[i] = (struct ccsd){to, group_key(c, to, g), p->css[p->csd[to].css].ps};
+		if (j->own) {
+			j->own[i] = dp_csd_costs(&p->csd[j->ids[i]]);
+			j->desc[i] = dp_analysis_csd_desc(c->a, j->ids[i]);
+		}
+	}
+}
+
 /*
  * caller_csds - the caller CSDs of @ps (self-recursive ones left out) in groups @gs (in
  * the order met; with gs->costs, their costs summed), laid out group by group in *@vout
- * (*@k of them); the facts on them. @gi: room for the group of each caller CSD.
+ * (*@k of them); the facts on them. The CSDs, all over memory, are read on two cores
+ * (callers_read()), then grouped here. @gi: room for the group of each caller CSD.
  */
 static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
 		       struct cgroups *gs, uint32_t *gi, uint32_t **vout, uint32_t *k)
 {
-	const struct dp_profile *p = c->p;
 	uint32_t n = dp_csr_count(&c->a->ps_callers, ps), at = 0, n_moved = 0;
 	const uint32_t *ids = dp_csr_items(&c->a->ps_callers, ps);
 	uint32_t *v = dp_arena_array(&r->arena, n ? n : 1, sizeof(*v));
-	int rc;
+	struct read_job j = {r, c, ids, ps, malloc((n ? n : 1) * sizeof(struct ccsd)), NULL, NULL};
+	int rc = v && j.cs ? 0 : -DP_ENOMEM;
 
 	*k = 0;
-	if (!v)
-		return -DP_ENOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t to, x;
+	if (rc == 0 && gs->costs) {
+		j.own = malloc((n ? n : 1) * sizeof(*j.own));
+		j.desc = malloc((n ? n : 1) * sizeof(*j.desc));
+		rc = j.own && j.desc ? 0 : -DP_ENOMEM;
+	}
+	if (rc == 0)
+		dp_par_split(callers_read, &j, n, 8192);
+	for (uint32_t i = 0; rc == 0 && i < n; i++) {
+		uint32_t x;
 
-		callers_prefetch(c, ids, i, n, r->q.group, gs->costs);
 		gi[i] = UINT32_MAX;
-		if (p->css[p->csd[ids[i]].css].ps == ps)
-			continue; /* self-recursive */
-		to = moved(r, c, ids[i]);
-		x = group_of(gs, group_key(c, to, r->q.group));
-		if (x == UINT32_MAX)
-			return -DP_ENOMEM;
-		if (gs->g[x].n++ == 0) {
-			gs->g[x].one = to;
-			gs->g[x].ps = p->css[p->csd[to].css].ps;
+		if (!j.cs[i].to)
+			continue;
+		x = group_of(gs, j.cs[i].key);
+		if (x == UINT32_MAX) {
+			rc = -DP_ENOMEM;
+			break;
 		}
-		if (to != ids[i]) {
+		if (gs->g[x].n++ == 0) {
+			gs->g[x].one = j.cs[i].to;
+			gs->g[x].ps = j.cs[i].ps;
+		}
+		if (j.cs[i].to != ids[i]) {
 			gs->g[x].flags |= DP_ROW_CONTOUR;
 			n_moved++;
 		}
-		if (gs->costs) { /* the CSD's own costs, where it was */
-			struct dp_inherit desc = dp_analysis_csd_desc(c->a, ids[i]);
-
-			dp_rep_costs_add_csd(&gs->own[x], &p->csd[ids[i]]);
-			dp_inherit_add(&gs->desc[x], &desc);
+		if (gs->costs) {
+			dp_costs_add(&gs->own[x], &j.own[i]);
+			dp_inherit_add(&gs->desc[x], &j.desc[i]);
 		}
 		gi[i] = x;
 		(*k)++;
 	}
+	free(j.cs);
+	free(j.own);
+	free(j.desc);
+	if (rc < 0)
+		return rc;
 	for (uint32_t x = 0; x < gs->n; x++) { /* "line" counts the CSDs laid out, then 0 */
 		gs->g[x].first = at;
 		gs->g[x].line = at;
@@ -291,33 +344,62 @@ static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	return rc < 0 ? -DP_ENOMEM : 0;
 }
 
-/* caller_groups - the sort keys of the groups of @gs: names, positions and, sorting by
- * cost, the metric of their summed costs */
-static void caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
-			  const struct cgroups *gs)
+/*
+ * caller_groups - the groups of @gs that take part in the sort, in *@ix (*@m of them),
+ * with their sort keys: names, positions and, sorting by cost, the metric of their
+ * summed costs. Sorting by cost for a bunch [@lo, @hi) of many groups, only the groups at
+ * least as costly as the @hi-th take part (the others cannot rank before @hi): reading the
+ * nodes that name the groups is most of the cost of a page of 24,000 groups.
+ */
+static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
+			 const struct cgroups *gs, uint32_t lo, uint32_t hi, uint32_t **ix,
+			 uint32_t *m)
 {
 	const struct dp_prefs *pr = &r->q.prefs;
 	struct cgroup *g = gs->g;
-	uint32_t ng = gs->n;
+	uint32_t ng = gs->n, *x = dp_arena_array(&r->arena, ng ? ng : 1, sizeof(*x));
+	uint64_t least = 0, bits;
 
+	if (!x)
+		return -DP_ENOMEM;
+	for (uint32_t i = 0; gs->costs && i < ng; i++) {
+		struct dp_rep_row tmp;
+
+		tmp.own = gs->own[i];
+		tmp.desc = gs->desc[i];
+		g[i].metric =
+			dp_rep_row_metric(&tmp, pr->sort_metric, pr->sort_scope, pr->sort_per);
+	}
+	if (gs->costs && hi > 0 && hi - lo < ng / 4) { /* metrics are >= 0: bits order */
+		uint64_t *v = malloc((size_t)ng * sizeof(*v));
+
+		if (!v)
+			return -DP_ENOMEM;
+		for (uint32_t i = 0; i < ng; i++)
+			memcpy(&v[i], &g[i].metric, sizeof(v[i]));
+		least = dp_flame_kth_largest(v, ng, hi);
+		free(v);
+	}
+	*m = 0;
 	for (uint32_t i = 0; i < ng; i++) {
-		if (i + DP_REP_AHEAD < ng) {
-			__builtin_prefetch(&c->p->ps[g[i + DP_REP_AHEAD].ps]);
+		memcpy(&bits, &g[i].metric, sizeof(bits));
+		if (bits >= least)
+			x[(*m)++] = i;
+	}
+	for (uint32_t j = 0; j < *m; j++) {
+		uint32_t i = x[j];
+
+		if (j + DP_REP_AHEAD < *m) {
+			__builtin_prefetch(&c->p->ps[g[x[j + DP_REP_AHEAD]].ps]);
 			if (r->q.group == DP_GROUP_CLIQUE)
 				__builtin_prefetch(
-					&c->a->clique_pds.start[g[i + DP_REP_AHEAD].key]);
+					&c->a->clique_pds.start[g[x[j + DP_REP_AHEAD]].key]);
 		}
 		g[i].line = 0;
 		group_sort_keys(c, r->q.group, &g[i]);
-		if (gs->costs) {
-			struct dp_rep_row tmp;
-
-			tmp.own = gs->own[i];
-			tmp.desc = gs->desc[i];
-			g[i].metric = dp_rep_row_metric(&tmp, pr->sort_metric, pr->sort_scope,
-							pr->sort_per);
-		}
 	}
+	*ix = x;
+	return 0;
 }
 
 /* A group's place in the sort: two integers that order as the prefs say (ties by key). */
@@ -332,12 +414,12 @@ static int skey_less(const struct skey *a, const struct skey *b)
 }
 
 /*
- * sort_keys - the keys of @g[0..n) for @how into @k: cost (descending), then name; name,
- * then file (NULL last) and line; or file, line and name; the group's key last. Names and
+ * sort_keys - the keys of the groups @g[@ix[0..n)] for @how into @k: cost (descending), then name;
+ * name, then file (NULL last) and line; or file, line and name; the group's key last. Names and
  * files are ranked first (dp_rep_str_ranks), so that the sort compares integers only.
  */
-static int sort_keys(struct dp_report *r, const struct cgroup *g, uint32_t n, enum dp_sort how,
-		     struct skey *k)
+static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t *ix, uint32_t n,
+		     enum dp_sort how, struct skey *k)
 {
 	const char **s = dp_arena_array(&r->arena, n ? n : 1, sizeof(*s));
 	uint32_t *name = dp_arena_array(&r->arena, n ? n : 1, sizeof(*name));
@@ -346,29 +428,30 @@ static int sort_keys(struct dp_report *r, const struct cgroup *g, uint32_t n, en
 	if (!s || !name || !file)
 		return -DP_ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
-		s[i] = g[i].sname;
+		s[i] = g[ix[i]].sname;
 	if (dp_rep_str_ranks(r, s, n, name) < 0)
 		return -DP_ENOMEM;
 	if (how != DP_SORT_COST) {
 		for (uint32_t i = 0; i < n; i++)
-			s[i] = g[i].file;
+			s[i] = g[ix[i]].file;
 		if (dp_rep_str_ranks(r, s, n, file) < 0)
 			return -DP_ENOMEM;
 	}
 	for (uint32_t i = 0; i < n; i++) {
+		const struct cgroup *x = &g[ix[i]];
 		uint64_t bits;
 
-		k[i].idx = i;
+		k[i].idx = ix[i];
 		if (how == DP_SORT_COST) { /* metrics are >= 0: their bits order as they do */
-			memcpy(&bits, &g[i].metric, sizeof(bits));
+			memcpy(&bits, &x->metric, sizeof(bits));
 			k[i].pre = ~bits;
-			k[i].sub = (uint64_t)name[i] << 32 | g[i].key;
+			k[i].sub = (uint64_t)name[i] << 32 | x->key;
 		} else if (how == DP_SORT_NAME) {
 			k[i].pre = (uint64_t)name[i] << 32 | file[i];
-			k[i].sub = (uint64_t)g[i].line << 32 | g[i].key;
+			k[i].sub = (uint64_t)x->line << 32 | x->key;
 		} else {
-			k[i].pre = (uint64_t)file[i] << 32 | g[i].line;
-			k[i].sub = (uint64_t)name[i] << 32 | g[i].key;
+			k[i].pre = (uint64_t)file[i] << 32 | x->line;
+			k[i].sub = (uint64_t)name[i] << 32 | x->key;
 		}
 	}
 	return 0;
@@ -449,19 +532,19 @@ static int select_rank(struct skey *k, uint32_t a, uint32_t b, uint32_t r)
 }
 
 /*
- * sort_groups - order the groups @g[0..n) by @how, in *@out (indexes into @g), for the
- * bunch [@lo, @hi) shown: only that range is sorted, after the two selections that put in
+ * sort_groups - order the groups @g[@ix[0..n)] by @how, in *@out (indexes into @g), for
+ * the bunch [@lo, @hi) shown: only that range is sorted, after the two selections that put in
  * it the groups of those ranks (a page of 20 rows out of 24,000 groups), unless the
  * selections give up (then everything is sorted).
  */
-static int sort_groups(struct dp_report *r, const struct cgroup *g, uint32_t n, enum dp_sort how,
-		       uint32_t lo, uint32_t hi, struct skey **out)
+static int sort_groups(struct dp_report *r, const struct cgroup *g, const uint32_t *ix, uint32_t n,
+		       enum dp_sort how, uint32_t lo, uint32_t hi, struct skey **out)
 {
 	struct skey *k = dp_arena_array(&r->arena, n ? n : 1, sizeof(*k));
 	struct skey *tmp = dp_arena_array(&r->arena, n ? n : 1, sizeof(*tmp));
 	uint32_t sorted = 1;
 
-	if (!k || !tmp || sort_keys(r, g, n, how, k) < 0)
+	if (!k || !tmp || sort_keys(r, g, ix, n, how, k) < 0)
 		return -DP_ENOMEM;
 	*out = k;
 	while (sorted < n && !skey_less(&k[sorted], &k[sorted - 1]))
@@ -564,7 +647,7 @@ static int callers_links(struct dp_report *r, uint32_t ps)
 int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 {
 	struct cgroups gs = {.costs = r->q.prefs.sort == DP_SORT_COST};
-	uint32_t ps, k = 0, *v = NULL, *gi;
+	uint32_t ps, k = 0, m = 0, *v = NULL, *gi, *ix = NULL;
 	struct skey *order = NULL;
 	struct dp_rep_rows l;
 	uint64_t lo = 0, hi = 0;
@@ -589,11 +672,11 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 	free(gi);
 	if (rc == 0)
 		rc = dp_rep_bunch(r, gs.n, &lo, &hi);
-	if (rc == 0) {
-		caller_groups(r, c, &gs);
-		rc = sort_groups(r, gs.g, gs.n, r->q.prefs.sort, (uint32_t)lo, (uint32_t)hi,
+	if (rc == 0)
+		rc = caller_groups(r, c, &gs, (uint32_t)lo, (uint32_t)hi, &ix, &m);
+	if (rc == 0)
+		rc = sort_groups(r, gs.g, ix, m, r->q.prefs.sort, (uint32_t)lo, (uint32_t)hi,
 				 &order);
-	}
 	dp_rep_rows_init(&l, r);
 	for (uint64_t i = lo; rc == 0 && i < hi; i++) {
 		struct dp_rep_row *row = dp_rep_rows_add(&l);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/par.h"
 #include "rep_flame_int.h"
 
 /* How many PDs or climbers ahead the loops prefetch (the own costs in stages of this, 1/2
@@ -71,7 +72,7 @@ static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 }
 
 /* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
- * of @i in @pds (@n of them), in three stages: the PD's callers range, its caller CSDs'
+ * of @i in @pds (up to @n), in three stages: the PD's callers range, its caller CSDs'
  * ids, those CSDs (the first four) */
 DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
 				uint32_t n)
@@ -93,6 +94,28 @@ DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 			__builtin_prefetch(d); /* a CSD may span two cache lines */
 			__builtin_prefetch((const char *)(d + 1) - 1);
 		}
+	}
+}
+
+/* The first pass over the procedure's PDs: their own and desc costs, their climbers. */
+struct own_job {
+	const struct dp_analysis *a;
+	const uint32_t *pds;
+	struct fc_climb *act;
+	struct dp_costs *own;
+	struct dp_inherit *desc;
+};
+
+/* own_range - the climbers of PDs [@lo, @hi) of the job @arg, with their costs */
+static void own_range(void *arg, uint32_t lo, uint32_t hi)
+{
+	const struct own_job *j = arg;
+
+	for (uint32_t i = lo; i < hi; i++) {
+		own_prefetch(j->a, j->pds, i, hi);
+		j->act[i] = (struct fc_climb){i, j->pds[i], 1, 1, 0};
+		j->own[i] = dp_analysis_pd_own(j->a, j->pds[i]);
+		j->desc[i] = j->a->pd_desc[j->pds[i]];
 	}
 }
 
@@ -196,12 +219,8 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	f->t[1].ps = f->top;
 	f->n_t = 2;
 	b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
-	for (uint32_t i = 0; i < n; i++) {
-		own_prefetch(a, pds, i, n);
-		act[i] = (struct fc_climb){i, pds[i], 1, 1, 0};
-		own[i] = dp_analysis_pd_own(a, pds[i]);
-		desc[i] = a->pd_desc[pds[i]];
-	}
+	/* thousands of PDs all over memory: on two cores */
+	dp_par_split(own_range, &(struct own_job){a, pds, act, own, desc}, n, 4096);
 	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
 		const struct dp_pd *pd = f->c->p->pd;
 		uint32_t m = 0, first = f->n_t;

@@ -7,6 +7,7 @@
 
 #include "core/arena.h"
 #include "core/err.h"
+#include "core/par.h"
 #include "core/strtab.h"
 #include "deepprof/format.h"
 #include "harness.h"
@@ -87,6 +88,35 @@ TEST(arena_reuse_zeroed)
 	dp_arena_release(&b);
 }
 
+/* dp_par_split: every item done exactly once, by whichever thread, for sizes around the
+ * threshold (0, 1, odd, even, below and above it) */
+static void par_mark(void *arg, uint32_t lo, uint32_t hi)
+{
+	uint32_t *done = arg;
+
+	for (uint32_t i = lo; i < hi; i++)
+		done[i] += i + 1;
+}
+
+TEST(par_split_covers)
+{
+	static const uint32_t sizes[] = {0, 1, 2, 3, 999, 1000, 1001, 65537};
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		uint32_t n = sizes[s], *done = calloc(n + 1, sizeof(*done)), bad = 0;
+
+		CHECK(done != NULL);
+		if (!done)
+			return;
+		dp_par_split(par_mark, done, n, 1000);
+		for (uint32_t i = 0; i < n; i++)
+			bad += done[i] != i + 1;
+		CHECK_EQ(bad, 0);
+		CHECK_EQ(done[n], 0); /* nothing past the end */
+		free(done);
+	}
+}
+
 TEST(strtab_interning)
 {
 	struct dp_strtab t;
@@ -126,4 +156,4 @@ TEST(crc32_known_value)
 }
 
 DP_TEST_MAIN(test_arena_zeroed_aligned, test_arena_limit, test_arena_reuse_zeroed,
-	     test_strtab_interning, test_err_message, test_crc32_known_value)
+	     test_par_split_covers, test_strtab_interning, test_err_message, test_crc32_known_value)
