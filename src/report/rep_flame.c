@@ -338,6 +338,7 @@ static uint64_t min_value(double min)
 void dp_fl_free(struct fl *f)
 {
 	free(f->t);
+	free(f->tv);
 	free(f->hash);
 	free(f->kids);
 	free(f->lz);

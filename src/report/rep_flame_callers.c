@@ -59,9 +59,11 @@ static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 	for (; (i = f->hash[s]) != 0; s = (s + 1) & (f->n_hash - 1))
 		if (f->t[i].parent == parent && f->t[i].ps == ps)
 			return i;
-	if (dp_fl_grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0)
+	if (dp_fl_grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0 ||
+	    dp_fl_grow((void **)&f->tv, &f->cap_tv, f->n_t + 1, sizeof(*f->tv)) < 0)
 		return 0;
 	i = f->n_t++;
+	f->tv[i] = 0;
 	memset(&f->t[i], 0, sizeof(f->t[i]));
 	f->t[i].ps = ps;
 	f->t[i].parent = parent;
@@ -97,13 +99,16 @@ DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 	}
 }
 
-/* The first pass over the procedure's PDs: their own and desc costs, their climbers. */
+/* The first pass over the procedure's PDs: their own and desc costs and value (@cv), their
+ * climbers. */
 struct own_job {
 	const struct dp_analysis *a;
 	const uint32_t *pds;
 	struct fc_climb *act;
 	struct dp_costs *own;
 	struct dp_inherit *desc;
+	uint64_t *cv;
+	enum dp_metric m;
 };
 
 /* own_range - the climbers of PDs [@lo, @hi) of the job @arg, with their costs */
@@ -116,6 +121,7 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 		j->act[i] = (struct fc_climb){i, j->pds[i], 1, 1, 0};
 		j->own[i] = dp_analysis_pd_own(j->a, j->pds[i]);
 		j->desc[i] = j->a->pd_desc[j->pds[i]];
+		j->cv[i] = dp_fl_value(j->m, &j->own[i], &j->desc[i]);
 	}
 }
 
@@ -126,7 +132,7 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
  * merge. @tab: room for 4 * @n + 16 entries. Return: how many climbers are left.
  */
 static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
-			       struct dp_costs *own, struct dp_inherit *desc)
+			       struct dp_costs *own, struct dp_inherit *desc, uint64_t *cv)
 {
 	uint32_t size = 16, m = 0;
 
@@ -145,6 +151,7 @@ static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
 			w->n += act[i].n;
 			dp_costs_add(&own[w->k], &own[act[i].k]);
 			dp_inherit_add(&desc[w->k], &desc[act[i].k]);
+			cv[w->k] += cv[act[i].k];
 			continue;
 		}
 		act[m] = act[i];
@@ -170,7 +177,7 @@ struct fc_bound {
 static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
 {
 	for (uint32_t i = from; i < f->n_t; i++) {
-		uint64_t v = dp_fl_value(f->m, &f->t[i].own, &f->t[i].desc);
+		uint64_t v = f->tv[i];
 
 		if (v < b->lb)
 			continue;
@@ -205,22 +212,26 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	struct fc_climb *act = malloc((n ? n : 1) * sizeof(*act));
 	struct dp_costs *own = malloc((n ? n : 1) * sizeof(*own));
 	struct dp_inherit *desc = malloc((n ? n : 1) * sizeof(*desc));
+	uint64_t *cv = malloc((n ? n : 1) * sizeof(*cv));
 	uint32_t *tab = malloc(((size_t)n * 4 + 16) * sizeof(*tab));
 	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
 	int rc = dp_fl_grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t));
 
 	if (rc == 0)
+		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, 2, sizeof(*f->tv));
+	if (rc == 0)
 		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
-	if (!act || !own || !desc || !tab || rc < 0) {
+	if (!act || !own || !desc || !cv || !tab || rc < 0) {
 		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 		goto out;
 	}
 	memset(f->t, 0, 2 * sizeof(*f->t));
+	memset(f->tv, 0, 2 * sizeof(*f->tv));
 	f->t[1].ps = f->top;
 	f->n_t = 2;
 	b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
 	/* thousands of PDs all over memory: on two cores */
-	dp_par_split(own_range, &(struct own_job){a, pds, act, own, desc}, n, 4096);
+	dp_par_split(own_range, &(struct own_job){a, pds, act, own, desc, cv, f->m}, n, 4096);
 	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
 		const struct dp_pd *pd = f->c->p->pd;
 		uint32_t m = 0, first = f->n_t;
@@ -249,18 +260,18 @@ static int callers_tree(struct fl *f, uint32_t limit)
 			f->t[node].n += act[i].n;
 			dp_costs_add(&f->t[node].own, &own[act[i].k]);
 			dp_inherit_add(&f->t[node].desc, &desc[act[i].k]);
+			f->tv[node] += cv[act[i].k];
 			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n, 0};
 		}
 		n = 0;
 		lb = rc == 0 ? bound_see(f, &b, first) : 0;
 		for (uint32_t i = 0; i < m; i++) {
-			const struct fc_node *t = &f->t[act[i].node];
-			uint64_t v = dp_fl_value(f->m, &t->own, &t->desc);
+			uint64_t v = f->tv[act[i].node];
 
 			if ((double)v >= f->min && v >= lb)
 				act[n++] = act[i];
 		}
-		n = merge_climbers(act, n, tab, own, desc);
+		n = merge_climbers(act, n, tab, own, desc, cv);
 	}
 out:
 	free(b.v);
@@ -268,6 +279,7 @@ out:
 	free(act);
 	free(own);
 	free(desc);
+	free(cv);
 	return rc;
 }
 

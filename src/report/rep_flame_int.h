@@ -59,6 +59,8 @@ struct fl {
 			      may raise min and min_v by (a wide clique's cap-th widest child) */
 	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
+	uint64_t *tv; /* the callers tree nodes' values (dp_fl_value), packed: read per climber */
+	uint32_t cap_tv;
 	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
 	uint32_t n_hash;
 	struct fl_node *kids; /* dp_fl_kids(): the children of a node at least min */
