@@ -192,11 +192,27 @@ static inline struct dp_inherit dp_costs_inherit(const struct dp_costs *c)
 	return i;
 }
 
-/* dp_costs_add - @dst += @src, every counter (modulo 2^64). */
-void dp_costs_add(struct dp_costs *dst, const struct dp_costs *src);
+/* dp_costs_add - @dst += @src, every counter (modulo 2^64); inline: the pages' hot loops
+ * add costs per context. */
+static inline void dp_costs_add(struct dp_costs *dst, const struct dp_costs *src)
+{
+	dst->calls += src->calls;
+	dst->exits += src->exits;
+	dst->unwinds += src->unwinds;
+	dst->samples += src->samples;
+	dst->callseqs += src->callseqs;
+	dst->allocs += src->allocs;
+	dst->alloc_bytes += src->alloc_bytes;
+}
 
-/* dp_inherit_add - @dst += @src, every counter (modulo 2^64). */
-void dp_inherit_add(struct dp_inherit *dst, const struct dp_inherit *src);
+/* dp_inherit_add - @dst += @src, every counter (modulo 2^64); inline, as dp_costs_add. */
+static inline void dp_inherit_add(struct dp_inherit *dst, const struct dp_inherit *src)
+{
+	dst->samples += src->samples;
+	dst->callseqs += src->callseqs;
+	dst->allocs += src->allocs;
+	dst->alloc_bytes += src->alloc_bytes;
+}
 
 /* dp_costs_sub / dp_inherit_sub - @dst -= @src, every counter (modulo 2^64, as the sums
  * were made: a part taken back from a total). */

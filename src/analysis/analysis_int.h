@@ -24,15 +24,6 @@ int dp_csr_build(struct dp_arena *arena, struct dp_csr *c, uint32_t n_keys, uint
  * transparent huge pages asked for (fewer page faults); NULL on failure. free() it. */
 void *dp_analysis_tmp(size_t n, size_t size);
 
-/* @dst += @src (the hot loops' inline copy of dp_inherit_add). */
-static inline void dp_inh_add(struct dp_inherit *dst, const struct dp_inherit *src)
-{
-	dst->samples += src->samples;
-	dst->callseqs += src->callseqs;
-	dst->allocs += src->allocs;
-	dst->alloc_bytes += src->alloc_bytes;
-}
-
 /* @dst -= @src. */
 static inline void dp_inh_sub(struct dp_inherit *dst, const struct dp_inherit *src)
 {

@@ -14,25 +14,6 @@
 #include "../core/prefetch.h"
 #include "analysis_int.h"
 
-void dp_costs_add(struct dp_costs *dst, const struct dp_costs *src)
-{
-	dst->calls += src->calls;
-	dst->exits += src->exits;
-	dst->unwinds += src->unwinds;
-	dst->samples += src->samples;
-	dst->callseqs += src->callseqs;
-	dst->allocs += src->allocs;
-	dst->alloc_bytes += src->alloc_bytes;
-}
-
-void dp_inherit_add(struct dp_inherit *dst, const struct dp_inherit *src)
-{
-	dst->samples += src->samples;
-	dst->callseqs += src->callseqs;
-	dst->allocs += src->allocs;
-	dst->alloc_bytes += src->alloc_bytes;
-}
-
 void dp_costs_sub(struct dp_costs *dst, const struct dp_costs *src)
 {
 	dst->calls -= src->calls;
@@ -129,8 +110,8 @@ static int extra_entries(struct dp_analysis *a)
 
 		if (n == 0 || a->clique_in[n - 1].clique != c)
 			a->clique_in[n++].clique = c;
-		dp_inh_add(&a->clique_in[n - 1].own, &own);
-		dp_inh_add(&a->pd_desc[p->csd[j].caller], &own);
+		dp_inherit_add(&a->clique_in[n - 1].own, &own);
+		dp_inherit_add(&a->pd_desc[p->csd[j].caller], &own);
 	}
 	a->n_clique_in = n;
 	return 0;
@@ -177,9 +158,9 @@ static void propagate(struct dp_analysis *a, uint32_t c, uint32_t *next_in)
 		const struct dp_inherit *d = &a->pd_desc[m[k]];
 
 		own = dp_pd_own_inh(a, m[k]);
-		dp_inh_add(&sum, &own);
-		dp_inh_add(&sum, d);
-		dp_inh_add(&a->ps_desc[p->pd[m[k]].ps], d);
+		dp_inherit_add(&sum, &own);
+		dp_inherit_add(&sum, d);
+		dp_inherit_add(&a->ps_desc[p->pd[m[k]].ps], d);
 	}
 	a->clique_total[c] = sum;
 	if (*next_in < a->n_clique_in && a->clique_in[*next_in].clique == c)
@@ -187,12 +168,12 @@ static void propagate(struct dp_analysis *a, uint32_t c, uint32_t *next_in)
 	if (e) {
 		uint32_t ps = p->pd[m[0]].ps; /* the entry, the callee of e */
 
-		dp_inh_add(&a->pd_desc[a->clique_entry_caller[c]], &sum);
+		dp_inherit_add(&a->pd_desc[a->clique_entry_caller[c]], &sum);
 		own = dp_csd_inherit(&p->csd[e]);
 		dp_inh_sub(&sum, &own);
-		dp_inh_add(&a->css_desc[p->csd[e].css], &sum);
+		dp_inherit_add(&a->css_desc[p->csd[e].css], &sum);
 		if (p->css[p->csd[e].css].ps != ps)
-			dp_inh_add(&a->ps_in_desc[ps], &sum);
+			dp_inherit_add(&a->ps_in_desc[ps], &sum);
 	} else if (c == a->root_clique) {
 		a->root_total = sum;
 	}

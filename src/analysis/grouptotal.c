@@ -60,11 +60,11 @@ static void dp_gvisit(const struct dp_analysis *a, struct dp_groups *g, uint32_t
 			t = a->clique_total[c];
 		} else {
 			t = dp_pd_own_inh(a, m[k]);
-			dp_inh_add(&t, &a->pd_desc[m[k]]);
+			dp_inherit_add(&t, &a->pd_desc[m[k]]);
 		}
 		for (int i = 0; i < DP_NGROUPINGS; i++)
 			if (!g->active[i][ps->group[i]])
-				dp_inh_add(&g->total[i][ps->group[i]], &t);
+				dp_inherit_add(&g->total[i][ps->group[i]], &t);
 	}
 }
 
@@ -208,7 +208,7 @@ static void dp_gsweep2(struct dp_gpart *w, struct dp_gpart *low, uint32_t mid)
 		pthread_join(th, NULL);
 	for (int i = 0; i < DP_NGROUPINGS; i++)
 		for (uint32_t k = 0; k <= w->g.n_groups[i]; k++)
-			dp_inh_add(&w->g.total[i][k], &low->g.total[i][k]);
+			dp_inherit_add(&w->g.total[i][k], &low->g.total[i][k]);
 }
 
 static void group_desc(const struct dp_inherit *total, uint32_t n, const struct dp_costs *own,

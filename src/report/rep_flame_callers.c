@@ -117,9 +117,15 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 	const struct own_job *j = arg;
 
 	for (uint32_t i = lo; i < hi; i++) {
+		const struct dp_csr *c = &j->a->pd_callers;
+		uint32_t pd = j->pds[i];
+
 		own_prefetch(j->a, j->pds, i, hi);
-		j->act[i] = (struct fc_climb){i, j->pds[i], 1, 1, 0};
-		j->own[i] = dp_analysis_pd_own(j->a, j->pds[i]);
+		j->act[i] = (struct fc_climb){i, pd, 1, 1, 0};
+		if (dp_csr_count(c, pd) == 1) /* most PDs: one caller CSD */
+			j->own[i] = dp_csd_costs(&j->a->p->csd[dp_csr_items(c, pd)[0]]);
+		else
+			j->own[i] = dp_analysis_pd_own(j->a, pd);
 		j->desc[i] = j->a->pd_desc[j->pds[i]];
 		j->cv[i] = dp_fl_value(j->m, &j->own[i], &j->desc[i]);
 	}
@@ -161,7 +167,8 @@ static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
 }
 
 /* The bound of the walk's threshold that callers_tree() keeps: the values of the tree's
- * complete nodes not below it, at most 2 * k of them (k = the cap + 1; room for room). */
+ * complete nodes not below it, at most 4 * k of them (k = the cap + 1: a selection every 3 * k
+ * values). */
 struct fc_bound {
 	uint64_t *v;
 	uint32_t n, k, room;
@@ -184,7 +191,7 @@ static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
 		if (dp_fl_grow((void **)&b->v, &b->room, b->n + 1, sizeof(*b->v)) < 0)
 			return b->lb; /* a bound less tight, still a bound */
 		b->v[b->n++] = v;
-		if (b->n == 2 * b->k) { /* keep the k largest */
+		if (b->n == 4 * b->k) { /* keep the k largest */
 			b->lb = dp_flame_kth_largest(b->v, b->n, b->k);
 			b->n = b->k;
 		}
@@ -220,7 +227,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	if (rc == 0)
 		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, 2, sizeof(*f->tv));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
+		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 4 * b.k : 16384, sizeof(*b.v));
 	if (!act || !own || !desc || !cv || !tab || rc < 0) {
 		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 		goto out;
