@@ -17,8 +17,9 @@
  *   links: "procedure", "previous" / "next" bunch, and the three other groupings.
  *
  * A procedure may have a hundred thousand caller CSDs (in as many contexts): they are read
- * once, with their loads prefetched, and grouped by hashing their keys; the groups are
- * sorted on integers only (names and files ranked first).
+ * once, on two cores with their loads prefetched, and grouped by hashing their keys; the
+ * groups are sorted on integers only (names and files ranked first), and only as far as
+ * the bunch shown needs (sorting by cost, only the groups that can rank in it are named).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,8 @@
 #include "report_int.h"
 
 /* One group of caller CSDs: v[first .. first + n) of the page's CSD array, in increasing
- * id; costs are summed again only for the rows shown. */
+ * id. Sorting by cost, its costs are summed in the scan (struct cgroups); otherwise only
+ * for the rows shown. */
 struct cgroup {
 	uint32_t key, first, n;
 	uint32_t one; /* the (moved) CSD of the first of them */
