@@ -153,10 +153,6 @@ static inline int dp_analysis_is_entry(const struct dp_analysis *a, uint32_t csd
 	return c != 0 && a->clique_entry[c] == csd;
 }
 
-/* dp_analysis_pd_own - the own costs of PD @pd: the sum of the CSDs calling it (most PDs
- * have one). */
-struct dp_costs dp_analysis_pd_own(const struct dp_analysis *a, uint32_t pd);
-
 /* dp_analysis_pd_own_inherit - the inheritable part of dp_analysis_pd_own(). */
 struct dp_inherit dp_analysis_pd_own_inherit(const struct dp_analysis *a, uint32_t pd);
 
@@ -212,6 +208,30 @@ static inline void dp_inherit_add(struct dp_inherit *dst, const struct dp_inheri
 	dst->callseqs += src->callseqs;
 	dst->allocs += src->allocs;
 	dst->alloc_bytes += src->alloc_bytes;
+}
+
+/* dp_costs_add_csd - @o += the counters of CSD @d (modulo 2^64). */
+static inline void dp_costs_add_csd(struct dp_costs *o, const struct dp_csd *d)
+{
+	o->calls += d->calls;
+	o->exits += d->exits;
+	o->unwinds += d->unwinds;
+	o->samples += d->samples;
+	o->callseqs += d->callseqs;
+	o->allocs += d->allocs;
+	o->alloc_bytes += d->alloc_bytes;
+}
+
+/* dp_analysis_pd_own - the own costs of PD @pd: the sum of the CSDs calling it (most PDs
+ * have one); inline, for the pages that read it for every context of a procedure. */
+static inline struct dp_costs dp_analysis_pd_own(const struct dp_analysis *a, uint32_t pd)
+{
+	const uint32_t *ids = dp_csr_items(&a->pd_callers, pd);
+	struct dp_costs o = {0};
+
+	for (uint32_t k = 0, n = dp_csr_count(&a->pd_callers, pd); k < n; k++)
+		dp_costs_add_csd(&o, &a->p->csd[ids[k]]);
+	return o;
 }
 
 /* dp_costs_sub / dp_inherit_sub - @dst -= @src, every counter (modulo 2^64, as the sums

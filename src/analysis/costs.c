@@ -30,17 +30,6 @@ void dp_inherit_sub(struct dp_inherit *dst, const struct dp_inherit *src)
 	dp_inh_sub(dst, src);
 }
 
-static inline void add_csd(struct dp_costs *o, const struct dp_csd *d)
-{
-	o->calls += d->calls;
-	o->exits += d->exits;
-	o->unwinds += d->unwinds;
-	o->samples += d->samples;
-	o->callseqs += d->callseqs;
-	o->allocs += d->allocs;
-	o->alloc_bytes += d->alloc_bytes;
-}
-
 int dp_analysis_own(struct dp_analysis *a, uint32_t *callee, uint32_t *css, uint32_t *callee_ps)
 {
 	const struct dp_profile *p = a->p;
@@ -65,25 +54,15 @@ int dp_analysis_own(struct dp_analysis *a, uint32_t *callee, uint32_t *css, uint
 		callee[i] = d->callee;
 		css[i] = d->css;
 		callee_ps[i] = ps;
-		add_csd(&a->css_own[d->css], d);
-		add_csd(&a->ps_own[ps], d);
+		dp_costs_add_csd(&a->css_own[d->css], d);
+		dp_costs_add_csd(&a->ps_own[ps], d);
 		/* the caller's PS is its CSS's (the reader checks it): a small array */
 		if (p->css[d->css].ps == ps) {
-			add_csd(&a->ps_self_own[ps], d);
+			dp_costs_add_csd(&a->ps_self_own[ps], d);
 			a->ps_self_n[ps]++;
 		}
 	}
 	return 0;
-}
-
-struct dp_costs dp_analysis_pd_own(const struct dp_analysis *a, uint32_t pd)
-{
-	const uint32_t *ids = dp_csr_items(&a->pd_callers, pd);
-	struct dp_costs o = {0};
-
-	for (uint32_t k = 0, n = dp_csr_count(&a->pd_callers, pd); k < n; k++)
-		add_csd(&o, &a->p->csd[ids[k]]);
-	return o;
 }
 
 struct dp_inherit dp_analysis_pd_own_inherit(const struct dp_analysis *a, uint32_t pd)

@@ -54,11 +54,11 @@ struct cgroups {
 	uint32_t size;	/* a power of two, at least twice n */
 };
 
-/* group_key - the key of (moved) caller CSD @csd under grouping @g */
-static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, enum dp_group g)
+/* group_key - the key of (moved) caller CSD @csd, whose caller is of procedure @ps,
+ * under grouping @g */
+static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, uint32_t ps, enum dp_group g)
 {
 	const struct dp_csd *d = &c->p->csd[csd];
-	uint32_t ps = c->p->css[d->css].ps; /* the caller's (the reader checks it) */
 
 	switch (g) {
 	case DP_GROUP_PROC:
@@ -126,7 +126,7 @@ static void group_costs(const struct dp_report_ctx *c, const uint32_t *v, const 
 	for (uint32_t i = g->first; i < g->first + g->n; i++) {
 		struct dp_inherit desc = dp_analysis_csd_desc(c->a, v[i]);
 
-		dp_rep_costs_add_csd(&row->own, &c->p->csd[v[i]]);
+		dp_costs_add_csd(&row->own, &c->p->csd[v[i]]);
 		dp_inherit_add(&row->desc, &desc);
 	}
 }
@@ -257,15 +257,19 @@ static void callers_read(void *arg, uint32_t lo, uint32_t hi)
 	enum dp_group g = j->r->q.group;
 
 	for (uint32_t i = lo; i < hi; i++) {
-		uint32_t to;
+		uint32_t caller, to;
 
 		callers_prefetch(c, j->ids, i, hi, g, j->own != NULL);
-		if (p->css[p->csd[j->ids[i]].css].ps == j->ps) {
+		/* the caller's procedure is its CSS's (the reader checks it): a small array */
+		caller = p->css[p->csd[j->ids[i]].css].ps;
+		if (caller == j->ps) {
 			j->cs[i].to = 0; /* self-recursive */
 			continue;
 		}
 		to = moved(j->r, c, j->ids[i]);
-		j->cs[i] = (struct ccsd){to, group_key(c, to, g), p->css[p->csd[to].css].ps};
+		if (to != j->ids[i])
+			caller = p->css[p->csd[to].css].ps;
+		j->cs[i] = (struct ccsd){to, group_key(c, to, caller, g), caller};
 		if (j->own) {
 			j->own[i] = dp_csd_costs(&p->csd[j->ids[i]]);
 			j->desc[i] = dp_analysis_csd_desc(c->a, j->ids[i]);

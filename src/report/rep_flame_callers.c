@@ -117,15 +117,9 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 	const struct own_job *j = arg;
 
 	for (uint32_t i = lo; i < hi; i++) {
-		const struct dp_csr *c = &j->a->pd_callers;
-		uint32_t pd = j->pds[i];
-
 		own_prefetch(j->a, j->pds, i, hi);
-		j->act[i] = (struct fc_climb){i, pd, 1, 1, 0};
-		if (dp_csr_count(c, pd) == 1) /* most PDs: one caller CSD */
-			j->own[i] = dp_csd_costs(&j->a->p->csd[dp_csr_items(c, pd)[0]]);
-		else
-			j->own[i] = dp_analysis_pd_own(j->a, pd);
+		j->act[i] = (struct fc_climb){i, j->pds[i], 1, 1, 0};
+		j->own[i] = dp_analysis_pd_own(j->a, j->pds[i]);
 		j->desc[i] = j->a->pd_desc[j->pds[i]];
 		j->cv[i] = dp_fl_value(j->m, &j->own[i], &j->desc[i]);
 	}

@@ -171,7 +171,7 @@ static int proc_site(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 		}
 		row->flags |= DP_ROW_SUM;
 		row->n++;
-		dp_rep_costs_add_csd(&row->own, &p->csd[csd]);
+		dp_costs_add_csd(&row->own, &p->csd[csd]);
 		desc = dp_analysis_csd_desc(c->a, csd);
 		dp_inherit_add(&row->desc, &desc);
 	}

@@ -109,7 +109,7 @@ static struct site_ctx *site_contexts(struct dp_report *r, const struct dp_repor
 			__builtin_prefetch((const char *)(ahead + 1) - 1);
 			__builtin_prefetch(&c->a->csd_child_clique[ids[i + DP_REP_AHEAD]]);
 		}
-		dp_rep_costs_add_csd(&row.own, d);
+		dp_costs_add_csd(&row.own, d);
 		row.desc = dp_analysis_csd_desc(c->a, ids[i]);
 		ps = p->pd[d->callee].ps;
 		if (ps != last_ps) { /* mostly one callee: name it once */

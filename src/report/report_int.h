@@ -138,9 +138,6 @@ void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, 
 void dp_rep_row_module(struct dp_report *r, const struct dp_report_ctx *c, uint32_t module,
 		       struct dp_rep_row *row);
 
-/* dp_rep_costs_add_csd - @o += @d's own counters. */
-void dp_rep_costs_add_csd(struct dp_costs *o, const struct dp_csd *d);
-
 /* dp_rep_row_add_costs - @dst's own and desc += @src's (for sums; sets DP_ROW_SUM, n++). */
 void dp_rep_row_add_costs(struct dp_rep_row *dst, const struct dp_rep_row *src);
 

@@ -278,13 +278,6 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
 	return q;
 }
 
-void dp_rep_costs_add_csd(struct dp_costs *o, const struct dp_csd *d)
-{
-	struct dp_costs c = dp_csd_costs(d);
-
-	dp_costs_add(o, &c);
-}
-
 /* is_zero - whether a row has no calls and no cost at all */
 static bool is_zero(const struct dp_costs *o, const struct dp_inherit *d)
 {
@@ -320,7 +313,7 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
 	row->line = s->line;
 	memset(&row->own, 0, sizeof(row->own));
-	dp_rep_costs_add_csd(&row->own, d);
+	dp_costs_add_csd(&row->own, d);
 	row->desc = dp_analysis_csd_desc(c->a, csd);
 	if (c->a->csd_child_clique[csd] == 0)
 		row->flags |= DP_ROW_RECURSIVE;
