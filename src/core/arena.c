@@ -189,15 +189,16 @@ static pthread_mutex_t arena_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dp_arena_block *arena_cache;
 static size_t arena_cache_bytes;
 
-/* A cached block of at least @size bytes (the smallest such), or NULL. */
-static struct dp_arena_block *cache_take(size_t size)
+/* A cached block of @size to @max bytes (the smallest such), or NULL. */
+static struct dp_arena_block *cache_take(size_t size, size_t max)
 {
 	struct dp_arena_block **at, **best = NULL, *b;
 
 	if (size > ARENA_CACHE_BLOCK || pthread_mutex_trylock(&arena_cache_lock) != 0)
 		return NULL;
 	for (at = &arena_cache; *at; at = &(*at)->next)
-		if ((*at)->size >= size && (!best || (*at)->size < (*best)->size))
+		if ((*at)->size >= size && (*at)->size <= max &&
+		    (!best || (*at)->size < (*best)->size))
 			best = at;
 	b = best ? *best : NULL;
 	if (b) {
@@ -240,13 +241,9 @@ static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 		return NULL;
 	if (a->limit && (a->total + size > a->limit || a->total + size < a->total))
 		return NULL;
-	b = cache_take(size);
+	b = cache_take(size, a->limit ? a->limit - a->total : SIZE_MAX); /* within the ceiling */
 	if (b) {
 		size = b->size;
-		if (a->limit && a->total + size > a->limit) {
-			cache_give(b);
-			return NULL;
-		}
 	} else {
 		b = calloc(1, sizeof(*b) + size);
 		if (!b)

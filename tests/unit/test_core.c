@@ -86,6 +86,13 @@ TEST(arena_reuse_zeroed)
 	CHECK(dp_arena_alloc(&b, (size_t)900 << 10) != NULL);
 	CHECK(b.total <= ((size_t)1 << 20));
 	dp_arena_release(&b);
+
+	/* a ceiling that only a block of the exact size fits: every cached block that is
+	 * big enough (the 3 MiB one at least) is too big, so a fresh one serves */
+	dp_arena_init(&b, ((size_t)900 << 10) + 16);
+	CHECK(dp_arena_alloc(&b, (size_t)900 << 10) != NULL);
+	CHECK(b.total <= ((size_t)900 << 10) + 16);
+	dp_arena_release(&b);
 }
 
 /* dp_par_split: every item done exactly once, by whichever thread, for sizes around the
