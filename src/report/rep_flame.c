@@ -232,7 +232,7 @@ static int flame_kids(struct fl *f, uint32_t id)
 static int callers_kids(struct fl *f, uint32_t id)
 {
 	for (uint32_t i = f->t[id].child; i; i = f->t[i].sibling) {
-		struct fl_node x = {.id = i, .own = f->t[i].own, .desc = f->t[i].desc};
+		struct fl_node x = {.id = i, .own = f->tc[i].own, .desc = f->tc[i].desc};
 
 		x.value = dp_fl_value(f->m, &x.own, &x.desc);
 		if (offer(f, &x) < 0)
@@ -269,8 +269,8 @@ uint32_t dp_fl_cap(const struct fl *f)
 void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x)
 {
 	if (f->callers) {
-		x->own = f->t[id].own;
-		x->desc = f->t[id].desc;
+		x->own = f->tc[id].own;
+		x->desc = f->tc[id].desc;
 	} else {
 		csd_costs(f->c, id, x);
 	}
@@ -338,6 +338,7 @@ static uint64_t min_value(double min)
 void dp_fl_free(struct fl *f)
 {
 	free(f->t);
+	free(f->tc);
 	free(f->tv);
 	free(f->hash);
 	free(f->kids);

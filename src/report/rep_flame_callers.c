@@ -1,8 +1,9 @@
 /*
  * report/rep_flame_callers.c - the flame_callers page: the inverted tree of one
  * procedure's callers (the rules are in rep_flame.c's header). All the procedure's PDs
- * climb their ancestor chains a level at a time, with their loads prefetched; climbers
- * at the same PD and tree node merge; the tree is then walked like the flame page's.
+ * climb their ancestor chains a level at a time, with their loads prefetched, adding
+ * their values to the nodes; climbers at the same PD and tree node merge; the nodes'
+ * costs are summed once the tree is built, which is then walked like the flame page's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,42 +24,46 @@ static uint32_t hash_of(uint32_t parent, uint32_t ps)
 	return (uint32_t)(h >> 32);
 }
 
-/* rehash - double the hash table of the callers tree */
-static int rehash(struct fl *f)
+/* rehash - double the hash table of the callers tree, or make it at least @want slots (a
+ * power of two) */
+static int rehash(struct fl *f, size_t want)
 {
-	uint32_t n = f->n_hash ? f->n_hash * 2 : 256;
-	uint32_t *h;
+	size_t n = f->n_hash ? (size_t)f->n_hash * 2 : 256;
+	struct fc_slot *h;
 
-	if (n == 0 || n > UINT32_MAX / 4)
+	while (n < want)
+		n *= 2;
+	if (n > UINT32_MAX / 4)
 		return dp_error(DP_ENOMEM, "flame graph too large");
 	h = calloc(n, sizeof(*h));
 	if (!h)
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	for (uint32_t i = 2; i < f->n_t; i++) {
-		uint32_t s = hash_of(f->t[i].parent, f->t[i].ps) & (n - 1);
+		size_t s = hash_of(f->t[i].parent, f->t[i].ps) & (n - 1);
 
-		while (h[s])
+		while (h[s].node)
 			s = (s + 1) & (n - 1);
-		h[s] = i;
+		h[s] = (struct fc_slot){f->t[i].parent, f->t[i].ps, i};
 	}
 	free(f->hash);
 	f->hash = h;
-	f->n_hash = n;
+	f->n_hash = (uint32_t)n;
 	return 0;
 }
 
-/* tree_child - the child of callers-tree node @parent for procedure @ps (made if new);
- * 0 on out of memory */
+/* tree_child - the child of callers-tree node @parent for procedure @ps (made if new,
+ * costs zero); 0 on out of memory */
 static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 {
+	const struct fc_slot *h;
 	uint32_t s, i;
 
-	if ((uint64_t)f->n_t * 2 >= f->n_hash && rehash(f) < 0)
+	if ((uint64_t)f->n_t * 2 >= f->n_hash && rehash(f, 0) < 0)
 		return 0;
 	s = hash_of(parent, ps) & (f->n_hash - 1);
-	for (; (i = f->hash[s]) != 0; s = (s + 1) & (f->n_hash - 1))
-		if (f->t[i].parent == parent && f->t[i].ps == ps)
-			return i;
+	for (; (h = &f->hash[s])->node != 0; s = (s + 1) & (f->n_hash - 1))
+		if (h->parent == parent && h->ps == ps)
+			return h->node;
 	if (dp_fl_grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0 ||
 	    dp_fl_grow((void **)&f->tv, &f->cap_tv, f->n_t + 1, sizeof(*f->tv)) < 0)
 		return 0;
@@ -69,13 +74,13 @@ static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 	f->t[i].parent = parent;
 	f->t[i].sibling = f->t[parent].child;
 	f->t[parent].child = i;
-	f->hash[s] = i;
+	f->hash[s] = (struct fc_slot){parent, ps, i};
 	return i;
 }
 
-/* own_prefetch - prefetch what dp_analysis_pd_own() and pd_desc read for the PDs ahead
- * of @i in @pds (up to @n), in three stages: the PD's callers range, its caller CSDs'
- * ids, those CSDs (the first four) */
+/* own_prefetch - prefetch what dp_analysis_pd_own(), pd_desc and the first step read
+ * for the PDs ahead of @i in @pds (up to @n), in three stages: the PD's callers range and
+ * step, its caller CSDs' ids and the step's PD, those CSDs (the first four) */
 DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
 				uint32_t n)
 {
@@ -84,9 +89,12 @@ DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 	if (i + FC_AHEAD < n) {
 		__builtin_prefetch(&c->start[pds[i + FC_AHEAD]]);
 		__builtin_prefetch(&a->pd_desc[pds[i + FC_AHEAD]]);
+		__builtin_prefetch(&a->pd_up[pds[i + FC_AHEAD]]);
 	}
-	if (i + FC_AHEAD / 2 < n)
+	if (i + FC_AHEAD / 2 < n) {
 		__builtin_prefetch(&c->ids[c->start[pds[i + FC_AHEAD / 2]]]);
+		__builtin_prefetch(&a->p->pd[a->pd_up[pds[i + FC_AHEAD / 2]]]);
+	}
 	if (i + FC_AHEAD / 4 < n) {
 		uint32_t pd = pds[i + FC_AHEAD / 4], m = dp_csr_count(c, pd);
 
@@ -100,7 +108,7 @@ DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 }
 
 /* The first pass over the procedure's PDs: their own and desc costs and value (@cv), their
- * climbers. */
+ * climbers, which take their first step. */
 struct own_job {
 	const struct dp_analysis *a;
 	const uint32_t *pds;
@@ -117,63 +125,129 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 	const struct own_job *j = arg;
 
 	for (uint32_t i = lo; i < hi; i++) {
+		uint32_t up = j->a->pd_up[j->pds[i]];
+
 		own_prefetch(j->a, j->pds, i, hi);
-		j->act[i] = (struct fc_climb){i, j->pds[i], 1, 1, 0};
+		j->act[i] = (struct fc_climb){i, up, 1, j->a->p->pd[up].ps};
 		j->own[i] = dp_analysis_pd_own(j->a, j->pds[i]);
 		j->desc[i] = j->a->pd_desc[j->pds[i]];
 		j->cv[i] = dp_fl_value(j->m, &j->own[i], &j->desc[i]);
 	}
 }
 
+/* A slot of merge_climbers()'s table: a climber's index, valid in the pass @gen only, so
+ * that no pass clears the table. */
+struct fc_mslot {
+	uint32_t i, gen;
+};
+
+/* merge_room - the slots merge_climbers() uses for @n climbers: a power of two >= 2 * @n
+ * (and 16) */
+static size_t merge_room(uint32_t n)
+{
+	size_t size = 16;
+
+	while (size < 2 * (size_t)n)
+		size *= 2;
+	return size;
+}
+
 /*
  * merge_climbers - merge the @n climbers of @act that are at the same PD and tree node
- * (their futures are the same): the first keeps its place and takes the others' PDs and
- * costs (@own, @desc), so that node creation order, and the tree, stay as without the
- * merge. @tab: room for 4 * @n + 16 entries. Return: how many climbers are left.
+ * (their futures are the same): the first keeps its place and takes the others' values
+ * (@cv), and each other one's PDs follow it from now on (@up[k] = the first's k), so
+ * that node creation order, and the tree, stay as without the merge. @tab: room for
+ * merge_room(@n) slots, none of pass @gen yet. Return: how many climbers are left.
  */
-static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, uint32_t *tab,
-			       struct dp_costs *own, struct dp_inherit *desc, uint64_t *cv)
+static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, struct fc_mslot *tab, uint32_t gen,
+			       uint64_t *cv, uint32_t *up)
 {
-	uint32_t size = 16, m = 0;
+	size_t size = merge_room(n);
+	uint32_t m = 0;
 
-	while (size < 2 * n)
-		size *= 2;
-	memset(tab, 0, size * sizeof(*tab));
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = hash_of(act[i].node, act[i].cur) & (size - 1), j;
+		size_t s = hash_of(act[i].node, act[i].cur) & (size - 1);
+		struct fc_mslot *t;
 
-		for (; (j = tab[s]) != 0; s = (s + 1) & (size - 1))
-			if (act[j - 1].node == act[i].node && act[j - 1].cur == act[i].cur)
+		for (; (t = &tab[s])->gen == gen; s = (s + 1) & (size - 1))
+			if (act[t->i].node == act[i].node && act[t->i].cur == act[i].cur)
 				break;
-		if (j) {
-			struct fc_climb *w = &act[j - 1];
-
-			w->n += act[i].n;
-			dp_costs_add(&own[w->k], &own[act[i].k]);
-			dp_inherit_add(&desc[w->k], &desc[act[i].k]);
-			cv[w->k] += cv[act[i].k];
+		if (t->gen == gen) {
+			cv[act[t->i].k] += cv[act[i].k];
+			up[act[i].k] = act[t->i].k;
 			continue;
 		}
-		act[m] = act[i];
-		tab[s] = ++m;
+		*t = (struct fc_mslot){m, gen};
+		act[m++] = act[i];
 	}
 	return m;
 }
 
-/* The bound of the walk's threshold that callers_tree() keeps: the values of the tree's
- * complete nodes not below it, at most 4 * k of them (k = the cap + 1: a selection every 3 * k
- * values). */
+/*
+ * tree_costs - the callers tree's n, own and desc, once built: PD k (of @n, costs @own
+ * and @desc) climbed, alone and then in the climber it merged into (@up[k], k if none),
+ * until it stopped at node @last[k] of that climber; its chain of nodes is the path from
+ * the root to that node. So each PD adds its costs to its last node, and then every node
+ * to its parent, children having been made after their parents. Resolves @up. The root keeps none
+ * (the subject's row has the procedure's own). Return: 0 or -DP_ENOMEM.
+ */
+static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *last,
+		      const struct dp_costs *own, const struct dp_inherit *desc)
+{
+	struct fc_costs *tc = calloc(f->n_t, sizeof(*tc));
+
+	if (!tc)
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	f->tc = tc;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t node;
+
+		up[k] = up[up[k]]; /* up[k] <= k: climbers keep the order of k, and merge into
+				      the first; so up[up[k]] is already the final one */
+		node = last[up[k]];
+		if (node < 2)
+			continue;
+		f->t[node].n++;
+		dp_costs_add(&tc[node].own, &own[k]);
+		dp_inherit_add(&tc[node].desc, &desc[k]);
+	}
+	for (uint32_t i = f->n_t - 1; i >= 2; i--) {
+		uint32_t p = f->t[i].parent;
+
+		if (p < 2)
+			continue;
+		f->t[p].n += f->t[i].n;
+		dp_costs_add(&tc[p].own, &tc[i].own);
+		dp_inherit_add(&tc[p].desc, &tc[i].desc);
+	}
+	return 0;
+}
+
+/* The bound of the walk's threshold that callers_tree() keeps: values of the tree's
+ * complete nodes, n of them, among which the k largest (k = the cap + 1); lb: the k-th
+ * largest when last selected (0 before k nodes are complete). Values below lb are
+ * dropped: they cannot be among the k largest. */
 struct fc_bound {
 	uint64_t *v;
 	uint32_t n, k, room;
 	uint64_t lb;
 };
 
+/* bound_select - keep the k largest values of @b, the smallest of them in b->lb */
+static void bound_select(struct fc_bound *b)
+{
+	b->lb = dp_flame_kth_largest(b->v, b->n, b->k);
+	b->n = b->k;
+}
+
 /*
- * bound_see - nodes @from .. f->n_t - 1 are complete (their level is done): with the
- * bound's values, return the k-th largest value of the tree so far once there are k,
- * else 0. k = cap + 1 nodes at least that wide exist, so the walk's threshold is at least
- * it (see search() in rep_flame_walk.c): a node below it is never expanded.
+ * bound_see - nodes @from .. f->n_t - 1 are complete (their level is done): return a
+ * lower bound of the k-th largest value of the tree, 0 before there are k values. k = cap
+ * + 1 nodes at least that wide exist, so the walk's threshold is at least it (see
+ * search() in rep_flame_walk.c): a node below it is never expanded. The k largest are
+ * selected again when k more values are in, or at the end of a call once k / 8 are: a
+ * level of a few nodes leaves the bound as it was, a little lower than it could be, rather
+ * than select among k values for them.
  */
 static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
 {
@@ -185,44 +259,85 @@ static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
 		if (dp_fl_grow((void **)&b->v, &b->room, b->n + 1, sizeof(*b->v)) < 0)
 			return b->lb; /* a bound less tight, still a bound */
 		b->v[b->n++] = v;
-		if (b->n == 4 * b->k) { /* keep the k largest */
-			b->lb = dp_flame_kth_largest(b->v, b->n, b->k);
-			b->n = b->k;
-		}
+		if (b->n == 2 * b->k)
+			bound_select(b);
 	}
-	if (b->n > b->k) {
-		b->lb = dp_flame_kth_largest(b->v, b->n, b->k);
-		b->n = b->k;
-	}
+	if (b->n > b->k && (b->lb == 0 || b->n - b->k >= b->k / 8))
+		bound_select(b);
 	return b->lb;
+}
+
+/* climb_step - the @n climbers of @act take a step (a->pd_up) and read its procedure,
+ * their loads prefetched in two stages */
+static void climb_step(const struct dp_analysis *a, const struct dp_pd *pd, struct fc_climb *act,
+		       uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + FC_AHEAD < n)
+			__builtin_prefetch(&a->pd_up[act[i + FC_AHEAD].cur]);
+		if (i + FC_AHEAD / 2 < n)
+			__builtin_prefetch(&pd[a->pd_up[act[i + FC_AHEAD / 2].cur]]);
+		act[i].cur = a->pd_up[act[i].cur];
+		act[i].ps = pd[act[i].cur].ps;
+	}
+}
+
+/* reach_nodes - the @n climbers of @act that stepped to a PD add their value (@cv) to
+ * the child of their node for its procedure and move there, kept in order in act[0 ..
+ * *@m); the others, at the top, stop (@last). Return: 0 or -DP_ENOMEM. */
+static int reach_nodes(struct fl *f, struct fc_climb *act, uint32_t n, const uint64_t *cv,
+		       uint32_t *last, uint32_t *m)
+{
+	*m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t node;
+
+		if (!act[i].cur) {
+			last[act[i].k] = act[i].node;
+			continue;
+		}
+		node = tree_child(f, act[i].node, act[i].ps);
+		if (!node)
+			return -DP_ENOMEM;
+		f->tv[node] += cv[act[i].k];
+		act[(*m)++] = (struct fc_climb){act[i].k, act[i].cur, node, 0};
+	}
+	return 0;
 }
 
 /*
  * callers_tree - the callers tree of f->top, one level at a time: every PD of the
- * procedure climbs one step and adds its costs to the node it reaches; after each level
+ * procedure climbs one step and adds its value to the node it reaches; after each level
  * the PDs whose node is below the minimum stop climbing, since the walk never expands that
  * node (its children could not be shown), and so do those below the node cap's bound
  * (bound_see(): min=0 would otherwise build the whole tree). Chains are cut at @limit
- * levels.
+ * levels. The nodes' costs are summed at the end (tree_costs()).
  */
 static int callers_tree(struct fl *f, uint32_t limit)
 {
 	const struct dp_analysis *a = f->c->a;
-	uint32_t n = dp_csr_count(&a->ps_pds, f->top);
+	const uint32_t n0 = dp_csr_count(&a->ps_pds, f->top);
 	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
-	struct fc_climb *act = malloc((n ? n : 1) * sizeof(*act));
-	struct dp_costs *own = malloc((n ? n : 1) * sizeof(*own));
-	struct dp_inherit *desc = malloc((n ? n : 1) * sizeof(*desc));
-	uint64_t *cv = malloc((n ? n : 1) * sizeof(*cv));
-	uint32_t *tab = malloc(((size_t)n * 4 + 16) * sizeof(*tab));
+	size_t room = n0 ? n0 : 1;
+	struct fc_climb *act = malloc(room * sizeof(*act));
+	struct dp_costs *own = malloc(room * sizeof(*own));
+	struct dp_inherit *desc = malloc(room * sizeof(*desc));
+	uint64_t *cv = malloc(room * sizeof(*cv));
+	uint32_t *up = malloc(room * sizeof(*up)), *last = malloc(room * sizeof(*last));
+	struct fc_mslot *tab = calloc(merge_room(n0), sizeof(*tab));
+	uint32_t n = n0;
 	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
-	int rc = dp_fl_grow((void **)&f->t, &f->cap_t, 2, sizeof(*f->t));
+	/* room for as many nodes as climbers: the first level makes that many at most */
+	uint32_t room_t = n0 < UINT32_MAX / 2 ? n0 + 2 : 2;
+	int rc = dp_fl_grow((void **)&f->t, &f->cap_t, room_t, sizeof(*f->t));
 
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, 2, sizeof(*f->tv));
+		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, room_t, sizeof(*f->tv));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 4 * b.k : 16384, sizeof(*b.v));
-	if (!act || !own || !desc || !cv || !tab || rc < 0) {
+		rc = rehash(f, merge_room(n0));
+	if (rc == 0)
+		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
+	if (!act || !own || !desc || !cv || !up || !last || !tab || rc < 0) {
 		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 		goto out;
 	}
@@ -231,39 +346,17 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	f->t[1].ps = f->top;
 	f->n_t = 2;
 	b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
+	for (uint32_t k = 0; k < n0; k++)
+		up[k] = k;
 	/* thousands of PDs all over memory: on two cores */
 	dp_par_split(own_range, &(struct own_job){a, pds, act, own, desc, cv, f->m}, n, 4096);
 	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
-		const struct dp_pd *pd = f->c->p->pd;
-		uint32_t m = 0, first = f->n_t;
+		uint32_t m, first = f->n_t;
 		uint64_t lb;
 
-		/* two passes: the step (a->pd_up) and its procedure, their loads prefetched
-		 * in two stages, then the tree node */
-		for (uint32_t i = 0; i < n; i++) {
-			if (i + FC_AHEAD < n)
-				__builtin_prefetch(&a->pd_up[act[i + FC_AHEAD].cur]);
-			if (i + FC_AHEAD / 2 < n)
-				__builtin_prefetch(&pd[a->pd_up[act[i + FC_AHEAD / 2].cur]]);
-			act[i].cur = a->pd_up[act[i].cur];
-			act[i].ps = pd[act[i].cur].ps;
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t node;
-
-			if (!act[i].cur)
-				continue;
-			node = tree_child(f, act[i].node, act[i].ps);
-			if (!node) {
-				rc = -DP_ENOMEM;
-				break;
-			}
-			f->t[node].n += act[i].n;
-			dp_costs_add(&f->t[node].own, &own[act[i].k]);
-			dp_inherit_add(&f->t[node].desc, &desc[act[i].k]);
-			f->tv[node] += cv[act[i].k];
-			act[m++] = (struct fc_climb){act[i].k, act[i].cur, node, act[i].n, 0};
-		}
+		if (level > 1) /* the first step: own_range() */
+			climb_step(a, f->c->p->pd, act, n);
+		rc = reach_nodes(f, act, n, cv, last, &m);
 		n = 0;
 		lb = rc == 0 ? bound_see(f, &b, first) : 0;
 		for (uint32_t i = 0; i < m; i++) {
@@ -271,9 +364,15 @@ static int callers_tree(struct fl *f, uint32_t limit)
 
 			if ((double)v >= f->min && v >= lb)
 				act[n++] = act[i];
+			else
+				last[act[i].k] = act[i].node;
 		}
-		n = merge_climbers(act, n, tab, own, desc, cv);
+		n = merge_climbers(act, n, tab, level, cv, up);
 	}
+	for (uint32_t i = 0; i < n; i++)
+		last[act[i].k] = act[i].node;
+	if (rc == 0)
+		rc = tree_costs(f, n0, up, last, own, desc);
 out:
 	free(b.v);
 	free(tab);
@@ -281,6 +380,8 @@ out:
 	free(own);
 	free(desc);
 	free(cv);
+	free(up);
+	free(last);
 	return rc;
 }
 

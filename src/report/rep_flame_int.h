@@ -24,10 +24,15 @@ struct fl_node {
 	uint32_t n_other; /* > 0: an "(other)" row standing for that many nodes */
 };
 
-/* A node of the inverted (callers) tree. */
+/* A node of the inverted (callers) tree: n counts the procedure's PDs whose chain of
+ * callers passes through it (summed once the tree is built, with the costs). */
 struct fc_node {
 	uint32_t ps, parent, n;
 	uint32_t child, sibling; /* first child, next sibling; 0 = none */
+};
+
+/* The costs of a callers tree node: sums over the PDs that n counts. */
+struct fc_costs {
 	struct dp_costs own;
 	struct dp_inherit desc;
 };
@@ -38,12 +43,18 @@ struct fl_lazy {
 	uint32_t id;
 };
 
-/* PDs of the procedure climbing their ancestor chain: their costs (index into the
- * climbers' cost arrays), where they are and their tree node. */
+/* PDs of the procedure climbing their ancestor chain (merged ones climb as one): the
+ * index of the first of them (into the climbers' arrays), where they are and their tree
+ * node. */
 struct fc_climb {
 	uint32_t k, cur, node;
-	uint32_t n;  /* PDs merged into this climber */
 	uint32_t ps; /* cur's procedure, once it has stepped */
+};
+
+/* A slot of the callers tree's hash table: the key (parent, ps) kept with the node, so
+ * that a probe reads no node (node 0: empty). */
+struct fc_slot {
+	uint32_t parent, ps, node;
 };
 
 struct fl {
@@ -59,9 +70,10 @@ struct fl {
 			      may raise min and min_v by (a wide clique's cap-th widest child) */
 	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
+	struct fc_costs *tc; /* the costs of the nodes of t, once it is built */
 	uint64_t *tv; /* the callers tree nodes' values (dp_fl_value), packed: read per climber */
 	uint32_t cap_tv;
-	uint32_t *hash; /* (parent, ps) -> tree node, open addressing */
+	struct fc_slot *hash; /* (parent, ps) -> tree node, open addressing */
 	uint32_t n_hash;
 	struct fl_node *kids; /* dp_fl_kids(): the children of a node at least min */
 	struct fl_node other; /* and the sum of the others, n_other = how many */

@@ -703,6 +703,113 @@ TEST(flame_callers_node_cap)
 	CHECK(n_checked > 100);
 }
 
+/* A node of the brute-force callers tree: its path of procedures (ps[0] = depth 1), and
+ * the sums over the PDs whose chain of callers starts with it. */
+struct bf_node {
+	uint32_t ps[32], depth, n;
+	struct dp_costs own;
+	struct dp_inherit desc;
+};
+
+/* bf_add - add the costs of one PD to the node of path @ps[0 .. @depth) (made if new) */
+static void bf_add(struct bf_node *t, uint32_t *n_t, const uint32_t *ps, uint32_t depth,
+		   const struct dp_costs *own, const struct dp_inherit *desc)
+{
+	uint32_t i;
+
+	for (i = 0; i < *n_t; i++)
+		if (t[i].depth == depth && !memcmp(t[i].ps, ps, depth * sizeof(*ps)))
+			break;
+	if (i == *n_t) {
+		memset(&t[i], 0, sizeof(t[i]));
+		memcpy(t[i].ps, ps, depth * sizeof(*ps));
+		t[i].depth = depth;
+		(*n_t)++;
+	}
+	t[i].n++;
+	dp_costs_add(&t[i].own, own);
+	dp_inherit_add(&t[i].desc, desc);
+}
+
+/*
+ * flame_callers' rows against a brute force: each PD of the procedure climbs its whole
+ * chain of callers (a->pd_up) and adds its own and desc costs to every prefix of its
+ * path of procedures. Every row of the uncapped page (min=0) must be the node of its
+ * path, with the same n, own and desc, and every node must have a row. For every
+ * procedure of four generated profiles (recursion folds into cliques, so chains cross
+ * clique entries), with and without a depth limit.
+ */
+TEST(flame_callers_brute_force)
+{
+	uint32_t n_rows = 0;
+
+	for (uint64_t seed = 41; seed < 45; seed++) {
+		struct tf_ctx t;
+
+		tf_sim = mid_sim(seed);
+		TF_OPEN(&t, tf_gen_sim);
+		t.c.flame_max_nodes = UINT32_MAX;
+		for (uint32_t ps = 3; ps <= t.p.n_ps; ps++)
+			for (uint32_t limit = 0; limit <= 4; limit += 4) {
+				uint32_t np = dp_csr_count(&t.a->ps_pds, ps), n_t = 0, path[32];
+				const uint32_t *pds = dp_csr_items(&t.a->ps_pds, ps);
+				struct bf_node *bt = calloc((size_t)np * 32 + 1, sizeof(*bt));
+				const struct dp_rep_section *s;
+				struct dp_report *r;
+				uint32_t seen = 0;
+
+				CHECK(bt != NULL);
+				if (!bt || !np) {
+					free(bt);
+					continue;
+				}
+				for (uint32_t i = 0; i < np; i++) {
+					struct dp_costs own = dp_analysis_pd_own(t.a, pds[i]);
+					uint32_t d = 0;
+
+					for (uint32_t x = t.a->pd_up[pds[i]];
+					     x && d < 32 && (limit == 0 || d + 1 < limit);
+					     x = t.a->pd_up[x]) {
+						path[d++] = t.p.pd[x].ps;
+						bf_add(bt, &n_t, path, d, &own,
+						       &t.a->pd_desc[pds[i]]);
+					}
+				}
+				r = tf_page(&t, "page=flame_callers&min=0&depth=%u&proc=%u", limit,
+					    ps);
+				CHECK(r != NULL);
+				s = r ? tf_section(r, "tree") : NULL;
+				for (uint32_t k = 1; s && k < s->n_rows; k++) {
+					const struct dp_rep_row *w = &s->rows[k];
+					uint32_t i;
+
+					CHECK(w->depth >= 1 && w->depth <= 32);
+					if (w->depth < 1 || w->depth > 32)
+						break;
+					path[w->depth - 1] = w->id;
+					for (i = 0; i < n_t; i++)
+						if (bt[i].depth == w->depth &&
+						    !memcmp(bt[i].ps, path,
+							    w->depth * sizeof(*path)))
+							break;
+					CHECK(i < n_t);
+					if (i == n_t)
+						continue;
+					CHECK_EQ(w->n, bt[i].n);
+					CHECK(!memcmp(&w->own, &bt[i].own, sizeof(w->own)));
+					CHECK(!memcmp(&w->desc, &bt[i].desc, sizeof(w->desc)));
+					seen++;
+				}
+				CHECK_EQ(seen, n_t);
+				n_rows += seen;
+				dp_report_free(r);
+				free(bt);
+			}
+		tf_close(&t);
+	}
+	CHECK(n_rows > 1000);
+}
+
 DP_TEST_MAIN(test_flame_fixture, test_flame_pruning, test_flame_callers_fixture,
 	     test_generated_properties, test_flame_index_same_rows, test_flame_node_cap,
-	     test_flame_callers_node_cap)
+	     test_flame_callers_node_cap, test_flame_callers_brute_force)
