@@ -39,6 +39,15 @@ load1() {
 	cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"
 }
 
+# pin_note - a sentence on the CPU the runs were pinned to ($CPU of bench/run), if any.
+pin_note() {
+	if [ -n "${CPU:-}" ]; then
+		echo "Runs pinned to CPU $CPU with taskset (uftrace's excepted: its recorder has threads)."
+	else
+		echo "Runs not pinned to a CPU."
+	fi
+}
+
 # machine_line - one line: CPU model, cores, kernel, compilers, date.
 machine_line() {
 	local cpu gccv clangv
@@ -99,7 +108,7 @@ write_report() {
 		echo "Measured by \`bench/run\` ($REPS repetitions, round-robin, $(real_reps_note)$1 s):" \
 			"$(machine_line)."
 		echo "Load average (1 min) at the start $LOAD_START, at the end $(load1) (other work" \
-			"on the machine makes the figures noisier)."
+			"on the machine makes the figures noisier). $(pin_note)"
 		echo
 		awk -F'\t' -f "$BENCH/render.awk" "$WORK/meta" "$WORK/cpu.stat" "$WORK/wall.stat" \
 			"$WORK/report.stat" "$WORK/rss.stat" "$WORK/data.stat" "$WORK/differs" \
