@@ -24,6 +24,7 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "options.h"
+#include "langhooks.h"
 #include "diagnostic-core.h"
 // clang-format on
 
@@ -49,7 +50,24 @@ const pass_data dp_pass_data = {
 };
 
 /*
- * Whether the function being compiled gets hooks: not if the user asked for none, not if
+ * Whether @s contains one of the strings of @list, a list option as gcc keeps it (a
+ * vec<char *>, NULL when the option was not given).
+ */
+bool dp_listed(void *list, const char *s)
+{
+	const vec<char *> *v = (const vec<char *> *)list;
+
+	for (unsigned i = 0; v && s && i < v->length(); i++)
+		if (strstr(s, (*v)[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the function being compiled gets hooks: not if the user asked for none (the
+ * attribute, or -finstrument-functions-exclude-function-list= or -file-list=, which gcc
+ * keeps without -finstrument-functions: a substring of the function's name as the
+ * language prints it, or of the file it is defined in, as gcc matches them), not if
  * gcc instruments it already (-finstrument-functions given too), not a naked function,
  * nor with a front end that does not declare the hooks (gcc's own instrumentation uses the
  * same declarations). The attribute is looked up by name: gcc sets
@@ -65,6 +83,10 @@ bool dp_wanted(function *fun)
 	if (lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fn)))
 		return false;
 	if (lookup_attribute("naked", DECL_ATTRIBUTES(fn)))
+		return false;
+	if (dp_listed(flag_instrument_functions_exclude_functions,
+		      lang_hooks.decl_printable_name(fn, 1)) ||
+	    dp_listed(flag_instrument_functions_exclude_files, DECL_SOURCE_FILE(fn)))
 		return false;
 	return builtin_decl_implicit(BUILT_IN_PROFILE_FUNC_ENTER) &&
 	       builtin_decl_implicit(BUILT_IN_PROFILE_FUNC_EXIT);

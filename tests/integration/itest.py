@@ -201,6 +201,17 @@ def t_after_inline(ctx, ck):
     ck.edge(p, "work", "twice", calls=n, exits=n, unwinds=0)
     ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.balanced(p)
+    if ctx.family != "gcc":
+        return  # clang has no -finstrument-functions-exclude-*
+    # gcc's exclusion lists, matched on substrings of the name, honoured after inlining too
+    exe = ctx.build("after_inline", ["after_inline.c"],
+                    extra=["-finstrument-functions-exclude-function-list=no_such,cale"])
+    _, p = ctx.run(exe, n)
+    ck.eq("excluded by name: PDs of scaled", len(p.pds_of("scaled")), 0)
+    ck.edge(p, "main", "f", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    ck.eq("excluded by name: calls in all", sum(c["calls"] for c in p.csd), 2 + n * (3 + twice))
+    ck.balanced(p)
 
 
 def t_fnptr(ctx, ck):
@@ -362,6 +373,18 @@ def t_multifile(ctx, ck):
                     ("more_leaf", "mf_more.c")):
         f = p.function(fn)["file"]
         ck.true("%s defined in %s (%r)" % (fn, src, f), f.endswith("/" + src) or f == src)
+    ck.balanced(p)
+    if ctx.family != "gcc":
+        return  # clang has no -finstrument-functions-exclude-*
+    # gcc's file exclusion list (a substring of the file's name), after inlining too
+    for s in ("mf_main.c", "mf_util.c", "mf_more.c"):
+        ctx.must([ctx.deepprof, "cc", ctx.opt, "-I", PROGS, "-c", os.path.join(PROGS, s),
+                  "-finstrument-functions-exclude-file-list=nothing,f_mor", "-o",
+                  s.replace(".c", ".o")])
+    ctx.must([ctx.deepprof, "cc", "-o", "mf"] + objs)
+    _, p = ctx.run(os.path.join(ctx.work, "mf"), n)
+    ck.edge(p, "main", "util_twice", calls=n, exits=n)
+    ck.eq("excluded by file: PDs of more_leaf", len(p.pds_of("more_leaf")), 0)
     ck.balanced(p)
 
 
