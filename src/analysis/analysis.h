@@ -24,6 +24,12 @@ struct dp_inherit {
 	uint64_t samples, callseqs, allocs, alloc_bytes;
 };
 
+/* A step up the clique tree: the PD it reaches (0: none, the top) and that PD's
+ * procedure (0 with it). */
+struct dp_pd_step {
+	uint32_t pd, ps;
+};
+
 /*
  * A compressed sparse row index: the items of key k (1 <= k <= n) are
  * ids[start[k]] .. ids[start[k + 1] - 1], in increasing item id unless said otherwise.
@@ -85,10 +91,11 @@ struct dp_analysis {
 					  cliques, else 0 */
 	uint32_t *clique_entry_caller; /* [1..n_cliques] the caller PD of clique_entry, 0 if
 					  none */
-	uint32_t *pd_up;	       /* [1..n_pd] the next PD up the clique tree: for a
+	struct dp_pd_step *pd_up;      /* [1..n_pd] the next PD up the clique tree: for a
 					  clique's entry (its first member) its
-					  clique_entry_caller, for the other members the entry
-					  (one load per step for the callers' flame graph) */
+					  clique_entry_caller, for the other members the entry;
+					  with its procedure (one load per step for the callers'
+					  flame graph) */
 	uint32_t *clique_first;	       /* [1..n_cliques] cliques clique_first[c]..c are those
 					  completed during c's search: if n_extra_entries == 0
 					  and root_clique == n_cliques (runtime files), c's

@@ -252,20 +252,28 @@ static void order_members(struct dp_analysis *a)
 	}
 }
 
-/* Each PD's step up the clique tree (a->pd_up): a clique's entry goes to the caller of
- * the clique's entry CSD, the other members to the entry. A pass over the cliques. */
+/* How many cliques ahead pd_steps_up() prefetches the entry caller's PD. */
+#define STEP_AHEAD 16
+
+/* Each PD's step up the clique tree (a->pd_up), with the procedure it reaches: a clique's
+ * entry goes to the caller of the clique's entry CSD, the other members to the entry. A
+ * pass over the cliques, the entry callers' PDs (all over memory) prefetched. */
 static int pd_steps_up(struct dp_analysis *a)
 {
+	const struct dp_pd *pd = a->p->pd;
+
 	a->pd_up = dp_arena_array(&a->arena, (size_t)a->p->n_pd + 1, sizeof(*a->pd_up));
 	if (!a->pd_up)
 		return dp_error(DP_ENOMEM, "out of memory finding cliques");
 	for (uint32_t k = 1; k <= a->n_cliques; k++) {
 		const uint32_t *m = dp_csr_items(&a->clique_pds, k);
-		uint32_t n = dp_csr_count(&a->clique_pds, k);
+		uint32_t n = dp_csr_count(&a->clique_pds, k), up = a->clique_entry_caller[k];
 
-		a->pd_up[m[0]] = a->clique_entry_caller[k];
+		if (k + STEP_AHEAD <= a->n_cliques)
+			__builtin_prefetch(&pd[a->clique_entry_caller[k + STEP_AHEAD]]);
+		a->pd_up[m[0]] = (struct dp_pd_step){up, up ? pd[up].ps : 0};
 		for (uint32_t j = 1; j < n; j++)
-			a->pd_up[m[j]] = m[0];
+			a->pd_up[m[j]] = (struct dp_pd_step){m[0], pd[m[0]].ps};
 	}
 	return 0;
 }

@@ -79,8 +79,8 @@ static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
 }
 
 /* own_prefetch - prefetch what dp_analysis_pd_own(), pd_desc and the first step read
- * for the PDs ahead of @i in @pds (up to @n), in three stages: the PD's callers range and
- * step, its caller CSDs' ids and the step's PD, those CSDs (the first four) */
+ * for the PDs ahead of @i in @pds (up to @n), in three stages: the PD's callers range,
+ * desc and step, its caller CSDs' ids, those CSDs (the first four) */
 DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
 				uint32_t n)
 {
@@ -91,10 +91,8 @@ DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds
 		__builtin_prefetch(&a->pd_desc[pds[i + FC_AHEAD]]);
 		__builtin_prefetch(&a->pd_up[pds[i + FC_AHEAD]]);
 	}
-	if (i + FC_AHEAD / 2 < n) {
+	if (i + FC_AHEAD / 2 < n)
 		__builtin_prefetch(&c->ids[c->start[pds[i + FC_AHEAD / 2]]]);
-		__builtin_prefetch(&a->p->pd[a->pd_up[pds[i + FC_AHEAD / 2]]]);
-	}
 	if (i + FC_AHEAD / 4 < n) {
 		uint32_t pd = pds[i + FC_AHEAD / 4], m = dp_csr_count(c, pd);
 
@@ -125,10 +123,10 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 	const struct own_job *j = arg;
 
 	for (uint32_t i = lo; i < hi; i++) {
-		uint32_t up = j->a->pd_up[j->pds[i]];
+		struct dp_pd_step up = j->a->pd_up[j->pds[i]];
 
 		own_prefetch(j->a, j->pds, i, hi);
-		j->act[i] = (struct fc_climb){i, up, 1, j->a->p->pd[up].ps};
+		j->act[i] = (struct fc_climb){i, up.pd, 1, up.ps};
 		j->own[i] = dp_analysis_pd_own(j->a, j->pds[i]);
 		j->desc[i] = j->a->pd_desc[j->pds[i]];
 		j->cv[i] = dp_fl_value(j->m, &j->own[i], &j->desc[i]);
@@ -267,18 +265,18 @@ static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
 	return b->lb;
 }
 
-/* climb_step - the @n climbers of @act take a step (a->pd_up) and read its procedure,
- * their loads prefetched in two stages */
-static void climb_step(const struct dp_analysis *a, const struct dp_pd *pd, struct fc_climb *act,
-		       uint32_t n)
+/* climb_step - the @n climbers of @act take a step (a->pd_up, which has its procedure),
+ * its load prefetched */
+static void climb_step(const struct dp_analysis *a, struct fc_climb *act, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
+		struct dp_pd_step up;
+
 		if (i + FC_AHEAD < n)
 			__builtin_prefetch(&a->pd_up[act[i + FC_AHEAD].cur]);
-		if (i + FC_AHEAD / 2 < n)
-			__builtin_prefetch(&pd[a->pd_up[act[i + FC_AHEAD / 2].cur]]);
-		act[i].cur = a->pd_up[act[i].cur];
-		act[i].ps = pd[act[i].cur].ps;
+		up = a->pd_up[act[i].cur];
+		act[i].cur = up.pd;
+		act[i].ps = up.ps;
 	}
 }
 
@@ -355,7 +353,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 		uint64_t lb;
 
 		if (level > 1) /* the first step: own_range() */
-			climb_step(a, f->c->p->pd, act, n);
+			climb_step(a, act, n);
 		rc = reach_nodes(f, act, n, cv, last, &m);
 		n = 0;
 		lb = rc == 0 ? bound_see(f, &b, first) : 0;

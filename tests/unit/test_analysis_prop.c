@@ -492,12 +492,15 @@ static void check_split(struct dp_analysis *a)
 /* Every property; @runtime_like: the profile obeys the runtime's rules. */
 /* pd_up: a clique's first member steps to the caller of the clique's entry CSD (0 if it
  * has none), any other member to the first; so climbing from any PD reaches 0 through
- * ever higher cliques, every step either inside a clique or along its entry CSD */
+ * ever higher cliques, every step either inside a clique or along its entry CSD; and
+ * each step has the procedure of the PD it reaches (0 for none) */
 static void check_steps_up(const struct dp_profile *p, const struct dp_analysis *a)
 {
 	for (uint32_t pd = 1; pd <= p->n_pd; pd++) {
-		uint32_t k = a->pd_clique[pd], up = a->pd_up[pd], e = a->clique_entry[k];
+		uint32_t k = a->pd_clique[pd], up = a->pd_up[pd].pd, e = a->clique_entry[k];
 		uint32_t first = dp_csr_items(&a->clique_pds, k)[0];
+
+		CHECK_EQ(a->pd_up[pd].ps, up ? p->pd[up].ps : 0);
 
 		if (pd != first) {
 			CHECK_EQ(up, first);

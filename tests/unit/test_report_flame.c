@@ -767,9 +767,9 @@ TEST(flame_callers_brute_force)
 					struct dp_costs own = dp_analysis_pd_own(t.a, pds[i]);
 					uint32_t d = 0;
 
-					for (uint32_t x = t.a->pd_up[pds[i]];
+					for (uint32_t x = t.a->pd_up[pds[i]].pd;
 					     x && d < 32 && (limit == 0 || d + 1 < limit);
-					     x = t.a->pd_up[x]) {
+					     x = t.a->pd_up[x].pd) {
 						path[d++] = t.p.pd[x].ps;
 						bf_add(bt, &n_t, path, d, &own,
 						       &t.a->pd_desc[pds[i]]);
