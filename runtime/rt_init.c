@@ -154,13 +154,37 @@ DP_RT_NOINST static void *dp_rt_writer_main(void *arg)
 	return NULL;
 }
 
+/* Whether the writer thread runs in this process (then dp_rt_wsem is initialised). */
+static int dp_rt_writer_on;
+
+/* Start the writer thread, which takes no signal but the write signal; its semaphore
+ * made anew. */
+DP_RT_NOINST static void dp_rt_writer_spawn(void)
+{
+	sigset_t all, old;
+	pthread_t tid;
+
+	dp_rt_writer_on = 0;
+	if (sem_init(&dp_rt_wsem, 0, 0) != 0)
+		return;
+	sigfillset(&all);
+	if (dp_rt_wsig)
+		sigdelset(&all, dp_rt_wsig);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&tid, NULL, dp_rt_writer_main, NULL) == 0) {
+		pthread_detach(tid);
+		dp_rt_writer_on = 1;
+	} else {
+		dp_rt_say("deepprof: cannot start the writer thread\n", NULL, NULL);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 /* The writer thread for DEEPPROF_SIGNAL and DEEPPROF_INTERVAL, if either is set. */
 DP_RT_NOINST static void dp_rt_writer_start(void)
 {
 	const char *sig = getenv("DEEPPROF_SIGNAL");
 	struct sigaction sa;
-	sigset_t all, old;
-	pthread_t tid;
 
 	dp_rt_interval = (unsigned)dp_rt_env_num("DEEPPROF_INTERVAL", 0);
 	if (sig && *sig) {
@@ -170,8 +194,6 @@ DP_RT_NOINST static void dp_rt_writer_start(void)
 	}
 	if (!dp_rt_interval && !dp_rt_wsig)
 		return;
-	if (sem_init(&dp_rt_wsem, 0, 0) != 0)
-		return;
 	if (dp_rt_wsig) {
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = dp_rt_on_wsig;
@@ -179,16 +201,19 @@ DP_RT_NOINST static void dp_rt_writer_start(void)
 		sigemptyset(&sa.sa_mask);
 		sigaction(dp_rt_wsig, &sa, NULL);
 	}
-	/* the writer thread takes no signals but the write signal */
-	sigfillset(&all);
-	if (dp_rt_wsig)
-		sigdelset(&all, dp_rt_wsig);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&tid, NULL, dp_rt_writer_main, NULL) == 0)
-		pthread_detach(tid);
-	else
-		dp_rt_say("deepprof: cannot start the writer thread\n", NULL, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	dp_rt_writer_spawn();
+}
+
+/*
+ * dp_rt_writer_fork_child - in a fork child (the atfork handler, its only thread), the
+ * writer thread again if the parent had one: threads are not inherited, and a child that
+ * runs on (a pre-forked server's worker) must write every DEEPPROF_INTERVAL seconds and
+ * on DEEPPROF_SIGNAL as its parent does. The signal's handler is inherited.
+ */
+DP_RT_NOINST void dp_rt_writer_fork_child(void)
+{
+	if (dp_rt_writer_on)
+		dp_rt_writer_spawn();
 }
 
 DP_RT_NOINST static void dp_rt_at_exit(int status, void *arg)

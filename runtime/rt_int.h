@@ -215,8 +215,10 @@ void *dp_rt_iter_next(struct dp_rt_iter *it);
 void dp_rt_threads_init(void);
 void dp_rt_thread_start(struct dp_rt_tls *t);
 
-/* rt_init.c: global state, trouble. */
+/* rt_init.c: global state, trouble; the writer thread again in a fork child (it is not
+ * inherited), if DEEPPROF_SIGNAL or DEEPPROF_INTERVAL asked for one. */
 void dp_rt_global_init(void);
+void dp_rt_writer_fork_child(void);
 void dp_rt_stop(const char *why, const char *detail);
 uint64_t dp_rt_now_ns(clockid_t clk);
 void dp_rt_say(const char *a, const char *b, const char *c);

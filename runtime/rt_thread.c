@@ -2,7 +2,7 @@
  * runtime/rt_thread.c - per-thread state: created lazily on a thread's first hook,
  * registered in the global thread list (kept for the writer after the thread ends),
  * finished by a pthread key destructor; and fork(): the child starts from zeroed
- * counters and keeps only the forking thread.
+ * counters and keeps only the forking thread, the writer thread started again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -90,7 +90,8 @@ DP_RT_NOINST static void dp_rt_fork_parent(void)
 /*
  * The child: counters start from zero, except that every activation on the forking
  * thread's shadow stack counts one call (the child inherited it and will leave it); the
- * other threads do not exist in the child and are left out of its file.
+ * other threads do not exist in the child and are left out of its file; the writer
+ * thread, if there was one, is started again.
  */
 DP_RT_NOINST static void dp_rt_fork_child(void)
 {
@@ -106,15 +107,16 @@ DP_RT_NOINST static void dp_rt_fork_child(void)
 		th->alive_in_file = th == self && !t->disabled;
 		dp_rt_thread_zero(th);
 	}
-	if (!self || t->disabled)
-		return;
-	for (struct dp_rt_frame *e = self->stack + 1; e <= t->top; e++)
-		e->csd->calls++;
-	self->tid = gettid();
-	self->flags = DP_THREAD_MAIN | (self->flags & DP_THREAD_STOPPED);
-	self->start_ns = dp_rt_g.start_ns;
-	self->has_timer = 0; /* POSIX timers are not inherited */
-	dp_rt_sample_thread_start(self);
+	if (self && !t->disabled) {
+		for (struct dp_rt_frame *e = self->stack + 1; e <= t->top; e++)
+			e->csd->calls++;
+		self->tid = gettid();
+		self->flags = DP_THREAD_MAIN | (self->flags & DP_THREAD_STOPPED);
+		self->start_ns = dp_rt_g.start_ns;
+		self->has_timer = 0; /* POSIX timers are not inherited */
+		dp_rt_sample_thread_start(self);
+	}
+	dp_rt_writer_fork_child(); /* nor are threads */
 }
 
 /* dp_rt_threads_init - the thread-exit key and the fork handlers (global init only). */

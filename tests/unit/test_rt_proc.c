@@ -2,7 +2,8 @@
  * tests/unit/test_rt_proc.c - the runtime seen from outside: the test re-runs itself
  * with DP_RT_MODE and DEEPPROF_* settings and checks the file written at exit (exit
  * status), an unwritable output (one message, exit status kept), the memory ceiling
- * (collection stops, losses recorded), DEEPPROF_SIGNAL and DEEPPROF_INTERVAL writes,
+ * (collection stops, losses recorded), DEEPPROF_SIGNAL and DEEPPROF_INTERVAL writes (in
+ * fork children too),
  * %p/%e names, and that files are complete (truncation detected, no temporary left).
  */
 #define _GNU_SOURCE
@@ -65,6 +66,43 @@ RT_NOINST static int wait_file(const char *path)
 	return -1;
 }
 
+/*
+ * fork-signal, fork-interval: a child forks off and, without ever exiting normally
+ * (_exit, so no write at exit), must find its own file (@out with its pid before
+ * ".data") written by its writer thread, on the signal it sends itself or after the
+ * interval, and holding its call of work(). Returns the child's status.
+ */
+NOINL static int fork_mode(const char *how, const char *out)
+{
+	char path[8192];
+	struct dp_profile p;
+	pid_t c = fork();
+	int status, rc = 1;
+
+	if (c < 0)
+		return 1;
+	if (c == 0) {
+		work(7);
+		snprintf(path, sizeof(path), "%.*s.%d.data", (int)(strlen(out) - 5), out,
+			 (int)getpid());
+		if (!strcmp(how, "signal"))
+			kill(getpid(), SIGUSR1);
+		if (wait_file(path) == 0 && dp_read_file(path, &p) == 0) {
+			uintptr_t from = there(&p, (uintptr_t)fork_mode),
+				  to = there(&p, (uintptr_t)work);
+
+			rc = p.pid == (uint64_t)getpid() && rt_edges_(&p, from, to).calls == 1 ? 0
+											       : 3;
+			dp_profile_release(&p);
+		}
+		unlink(path);
+		_exit(rc);
+	}
+	if (waitpid(c, &status, 0) != c || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status);
+}
+
 /* The modes the test runs itself in; each returns the process exit status. */
 NOINL static int run_mode(const char *mode)
 {
@@ -88,6 +126,8 @@ NOINL static int run_mode(const char *mode)
 			work(i);
 		return 4;
 	}
+	if (!strncmp(mode, "fork-", 5))
+		return fork_mode(mode + 5, out);
 	if (!strcmp(mode, "signal") || !strcmp(mode, "interval")) {
 		if (!strcmp(mode, "signal"))
 			kill(getpid(), SIGUSR1);
@@ -219,6 +259,9 @@ TEST(signal_and_interval_writes)
 {
 	periodic("signal", "DEEPPROF_SIGNAL=USR1");
 	periodic("interval", "DEEPPROF_INTERVAL=1");
+	/* and in a fork child, which does not inherit the writer thread */
+	periodic("fork-signal", "DEEPPROF_SIGNAL=USR1");
+	periodic("fork-interval", "DEEPPROF_INTERVAL=1");
 }
 
 TEST(complete_files_only)
