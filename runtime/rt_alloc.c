@@ -3,6 +3,10 @@
  * posix_memalign, aligned_alloc, memalign, valloc, pvalloc): each forwards to glibc's
  * exported __libc_* implementation and charges the current CSD with one allocation of
  * the requested size. Works before the runtime is initialised (TLS is zero then).
+ * Built twice: under the functions' own names, which the program's references bind to
+ * (dynamic links), and, in rt_alloc_wrap.c (DP_RT_WRAP), as __wrap_malloc and so on for
+ * static links, where libc.a's malloc.o defines the names too and `deepprof cc -static`
+ * redirects the references with the linker's --wrap.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,14 +22,20 @@ extern void *__libc_memalign(size_t align, size_t n);
 extern void *__libc_valloc(size_t n);
 extern void *__libc_pvalloc(size_t n);
 
-void *malloc(size_t n);
-void *calloc(size_t nmemb, size_t size);
-void *realloc(void *p, size_t n);
-int posix_memalign(void **out, size_t align, size_t n);
-void *aligned_alloc(size_t align, size_t n);
-void *memalign(size_t align, size_t n);
-void *valloc(size_t n);
-void *pvalloc(size_t n);
+#ifdef DP_RT_WRAP
+#define DP_RT_ALLOC(name) __wrap_##name
+#else
+#define DP_RT_ALLOC(name) name
+#endif
+
+void *DP_RT_ALLOC(malloc)(size_t n);
+void *DP_RT_ALLOC(calloc)(size_t nmemb, size_t size);
+void *DP_RT_ALLOC(realloc)(void *p, size_t n);
+int DP_RT_ALLOC(posix_memalign)(void **out, size_t align, size_t n);
+void *DP_RT_ALLOC(aligned_alloc)(size_t align, size_t n);
+void *DP_RT_ALLOC(memalign)(size_t align, size_t n);
+void *DP_RT_ALLOC(valloc)(size_t n);
+void *DP_RT_ALLOC(pvalloc)(size_t n);
 
 DP_RT_NOINST static inline void dp_rt_count_alloc(size_t n)
 {
@@ -44,7 +54,7 @@ DP_RT_NOINST static inline void dp_rt_count_alloc(size_t n)
 }
 
 /* malloc - glibc's malloc, counted. */
-DP_RT_API void *malloc(size_t n)
+DP_RT_API void *DP_RT_ALLOC(malloc)(size_t n)
 {
 	void *p = __libc_malloc(n);
 
@@ -54,7 +64,7 @@ DP_RT_API void *malloc(size_t n)
 }
 
 /* calloc - glibc's calloc, counted as nmemb * size bytes. */
-DP_RT_API void *calloc(size_t nmemb, size_t size)
+DP_RT_API void *DP_RT_ALLOC(calloc)(size_t nmemb, size_t size)
 {
 	void *p = __libc_calloc(nmemb, size);
 
@@ -64,7 +74,7 @@ DP_RT_API void *calloc(size_t nmemb, size_t size)
 }
 
 /* realloc - glibc's realloc; one allocation of the new size (nothing when n is 0). */
-DP_RT_API void *realloc(void *old, size_t n)
+DP_RT_API void *DP_RT_ALLOC(realloc)(void *old, size_t n)
 {
 	void *p = __libc_realloc(old, n);
 
@@ -74,7 +84,7 @@ DP_RT_API void *realloc(void *old, size_t n)
 }
 
 /* posix_memalign - POSIX semantics (EINVAL, ENOMEM returned; errno kept). */
-DP_RT_API int posix_memalign(void **out, size_t align, size_t n)
+DP_RT_API int DP_RT_ALLOC(posix_memalign)(void **out, size_t align, size_t n)
 {
 	int saved = errno;
 	void *p;
@@ -91,7 +101,7 @@ DP_RT_API int posix_memalign(void **out, size_t align, size_t n)
 }
 
 /* aligned_alloc - C11; @align must be a power of two (EINVAL otherwise, as glibc). */
-DP_RT_API void *aligned_alloc(size_t align, size_t n)
+DP_RT_API void *DP_RT_ALLOC(aligned_alloc)(size_t align, size_t n)
 {
 	void *p;
 
@@ -106,7 +116,7 @@ DP_RT_API void *aligned_alloc(size_t align, size_t n)
 }
 
 /* memalign - glibc's memalign, counted. */
-DP_RT_API void *memalign(size_t align, size_t n)
+DP_RT_API void *DP_RT_ALLOC(memalign)(size_t align, size_t n)
 {
 	void *p = __libc_memalign(align, n);
 
@@ -116,7 +126,7 @@ DP_RT_API void *memalign(size_t align, size_t n)
 }
 
 /* valloc - glibc's valloc, counted. */
-DP_RT_API void *valloc(size_t n)
+DP_RT_API void *DP_RT_ALLOC(valloc)(size_t n)
 {
 	void *p = __libc_valloc(n);
 
@@ -126,7 +136,7 @@ DP_RT_API void *valloc(size_t n)
 }
 
 /* pvalloc - glibc's pvalloc, counted (requested size, not the rounded one). */
-DP_RT_API void *pvalloc(size_t n)
+DP_RT_API void *DP_RT_ALLOC(pvalloc)(size_t n)
 {
 	void *p = __libc_pvalloc(n);
 

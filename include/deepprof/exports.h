@@ -8,11 +8,16 @@
 #ifndef DEEPPROF_EXPORTS_H
 #define DEEPPROF_EXPORTS_H
 
-/* DP_RT_EXPORTS(X) - calls X("name") for each exported symbol, comma-separated. */
-#define DP_RT_EXPORTS(X)                                                                         \
-	X("__cyg_profile_func_enter"), X("__cyg_profile_func_exit"), X("deepprof_write"),        \
-		X("malloc"), X("calloc"), X("realloc"), X("posix_memalign"), X("aligned_alloc"), \
+/* DP_RT_ALLOCS(X) - calls X("name") for each allocation function the runtime counts
+ * (which `deepprof cc -static` wraps with the linker's --wrap), comma-separated. */
+#define DP_RT_ALLOCS(X)                                                                  \
+	X("malloc"), X("calloc"), X("realloc"), X("posix_memalign"), X("aligned_alloc"), \
 		X("memalign"), X("valloc"), X("pvalloc")
+
+/* DP_RT_EXPORTS(X) - calls X("name") for each exported symbol, comma-separated. */
+#define DP_RT_EXPORTS(X)                                                                  \
+	X("__cyg_profile_func_enter"), X("__cyg_profile_func_exit"), X("deepprof_write"), \
+		DP_RT_ALLOCS(X)
 
 #define DP_RT_EXPORT_NAME(s) s
 

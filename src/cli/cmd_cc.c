@@ -24,6 +24,7 @@
 struct dp_cc_scan {
 	int no_link; /* -c, -S, -E, -M, -MM or -fsyntax-only: no link step */
 	int shared;  /* -shared or -r: a library; the executable provides the hooks */
+	int stat;    /* -static or -static-pie: libc.a defines the allocation functions */
 	int n_inputs;
 };
 
@@ -32,6 +33,12 @@ struct dp_cc_scan {
 static const char *const dp_exported[] = {DP_RT_EXPORTS(DP_RT_EXPORT_NAME)};
 
 #define DP_N_EXPORTED (sizeof(dp_exported) / sizeof(dp_exported[0]))
+
+/* The allocation functions, which a static link redirects to the runtime's __wrap_
+ * versions (libc.a's malloc.o defines them too, so the runtime cannot). */
+static const char *const dp_allocs[] = {DP_RT_ALLOCS(DP_RT_EXPORT_NAME)};
+
+#define DP_N_ALLOCS (sizeof(dp_allocs) / sizeof(dp_allocs[0]))
 
 /* Options whose argument is the next word (so that word is not an input file). */
 static const char *const dp_opts_with_arg[] = {
@@ -111,6 +118,8 @@ static int scan_word(const char *a, struct dp_cc_scan *s)
 		s->no_link = 1;
 	else if (strcmp(a, "-shared") == 0 || strcmp(a, "-r") == 0)
 		s->shared = 1;
+	else if (strcmp(a, "-static") == 0 || strcmp(a, "-static-pie") == 0)
+		s->stat = 1;
 	return takes_arg(a);
 }
 
@@ -219,8 +228,10 @@ static int cc_usage(const char *name)
 	       "-finstrument-functions. DEEPPROF_INSTRUMENT=inlined always uses\n"
 	       "-finstrument-functions (inlined copies call the hooks too, and show up).\n"
 	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
-	       "no runtime (the executable provides it). Without input files the arguments are\n"
-	       "passed through unchanged. Use it as CC=\"deepprof cc\" CXX=\"deepprof c++\".\n"
+	       "no runtime (the executable provides it); -static links libdeepprof_static.a and\n"
+	       "wraps the allocation functions (-Wl,--wrap=malloc...). Without input files the\n"
+	       "arguments are passed through unchanged. Use it as CC=\"deepprof cc\" and\n"
+	       "CXX=\"deepprof c++\".\n"
 	       "DEEPPROF_VERBOSE=1 prints the compiler command line on stderr.\n",
 	       name, strcmp(name, "c++") == 0 ? "CXX" : "CC",
 	       strcmp(name, "c++") == 0 ? "c++" : "cc");
@@ -232,21 +243,24 @@ static int cc_usage(const char *name)
 #endif
 
 /*
- * The runtime archive: PREFIX/DP_LIBDIR/libdeepprof.a when installed (DP_LIBDIR may be
- * lib/x86_64-linux-gnu), else PREFIX/lib/libdeepprof.a (the build tree). NULL, with a
- * message, when neither exists, rather than a confusing linker error.
+ * The runtime archive @name (libdeepprof.a, or libdeepprof_static.a for -static links):
+ * PREFIX/DP_LIBDIR/NAME when installed (DP_LIBDIR may be lib/x86_64-linux-gnu), else
+ * PREFIX/lib/NAME (the build tree). NULL, with a message, when neither exists, rather
+ * than a confusing linker error.
  */
-static char *find_runtime(const char *prefix)
+static char *find_runtime(const char *prefix, const char *name)
 {
 	const char *sep = strcmp(prefix, "/") ? "/" : "";
 	char *dir = xstrcat3(prefix, sep, DP_LIBDIR);
-	char *lib = xstrcat3(dir, "/", "libdeepprof.a");
+	char *lib = xstrcat3(dir, "/", name);
 
 	free(dir);
 	if (access(lib, R_OK) == 0)
 		return lib;
 	free(lib);
-	lib = xstrcat3(prefix, sep, "lib/libdeepprof.a");
+	dir = xstrcat3(prefix, sep, "lib/");
+	lib = xstrcat3(dir, name, "");
+	free(dir);
 	if (access(lib, R_OK) == 0)
 		return lib;
 	fprintf(stderr, "deepprof: runtime library %s: %s (is deepprof built/installed?)\n", lib,
@@ -411,8 +425,9 @@ int dp_cmd_cc(int argc, char **argv)
 		return 1;
 	scan_args(argc - 1, argv + 1, &scan);
 	link = scan.n_inputs > 0 && !scan.no_link && !scan.shared;
-	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports + NULL */
-	args = xmalloc(sizeof(*args) * (size_t)(16 + 6 + argc + 4 + (int)DP_N_EXPORTED + 1));
+	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports or wraps + NULL */
+	args = xmalloc(sizeof(*args) *
+		       (size_t)(16 + 6 + argc + 4 + (int)(DP_N_EXPORTED + DP_N_ALLOCS) + 1));
 	n = split_compiler(compiler, args, 16);
 	if (n == 0) {
 		fprintf(stderr, "deepprof: $DEEPPROF_%s is empty\n", cxx ? "CXX" : "CC");
@@ -430,14 +445,16 @@ int dp_cmd_cc(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	if (link) {
-		lib = find_runtime(prefix);
+		lib = find_runtime(prefix, scan.stat ? "libdeepprof_static.a" : "libdeepprof.a");
 		if (!lib)
 			return 1;
 		args[n++] = xstrdup("-Wl,--whole-archive");
 		args[n++] = lib;
 		args[n++] = xstrdup("-Wl,--no-whole-archive");
 		args[n++] = xstrdup("-pthread");
-		for (j = 0; j < DP_N_EXPORTED; j++)
+		for (j = 0; scan.stat && j < DP_N_ALLOCS; j++)
+			args[n++] = xstrcat3("-Wl,--wrap=", dp_allocs[j], "");
+		for (j = 0; !scan.stat && j < DP_N_EXPORTED; j++)
 			args[n++] = xstrcat3("-Wl,--export-dynamic-symbol=", dp_exported[j], "");
 	}
 	args[n] = NULL;

@@ -379,9 +379,9 @@ def t_install(ctx, ck):
                 "include/deepprof/format.h", "share/man/man1/deepprof.1"):
         ck.true("installed " + rel, os.path.exists(os.path.join(prefix, rel)))
     libs = [os.path.join(d, f) for d, _, fs in os.walk(prefix) for f in fs
-            if f in ("libdeepprof.a", "libdeepprof.so")]
+            if f.startswith("libdeepprof")]
     ck.eq("installed runtime libraries", sorted(os.path.basename(x) for x in libs),
-          ["libdeepprof.a", "libdeepprof.so"])
+          ["libdeepprof.a", "libdeepprof.so", "libdeepprof_static.a"])
     src = ctx.write("inst/w.c", """\
         #include <deepprof/deepprof.h>
         __attribute__((noinline)) static int twice(int x) { return 2 * x; }
@@ -407,6 +407,15 @@ def t_install(ctx, ck):
                 re.search(r"-fplugin=%s/\S+/deepprof_gcc\.so" % re.escape(prefix), r.stderr))
     data = os.path.join(ctx.work, "inst", "Deep.data")
     ctx.must([out], env={"DEEPPROF_OUTPUT": data})
+    ctx.must([bin_, "symbolize", data])
+    p = Profile.load(bin_, data)
+    ck.edge(p, "main", "twice", calls=5, exits=5)
+    # -static: the installed static-link runtime
+    r = ctx.must([bin_, "cc", "-O2", "-static", "-o", out + "-static", src],
+                 env={"DEEPPROF_VERBOSE": "1", "DEEPPROF_CC": "gcc"})
+    ck.true("installed cc -static links the installed libdeepprof_static.a",
+            os.path.join(prefix, "") in r.stderr and "libdeepprof_static.a" in r.stderr)
+    ctx.must([out + "-static"], env={"DEEPPROF_OUTPUT": data})
     ctx.must([bin_, "symbolize", data])
     p = Profile.load(bin_, data)
     ck.edge(p, "main", "twice", calls=5, exits=5)
