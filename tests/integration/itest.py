@@ -309,8 +309,9 @@ def t_fork(ctx, ck):
     ck.balanced(q)
 
 
-def t_alloc(ctx, ck):
-    exe = ctx.build("alloc", ["alloc.c"])
+def check_alloc(ctx, ck, extra=()):
+    """alloc.c: exact allocation counts and bytes per caller."""
+    exe = ctx.build("alloc", ["alloc.c"], extra=extra)
     r = 5
     _, p = ctx.run(exe, r)
     ck.edge(p, "main", "alloc_a", allocs=8, alloc_bytes=3 * 100 + 200 + 300 + 128 + 256 + 8)
@@ -318,37 +319,35 @@ def t_alloc(ctx, ck):
     ck.edge(p, "two", "alloc_b", calls=r, allocs=r, alloc_bytes=r * 24)
     ck.edge(p, "main", "one", allocs=0)
     ck.balanced(p)
+    return exe
+
+
+def check_alloc_cxx(ctx, ck, extra=()):
+    """alloc_cxx.cpp: operator new goes through malloc, counted per caller."""
+    exe = ctx.build("alloc_cxx", ["alloc_cxx.cpp"], cxx=True, extra=extra)
+    r = 7
+    out, p = ctx.run(exe, r)
+    ck.eq("sizeof(Obj)", kv(out, "sizeof(Obj)"), 24)
+    ck.edge(p, "main", "make()", calls=r, allocs=2 * r, alloc_bytes=r * (40 + 24))
+    ck.balanced(p)
+
+
+def t_alloc(ctx, ck):
+    check_alloc(ctx, ck)
+
+
+def t_alloc_cxx(ctx, ck):
+    check_alloc_cxx(ctx, ck)
 
 
 def t_static(ctx, ck):
     """deepprof cc -static: the runtime's static-link archive, the allocation functions
     wrapped (libc.a defines them too): the same exact calls and allocations as t_alloc,
     and C++ new through libstdc++.a."""
-    exe = ctx.build("alloc-static", ["alloc.c"], extra=["-static"])
+    exe = check_alloc(ctx, ck, extra=["-static"])
     ck.true("linked statically (no program interpreter)",
             "INTERP" not in ctx.must(["readelf", "-lW", exe]).stdout)
-    r = 5
-    _, p = ctx.run(exe, r)
-    ck.edge(p, "main", "alloc_a", allocs=8, alloc_bytes=3 * 100 + 200 + 300 + 128 + 256 + 8)
-    ck.edge(p, "one", "alloc_b", calls=r, allocs=r, alloc_bytes=r * 1000)
-    ck.edge(p, "two", "alloc_b", calls=r, allocs=r, alloc_bytes=r * 24)
-    ck.edge(p, "main", "one", allocs=0)
-    ck.balanced(p)
-    exe = ctx.build("alloc_cxx-static", ["alloc_cxx.cpp"], cxx=True, extra=["-static"])
-    r = 7
-    out, p = ctx.run(exe, r)
-    ck.eq("sizeof(Obj)", kv(out, "sizeof(Obj)"), 24)
-    ck.edge(p, "main", "make()", calls=r, allocs=2 * r, alloc_bytes=r * (40 + 24))
-    ck.balanced(p)
-
-
-def t_alloc_cxx(ctx, ck):
-    exe = ctx.build("alloc_cxx", ["alloc_cxx.cpp"], cxx=True)
-    r = 7
-    out, p = ctx.run(exe, r)
-    ck.eq("sizeof(Obj)", kv(out, "sizeof(Obj)"), 24)
-    ck.edge(p, "main", "make()", calls=r, allocs=2 * r, alloc_bytes=r * (40 + 24))
-    ck.balanced(p)
+    check_alloc_cxx(ctx, ck, extra=["-static"])
 
 
 def t_deep(ctx, ck):
