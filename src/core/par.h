@@ -10,10 +10,11 @@
 #include <stdint.h>
 
 /*
- * dp_par_split - run @fn(@arg, lo, hi) over [0, @n): [@n / 2, @n) on a second thread and
- * [0, @n / 2) on this one when @n is at least @min and a thread can be had, else [0, @n)
- * here. Returns when both halves are done. @fn must touch only what its items own (and
- * read what nobody writes meanwhile); it cannot fail.
+ * dp_par_split - run @fn(@arg, lo, hi) over [0, @n) in chunks (a sixteenth of @n each),
+ * which this thread and a second one claim in turn, when @n is at least @min and a thread
+ * can be had; else @fn(@arg, 0, @n) here. Returns when every chunk is done (a helper
+ * started late takes fewer, or none). @fn must touch only what its items own (and read
+ * what nobody writes meanwhile), for any split of the range; it cannot fail.
  */
 void dp_par_split(void (*fn)(void *arg, uint32_t lo, uint32_t hi), void *arg, uint32_t n,
 		  uint32_t min);

@@ -1,9 +1,12 @@
 /*
- * test_core.c - unit tests of core/: arena, strtab, err.
+ * test_core.c - unit tests of core/: arena, strtab, err, par.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/arena.h"
 #include "core/err.h"
@@ -96,21 +99,32 @@ TEST(arena_reuse_zeroed)
 }
 
 /* dp_par_split: every item done exactly once, by whichever thread, for sizes around the
- * threshold (0, 1, odd, even, below and above it) */
+ * threshold (0, 1, odd, even, below and above it) and the chunk size (a sixteenth), and
+ * again and again (the helper thread starts at a different moment each time, before,
+ * during or after the caller's chunks) */
+static pthread_t par_caller;
+
 static void par_mark(void *arg, uint32_t lo, uint32_t hi)
 {
 	uint32_t *done = arg;
+	struct timespec slow = {0, 200000};
 
+	if (!pthread_equal(pthread_self(), par_caller))
+		nanosleep(&slow, NULL); /* the helper's chunks end late: the caller must wait */
 	for (uint32_t i = lo; i < hi; i++)
 		done[i] += i + 1;
 }
 
 TEST(par_split_covers)
 {
-	static const uint32_t sizes[] = {0, 1, 2, 3, 999, 1000, 1001, 65537};
+	static const uint32_t sizes[] = {0, 1, 2, 3, 999, 1000, 1001, 1007, 1024, 65537};
 
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		uint32_t n = sizes[s], *done = calloc(n + 1, sizeof(*done)), bad = 0;
+	par_caller = pthread_self();
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) + 300; s++) {
+		uint32_t n =
+			s < sizeof(sizes) / sizeof(sizes[0]) ? sizes[s] : 1000 + (uint32_t)s * 7;
+		uint32_t *done = calloc(n + 1, sizeof(*done)), bad = 0;
 
 		CHECK(done != NULL);
 		if (!done)
