@@ -220,13 +220,9 @@ static inline void dp_inherit_add(struct dp_inherit *dst, const struct dp_inheri
 /* dp_costs_add_csd - @o += the counters of CSD @d (modulo 2^64). */
 static inline void dp_costs_add_csd(struct dp_costs *o, const struct dp_csd *d)
 {
-	o->calls += d->calls;
-	o->exits += d->exits;
-	o->unwinds += d->unwinds;
-	o->samples += d->samples;
-	o->callseqs += d->callseqs;
-	o->allocs += d->allocs;
-	o->alloc_bytes += d->alloc_bytes;
+	struct dp_costs c = dp_csd_costs(d);
+
+	dp_costs_add(o, &c);
 }
 
 /* dp_analysis_pd_own - the own costs of PD @pd: the sum of the CSDs calling it (most PDs

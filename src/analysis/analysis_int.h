@@ -33,21 +33,13 @@ static inline void dp_inh_sub(struct dp_inherit *dst, const struct dp_inherit *s
 	dst->alloc_bytes -= src->alloc_bytes;
 }
 
-/* The inheritable part of PD @pd's own costs (dp_analysis_pd_own_inherit), inline. */
+/* The inheritable part of PD @pd's own costs (dp_analysis_pd_own_inherit), inline: the
+ * counters not kept are never summed once this is inlined. */
 static inline struct dp_inherit dp_pd_own_inh(const struct dp_analysis *a, uint32_t pd)
 {
-	const uint32_t *ids = dp_csr_items(&a->pd_callers, pd);
-	struct dp_inherit o = {0};
+	struct dp_costs o = dp_analysis_pd_own(a, pd);
 
-	for (uint32_t k = 0, n = dp_csr_count(&a->pd_callers, pd); k < n; k++) {
-		const struct dp_csd *d = &a->p->csd[ids[k]];
-
-		o.samples += d->samples;
-		o.callseqs += d->callseqs;
-		o.allocs += d->allocs;
-		o.alloc_bytes += d->alloc_bytes;
-	}
-	return o;
+	return dp_costs_inherit(&o);
 }
 
 /*

@@ -242,27 +242,37 @@ static int cc_usage(const char *name)
 #define DP_LIBDIR "lib"
 #endif
 
+/* The places deepprof's libraries are looked for under PREFIX, in order: DP_LIBDIR when
+ * installed (it may be lib/x86_64-linux-gnu), else lib (the build tree). */
+static const char *const dp_libdirs[] = {DP_LIBDIR, "lib"};
+
+#define DP_N_LIBDIRS (int)(sizeof(dp_libdirs) / sizeof(dp_libdirs[0]))
+
+/* lib_file - PREFIX/(libdir @i)/@rel, malloc'd */
+static char *lib_file(const char *prefix, int i, const char *rel)
+{
+	char *dir = xstrcat3(prefix, strcmp(prefix, "/") ? "/" : "", dp_libdirs[i]);
+	char *path = xstrcat3(dir, "/", rel);
+
+	free(dir);
+	return path;
+}
+
 /*
- * The runtime archive @name (libdeepprof.a, or libdeepprof_static.a for -static links):
- * PREFIX/DP_LIBDIR/NAME when installed (DP_LIBDIR may be lib/x86_64-linux-gnu), else
- * PREFIX/lib/NAME (the build tree). NULL, with a message, when neither exists, rather
- * than a confusing linker error.
+ * The runtime archive @name (libdeepprof.a, or libdeepprof_static.a for -static links),
+ * in the first of the library directories that has it. NULL, with a message, when none
+ * does, rather than a confusing linker error.
  */
 static char *find_runtime(const char *prefix, const char *name)
 {
-	const char *sep = strcmp(prefix, "/") ? "/" : "";
-	char *dir = xstrcat3(prefix, sep, DP_LIBDIR);
-	char *lib = xstrcat3(dir, "/", name);
+	char *lib = NULL;
 
-	free(dir);
-	if (access(lib, R_OK) == 0)
-		return lib;
-	free(lib);
-	dir = xstrcat3(prefix, sep, "lib/");
-	lib = xstrcat3(dir, name, "");
-	free(dir);
-	if (access(lib, R_OK) == 0)
-		return lib;
+	for (int i = 0; i < DP_N_LIBDIRS; i++) {
+		free(lib);
+		lib = lib_file(prefix, i, name);
+		if (access(lib, R_OK) == 0)
+			return lib;
+	}
 	fprintf(stderr, "deepprof: runtime library %s: %s (is deepprof built/installed?)\n", lib,
 		strerror(errno));
 	free(lib);
@@ -276,24 +286,19 @@ struct dp_cc_gcc {
 };
 
 /*
- * The plugin, PREFIX/DP_LIBDIR/deepprof/deepprof_gcc.so or (build tree) under lib/, and
- * the gcc it was built for, read into @gcc from deepprof_gcc.cc1 beside it (one line
- * "CC1 SIZE MTIME", plugin/record-gcc.cmake). NULL if either is absent or unreadable.
+ * The plugin, deepprof/deepprof_gcc.so in the first of the library directories that has
+ * it with its record, and the gcc it was built for, read into @gcc from deepprof_gcc.cc1
+ * beside it (one line "CC1 SIZE MTIME", plugin/record-gcc.cmake). NULL if there is none.
  */
 static char *find_plugin(const char *prefix, struct dp_cc_gcc *gcc)
 {
-	const char *sep = strcmp(prefix, "/") ? "/" : "";
-	const char *libdirs[] = {DP_LIBDIR, "lib"};
-	char *base, *so, *rec;
+	char *so, *rec;
 	FILE *f;
-	size_t i;
 	int ok;
 
-	for (i = 0; i < 2; i++) {
-		base = xstrcat3(prefix, sep, libdirs[i]);
-		so = xstrcat3(base, "/deepprof/", "deepprof_gcc.so");
-		rec = xstrcat3(base, "/deepprof/", "deepprof_gcc.cc1");
-		free(base);
+	for (int i = 0; i < DP_N_LIBDIRS; i++) {
+		so = lib_file(prefix, i, "deepprof/deepprof_gcc.so");
+		rec = lib_file(prefix, i, "deepprof/deepprof_gcc.cc1");
 		f = access(so, R_OK) == 0 ? fopen(rec, "r") : NULL;
 		free(rec);
 		ok = f && fscanf(f, "%4095s %lld %lld", gcc->cc1, &gcc->size, &gcc->mtime) == 3 &&
