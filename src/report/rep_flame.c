@@ -340,7 +340,6 @@ void dp_fl_free(struct fl *f)
 	free(f->t);
 	free(f->tc);
 	free(f->tv);
-	free(f->hash);
 	free(f->kids);
 	free(f->lz);
 }

@@ -24,57 +24,88 @@ static uint32_t hash_of(uint32_t parent, uint32_t ps)
 	return (uint32_t)(h >> 32);
 }
 
-/* rehash - double the hash table of the callers tree, or make it at least @want slots (a
- * power of two) */
-static int rehash(struct fl *f, size_t want)
+/*
+ * The tables of a level of the climb, stamped with the level (slots of other levels are
+ * free, so that no level clears them). kid: (parent node, ps) -> the child the level
+ * made, with its key, grown with the children (far fewer than the climbers: it stays in
+ * the caches); merge: (node, PD) -> the first climber at that PD that came from that node
+ * (its index in the level's output; its node of origin in from[]), room for every
+ * climber of the first level (no later one has more).
+ */
+struct fc_kslot {
+	uint32_t parent, ps, node, gen;
+};
+
+struct fc_mslot {
+	uint32_t i, gen;
+};
+
+struct fc_tabs {
+	struct fc_kslot *kid;
+	uint32_t kid_room, n_kid; /* slots (a power of two); children made this level */
+	struct fc_mslot *merge;
+	uint32_t *from;
+};
+
+/* merge_room - the slots of a table for @n keys: a power of two >= 2 * @n (and 16) */
+static size_t merge_room(uint32_t n)
 {
-	size_t n = f->n_hash ? (size_t)f->n_hash * 2 : 256;
-	struct fc_slot *h;
+	size_t size = 16;
 
-	while (n < want)
-		n *= 2;
-	if (n > UINT32_MAX / 4)
-		return dp_error(DP_ENOMEM, "flame graph too large");
-	h = calloc(n, sizeof(*h));
-	if (!h)
-		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
-	for (uint32_t i = 2; i < f->n_t; i++) {
-		size_t s = hash_of(f->t[i].parent, f->t[i].ps) & (n - 1);
+	while (size < 2 * (size_t)n)
+		size *= 2;
+	return size;
+}
 
-		while (h[s].node)
-			s = (s + 1) & (n - 1);
-		h[s] = (struct fc_slot){f->t[i].parent, f->t[i].ps, i};
+/* kid_grow - double the kid table of @tb, keeping the children of level @gen. Return: 0
+ * or -DP_ENOMEM. */
+static int kid_grow(struct fc_tabs *tb, uint32_t gen)
+{
+	uint32_t room = tb->kid_room ? tb->kid_room * 2 : 1024;
+	struct fc_kslot *k = room > UINT32_MAX / 4 ? NULL : calloc(room, sizeof(*k));
+
+	if (!k)
+		return -DP_ENOMEM;
+	for (uint32_t i = 0; i < tb->kid_room; i++) {
+		uint32_t s;
+
+		if (tb->kid[i].gen != gen)
+			continue;
+		s = hash_of(tb->kid[i].parent, tb->kid[i].ps) & (room - 1);
+		while (k[s].gen == gen)
+			s = (s + 1) & (room - 1);
+		k[s] = tb->kid[i];
 	}
-	free(f->hash);
-	f->hash = h;
-	f->n_hash = (uint32_t)n;
+	free(tb->kid);
+	tb->kid = k;
+	tb->kid_room = room;
 	return 0;
 }
 
-/* tree_child - the child of callers-tree node @parent for procedure @ps (made if new,
- * costs zero); 0 on out of memory */
-static uint32_t tree_child(struct fl *f, uint32_t parent, uint32_t ps)
+/* tree_child - the child of callers-tree node @parent for procedure @ps (made if new, of
+ * value 0), using @tb's kid table in level @gen (the level that makes @parent's
+ * children); 0 on out of memory */
+static uint32_t tree_child(struct fl *f, struct fc_tabs *tb, uint32_t gen, uint32_t parent,
+			   uint32_t ps)
 {
-	const struct fc_slot *h;
+	struct fc_kslot *k;
 	uint32_t s, i;
 
-	if ((uint64_t)f->n_t * 2 >= f->n_hash && rehash(f, 0) < 0)
+	if ((uint64_t)(tb->n_kid + 1) * 2 > tb->kid_room && kid_grow(tb, gen) < 0)
 		return 0;
-	s = hash_of(parent, ps) & (f->n_hash - 1);
-	for (; (h = &f->hash[s])->node != 0; s = (s + 1) & (f->n_hash - 1))
-		if (h->parent == parent && h->ps == ps)
-			return h->node;
+	s = hash_of(parent, ps) & (tb->kid_room - 1);
+	for (; (k = &tb->kid[s])->gen == gen; s = (s + 1) & (tb->kid_room - 1))
+		if (k->parent == parent && k->ps == ps)
+			return k->node;
 	if (dp_fl_grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0 ||
 	    dp_fl_grow((void **)&f->tv, &f->cap_tv, f->n_t + 1, sizeof(*f->tv)) < 0)
 		return 0;
 	i = f->n_t++;
 	f->tv[i] = 0;
-	memset(&f->t[i], 0, sizeof(f->t[i]));
-	f->t[i].ps = ps;
-	f->t[i].parent = parent;
-	f->t[i].sibling = f->t[parent].child;
+	f->t[i] = (struct fc_node){ps, parent, 0, 0, f->t[parent].child};
 	f->t[parent].child = i;
-	f->hash[s] = (struct fc_slot){parent, ps, i};
+	*k = (struct fc_kslot){parent, ps, i, gen};
+	tb->n_kid++;
 	return i;
 }
 
@@ -131,54 +162,6 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 		j->desc[i] = j->a->pd_desc[j->pds[i]];
 		j->cv[i] = dp_fl_value(j->m, &j->own[i], &j->desc[i]);
 	}
-}
-
-/* A slot of merge_climbers()'s table: a climber's index, valid in the pass @gen only, so
- * that no pass clears the table. */
-struct fc_mslot {
-	uint32_t i, gen;
-};
-
-/* merge_room - the slots merge_climbers() uses for @n climbers: a power of two >= 2 * @n
- * (and 16) */
-static size_t merge_room(uint32_t n)
-{
-	size_t size = 16;
-
-	while (size < 2 * (size_t)n)
-		size *= 2;
-	return size;
-}
-
-/*
- * merge_climbers - merge the @n climbers of @act that are at the same PD and tree node
- * (their futures are the same): the first keeps its place and takes the others' values
- * (@cv), and each other one's PDs follow it from now on (@up[k] = the first's k), so
- * that node creation order, and the tree, stay as without the merge. @tab: room for
- * merge_room(@n) slots, none of pass @gen yet. Return: how many climbers are left.
- */
-static uint32_t merge_climbers(struct fc_climb *act, uint32_t n, struct fc_mslot *tab, uint32_t gen,
-			       uint64_t *cv, uint32_t *up)
-{
-	size_t size = merge_room(n);
-	uint32_t m = 0;
-
-	for (uint32_t i = 0; i < n; i++) {
-		size_t s = hash_of(act[i].node, act[i].cur) & (size - 1);
-		struct fc_mslot *t;
-
-		for (; (t = &tab[s])->gen == gen; s = (s + 1) & (size - 1))
-			if (act[t->i].node == act[i].node && act[t->i].cur == act[i].cur)
-				break;
-		if (t->gen == gen) {
-			cv[act[t->i].k] += cv[act[i].k];
-			up[act[i].k] = act[t->i].k;
-			continue;
-		}
-		*t = (struct fc_mslot){m, gen};
-		act[m++] = act[i];
-	}
-	return m;
 }
 
 /*
@@ -280,25 +263,57 @@ static void climb_step(const struct dp_analysis *a, struct fc_climb *act, uint32
 	}
 }
 
-/* reach_nodes - the @n climbers of @act that stepped to a PD add their value (@cv) to
- * the child of their node for its procedure and move there, kept in order in act[0 ..
- * *@m); the others, at the top, stop (@last). Return: 0 or -DP_ENOMEM. */
-static int reach_nodes(struct fl *f, struct fc_climb *act, uint32_t n, const uint64_t *cv,
-		       uint32_t *last, uint32_t *m)
+/*
+ * level_pass - a level of the climb: each of the @n climbers of @act that stepped to a PD
+ * merges into the first one that came to the same PD from the same node, if any (their
+ * futures are the same: the first takes its value @cv, and its PDs follow the first from
+ * now on, @up), else goes on to its node's child for the PD's procedure; either way its
+ * value counts in that child's. Those that go on are kept in order in act[0 .. *@m) (so
+ * merges go to the first: up[k] <= k, and nodes are made in the order of their first
+ * climber); those at the top stop (@last). Return: 0 or -DP_ENOMEM.
+ */
+static int level_pass(struct fl *f, struct fc_tabs *tb, uint32_t gen, struct fc_climb *act,
+		      uint32_t n, uint64_t *cv, uint32_t *up, uint32_t *last, uint32_t *m)
 {
+	size_t size = merge_room(n);
+
+	tb->n_kid = 0;
 	*m = 0;
 	for (uint32_t i = 0; i < n; i++) {
+		struct fc_climb c = act[i];
+		struct fc_mslot *t;
+		size_t s;
 		uint32_t node;
 
-		if (!act[i].cur) {
-			last[act[i].k] = act[i].node;
+		if (i + FC_AHEAD / 4 < n) { /* the merge table is bigger than the caches */
+			const struct fc_climb *ahead = &act[i + FC_AHEAD / 4];
+
+			__builtin_prefetch(
+				&tb->merge[hash_of(ahead->node, ahead->cur) & (size - 1)]);
+		}
+		if (!c.cur) {
+			last[c.k] = c.node;
 			continue;
 		}
-		node = tree_child(f, act[i].node, act[i].ps);
+		s = hash_of(c.node, c.cur) & (size - 1);
+		for (; (t = &tb->merge[s])->gen == gen; s = (s + 1) & (size - 1))
+			if (act[t->i].cur == c.cur && tb->from[t->i] == c.node)
+				break;
+		if (t->gen == gen) {
+			const struct fc_climb *first = &act[t->i];
+
+			f->tv[first->node] += cv[c.k];
+			cv[first->k] += cv[c.k];
+			up[c.k] = first->k;
+			continue;
+		}
+		node = tree_child(f, tb, gen, c.node, c.ps);
 		if (!node)
 			return -DP_ENOMEM;
-		f->tv[node] += cv[act[i].k];
-		act[(*m)++] = (struct fc_climb){act[i].k, act[i].cur, node, 0};
+		f->tv[node] += cv[c.k];
+		*t = (struct fc_mslot){*m, gen};
+		tb->from[*m] = c.node;
+		act[(*m)++] = (struct fc_climb){c.k, c.cur, node, 0};
 	}
 	return 0;
 }
@@ -322,7 +337,8 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	struct dp_inherit *desc = malloc(room * sizeof(*desc));
 	uint64_t *cv = malloc(room * sizeof(*cv));
 	uint32_t *up = malloc(room * sizeof(*up)), *last = malloc(room * sizeof(*last));
-	struct fc_mslot *tab = calloc(merge_room(n0), sizeof(*tab));
+	struct fc_tabs tb = {.merge = calloc(merge_room(n0), sizeof(*tb.merge)),
+			     .from = malloc(room * sizeof(*tb.from))};
 	uint32_t n = n0;
 	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
 	/* room for as many nodes as climbers: the first level makes that many at most */
@@ -332,10 +348,8 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	if (rc == 0)
 		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, room_t, sizeof(*f->tv));
 	if (rc == 0)
-		rc = rehash(f, merge_room(n0));
-	if (rc == 0)
 		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
-	if (!act || !own || !desc || !cv || !up || !last || !tab || rc < 0) {
+	if (!act || !own || !desc || !cv || !up || !last || !tb.merge || !tb.from || rc < 0) {
 		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 		goto out;
 	}
@@ -354,9 +368,13 @@ static int callers_tree(struct fl *f, uint32_t limit)
 
 		if (level > 1) /* the first step: own_range() */
 			climb_step(a, act, n);
-		rc = reach_nodes(f, act, n, cv, last, &m);
+		rc = level_pass(f, &tb, level, act, n, cv, up, last, &m);
+		if (rc < 0) {
+			rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
+			break;
+		}
 		n = 0;
-		lb = rc == 0 ? bound_see(f, &b, first) : 0;
+		lb = bound_see(f, &b, first);
 		for (uint32_t i = 0; i < m; i++) {
 			uint64_t v = f->tv[act[i].node];
 
@@ -365,7 +383,6 @@ static int callers_tree(struct fl *f, uint32_t limit)
 			else
 				last[act[i].k] = act[i].node;
 		}
-		n = merge_climbers(act, n, tab, level, cv, up);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		last[act[i].k] = act[i].node;
@@ -373,7 +390,9 @@ static int callers_tree(struct fl *f, uint32_t limit)
 		rc = tree_costs(f, n0, up, last, own, desc);
 out:
 	free(b.v);
-	free(tab);
+	free(tb.kid);
+	free(tb.merge);
+	free(tb.from);
 	free(act);
 	free(own);
 	free(desc);

@@ -51,12 +51,6 @@ struct fc_climb {
 	uint32_t ps; /* cur's procedure, once it has stepped */
 };
 
-/* A slot of the callers tree's hash table: the key (parent, ps) kept with the node, so
- * that a probe reads no node (node 0: empty). */
-struct fc_slot {
-	uint32_t parent, ps, node;
-};
-
 struct fl {
 	struct dp_report *r;
 	const struct dp_report_ctx *c;
@@ -73,8 +67,6 @@ struct fl {
 	struct fc_costs *tc; /* the costs of the nodes of t, once it is built */
 	uint64_t *tv; /* the callers tree nodes' values (dp_fl_value), packed: read per climber */
 	uint32_t cap_tv;
-	struct fc_slot *hash; /* (parent, ps) -> tree node, open addressing */
-	uint32_t n_hash;
 	struct fl_node *kids; /* dp_fl_kids(): the children of a node at least min */
 	struct fl_node other; /* and the sum of the others, n_other = how many */
 	bool lazy;	      /* or, instead of kids and other, */
