@@ -127,7 +127,8 @@ static int offer(struct fl *f, const struct fl_node *x)
 	return 0;
 }
 
-/* lazy_kid - child @id (value @v) of a wide clique into f->lz, its costs unread */
+/* lazy_kid - child @id (value @v) of a wide clique or callers-tree node into f->lz, its
+ * costs unread */
 static int lazy_kid(struct fl *f, uint32_t id, uint64_t v)
 {
 	if (f->n_lz == f->cap_lz &&
@@ -228,14 +229,19 @@ static int flame_kids(struct fl *f, uint32_t id)
 	return 0;
 }
 
-/* callers_kids - the children of callers-tree node @id into f->kids */
+/* callers_kids - the children of callers-tree node @id, lazily: those at least f->min
+ * into f->lz with their values (f->tv: a node's value is that of its costs, dp_fl_value()
+ * being a sum), the sums over all of them from f->tk; no child's costs are read */
 static int callers_kids(struct fl *f, uint32_t id)
 {
+	f->lazy = true;
+	f->all.n_other = 0;
+	f->all.own = f->tk[id].own;
+	f->all.desc = f->tk[id].desc;
+	f->all.value = dp_fl_value(f->m, &f->all.own, &f->all.desc);
 	for (uint32_t i = f->t[id].child; i; i = f->t[i].sibling) {
-		struct fl_node x = {.id = i, .own = f->tc[i].own, .desc = f->tc[i].desc};
-
-		x.value = dp_fl_value(f->m, &x.own, &x.desc);
-		if (offer(f, &x) < 0)
+		f->all.n_other++;
+		if ((double)f->tv[i] >= f->min && lazy_kid(f, i, f->tv[i]) < 0)
 			return -DP_ENOMEM;
 	}
 	return 0;
@@ -339,6 +345,7 @@ void dp_fl_free(struct fl *f)
 {
 	free(f->t);
 	free(f->tc);
+	free(f->tk);
 	free(f->tv);
 	free(f->kids);
 	free(f->lz);

@@ -165,21 +165,24 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 }
 
 /*
- * tree_costs - the callers tree's n, own and desc, once built: PD k (of @n, costs @own
- * and @desc) climbed, alone and then in the climber it merged into (@up[k], k if none),
- * until it stopped at node @last[k] of that climber; its chain of nodes is the path from
- * the root to that node. So each PD adds its costs to its last node, and then every node
- * to its parent, children having been made after their parents. Resolves @up. The root keeps none
- * (the subject's row has the procedure's own). Return: 0 or -DP_ENOMEM.
+ * tree_costs - the callers tree's n, own and desc (f->tc), and the sums over each node's
+ * children (f->tk, which the walk reads instead of every child's costs), once built: PD
+ * k (of @n, costs @own and @desc) climbed, alone and then in the climber it merged into
+ * (@up[k], k if none), until it stopped at node @last[k] of that climber; its chain of
+ * nodes is the path from the root to that node. So each PD adds its costs to its last
+ * node, and then every node to its parent (and to its parent's sums over children),
+ * children having been made after their parents. Resolves @up. The root keeps none (the
+ * subject's row has the procedure's own). Return: 0 or -DP_ENOMEM.
  */
 static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *last,
 		      const struct dp_costs *own, const struct dp_inherit *desc)
 {
-	struct fc_costs *tc = calloc(f->n_t, sizeof(*tc));
+	struct fc_costs *tc = calloc(f->n_t, sizeof(*tc)), *tk = calloc(f->n_t, sizeof(*tk));
 
-	if (!tc)
-		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	f->tc = tc;
+	f->tk = tk;
+	if (!tc || !tk)
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t node;
 
@@ -195,6 +198,8 @@ static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *la
 	for (uint32_t i = f->n_t - 1; i >= 2; i--) {
 		uint32_t p = f->t[i].parent;
 
+		dp_costs_add(&tk[p].own, &tc[i].own);
+		dp_inherit_add(&tk[p].desc, &tc[i].desc);
 		if (p < 2)
 			continue;
 		f->t[p].n += f->t[i].n;

@@ -64,7 +64,8 @@ struct fl {
 			      may raise min and min_v by (a wide clique's cap-th widest child) */
 	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
 	uint32_t n_t, cap_t;
-	struct fc_costs *tc; /* the costs of the nodes of t, once it is built */
+	struct fc_costs *tc; /* the costs of the nodes of t, once it is built, */
+	struct fc_costs *tk; /* and the sums over each one's children */
 	uint64_t *tv; /* the callers tree nodes' values (dp_fl_value), packed: read per climber */
 	uint32_t cap_tv;
 	struct fl_node *kids; /* dp_fl_kids(): the children of a node at least min */
@@ -91,8 +92,9 @@ int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c
 /* dp_fl_kids - the children of node @id (flame: its entry CSD, 0 = the depth-0 clique;
  * callers: its tree node): those of value at least f->min into f->kids (own, desc and
  * value set), the sums of the others into f->other; or, for the wide cliques of the
- * flame index (f->lazy), f->lz with ids and values only and the sums over all children
- * in f->all (dp_fl_costs() reads a child's costs). Return: 0 or -DP_ENOMEM. */
+ * flame index and for the callers tree (f->lazy), f->lz with ids and values only and the
+ * sums over all children in f->all (dp_fl_costs() reads a child's costs). Return: 0 or
+ * -DP_ENOMEM. */
 int dp_fl_kids(struct fl *f, uint32_t id);
 
 /* dp_fl_name - the label of node @id (not the depth-0 node). */
