@@ -170,7 +170,7 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
  * k (of @n, costs @own and @desc) climbed, alone and then in the climber it merged into
  * (@up[k], k if none), until it stopped at node @last[k] of that climber; its chain of
  * nodes is the path from the root to that node. So each PD adds its costs to its last
- * node, and then every node to its parent (and to its parent's sums over children),
+ * node, and then every node to its parent's sums over children and those to the parent,
  * children having been made after their parents. Resolves @up. The root keeps none (the
  * subject's row has the procedure's own). Return: 0 or -DP_ENOMEM.
  */
@@ -195,16 +195,17 @@ static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *la
 		dp_costs_add(&tc[node].own, &own[k]);
 		dp_inherit_add(&tc[node].desc, &desc[k]);
 	}
+	/* tc holds what was deposited; a node's children add into its tk, and it adds tk
+	 * into tc once they all have (they have higher ids) */
 	for (uint32_t i = f->n_t - 1; i >= 2; i--) {
 		uint32_t p = f->t[i].parent;
 
+		dp_costs_add(&tc[i].own, &tk[i].own);
+		dp_inherit_add(&tc[i].desc, &tk[i].desc);
 		dp_costs_add(&tk[p].own, &tc[i].own);
 		dp_inherit_add(&tk[p].desc, &tc[i].desc);
-		if (p < 2)
-			continue;
-		f->t[p].n += f->t[i].n;
-		dp_costs_add(&tc[p].own, &tc[i].own);
-		dp_inherit_add(&tc[p].desc, &tc[i].desc);
+		if (p >= 2)
+			f->t[p].n += f->t[i].n;
 	}
 	return 0;
 }
@@ -253,19 +254,33 @@ static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
 	return b->lb;
 }
 
-/* climb_step - the @n climbers of @act take a step (a->pd_up, which has its procedure),
- * its load prefetched */
-static void climb_step(const struct dp_analysis *a, struct fc_climb *act, uint32_t n)
+/*
+ * climb_step - the @n climbers of @act whose node's value is below the minimum or @lb
+ * (the previous level's bound) stop there (@last), since the walk never expands that node
+ * (its children could not be shown); the others take a step (a->pd_up, which has its
+ * procedure, its load prefetched), kept in order. Return: how many did.
+ */
+static uint32_t climb_step(const struct fl *f, struct fc_climb *act, uint32_t n, uint64_t lb,
+			   uint32_t *last)
 {
+	const struct dp_analysis *a = f->c->a;
+	uint32_t m = 0;
+
 	for (uint32_t i = 0; i < n; i++) {
+		struct fc_climb c = act[i];
+		uint64_t v = f->tv[c.node];
 		struct dp_pd_step up;
 
 		if (i + FC_AHEAD < n)
 			__builtin_prefetch(&a->pd_up[act[i + FC_AHEAD].cur]);
-		up = a->pd_up[act[i].cur];
-		act[i].cur = up.pd;
-		act[i].ps = up.ps;
+		if ((double)v < f->min || v < lb) {
+			last[c.k] = c.node;
+			continue;
+		}
+		up = a->pd_up[c.cur];
+		act[m++] = (struct fc_climb){c.k, up.pd, c.node, up.ps};
 	}
+	return m;
 }
 
 /*
@@ -325,9 +340,9 @@ static int level_pass(struct fl *f, struct fc_tabs *tb, uint32_t gen, struct fc_
 
 /*
  * callers_tree - the callers tree of f->top, one level at a time: every PD of the
- * procedure climbs one step and adds its value to the node it reaches; after each level
- * the PDs whose node is below the minimum stop climbing, since the walk never expands that
- * node (its children could not be shown), and so do those below the node cap's bound
+ * procedure climbs one step and adds its value to the node it reaches; before the next
+ * step the PDs whose node is below the minimum stop climbing, since the walk never expands
+ * that node (its children could not be shown), and so do those below the node cap's bound
  * (bound_see(): min=0 would otherwise build the whole tree). Chains are cut at @limit
  * levels. The nodes' costs are summed at the end (tree_costs()).
  */
@@ -345,6 +360,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	struct fc_tabs tb = {.merge = calloc(merge_room(n0), sizeof(*tb.merge)),
 			     .from = malloc(room * sizeof(*tb.from))};
 	uint32_t n = n0;
+	uint64_t lb = 0;
 	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
 	/* room for as many nodes as climbers: the first level makes that many at most */
 	uint32_t room_t = n0 < UINT32_MAX / 2 ? n0 + 2 : 2;
@@ -367,28 +383,20 @@ static int callers_tree(struct fl *f, uint32_t limit)
 		up[k] = k;
 	/* thousands of PDs all over memory: on two cores */
 	dp_par_split(own_range, &(struct own_job){a, pds, act, own, desc, cv, f->m}, n, 4096);
-	for (uint32_t level = 1; n && (limit == 0 || level < limit) && rc == 0; level++) {
-		uint32_t m, first = f->n_t;
-		uint64_t lb;
+	for (uint32_t level = 1; n && (limit == 0 || level < limit); level++) {
+		uint32_t first = f->n_t, m;
 
 		if (level > 1) /* the first step: own_range() */
-			climb_step(a, act, n);
+			n = climb_step(f, act, n, lb, last);
 		rc = level_pass(f, &tb, level, act, n, cv, up, last, &m);
 		if (rc < 0) {
 			rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 			break;
 		}
-		n = 0;
+		n = m;
 		lb = bound_see(f, &b, first);
-		for (uint32_t i = 0; i < m; i++) {
-			uint64_t v = f->tv[act[i].node];
-
-			if ((double)v >= f->min && v >= lb)
-				act[n++] = act[i];
-			else
-				last[act[i].k] = act[i].node;
-		}
 	}
+	/* those left (cut at @limit, or whose node the next step would stop them at) */
 	for (uint32_t i = 0; i < n; i++)
 		last[act[i].k] = act[i].node;
 	if (rc == 0)
