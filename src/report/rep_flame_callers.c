@@ -57,11 +57,11 @@ static size_t merge_room(uint32_t n)
 	return size;
 }
 
-/* kid_grow - double the kid table of @tb, keeping the children of level @gen. Return: 0
- * or -DP_ENOMEM. */
+/* kid_grow - double the kid table of @tb (from 64 slots: the test profiles make it grow),
+ * keeping the children of level @gen. Return: 0 or -DP_ENOMEM. */
 static int kid_grow(struct fc_tabs *tb, uint32_t gen)
 {
-	uint32_t room = tb->kid_room ? tb->kid_room * 2 : 1024;
+	uint32_t room = tb->kid_room ? tb->kid_room * 2 : 64;
 	struct fc_kslot *k = room > UINT32_MAX / 4 ? NULL : calloc(room, sizeof(*k));
 
 	if (!k)
