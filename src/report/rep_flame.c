@@ -235,10 +235,12 @@ static int flame_kids(struct fl *f, uint32_t id)
 static int callers_kids(struct fl *f, uint32_t id)
 {
 	f->lazy = true;
-	f->all.n_other = 0;
-	f->all.own = f->tk[id].own;
-	f->all.desc = f->tk[id].desc;
-	f->all.value = dp_fl_value(f->m, &f->all.own, &f->all.desc);
+	memset(&f->all, 0, sizeof(f->all));
+	if (f->t[id].child) { /* tk is set for the nodes with children only */
+		f->all.own = f->tk[id].own;
+		f->all.desc = f->tk[id].desc;
+		f->all.value = dp_fl_value(f->m, &f->all.own, &f->all.desc);
+	}
 	for (uint32_t i = f->t[id].child; i; i = f->t[i].sibling) {
 		f->all.n_other++;
 		if ((double)f->tv[i] >= f->min && lazy_kid(f, i, f->tv[i]) < 0)

@@ -166,7 +166,8 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 
 /*
  * tree_costs - the callers tree's n, own and desc (f->tc), and the sums over each node's
- * children (f->tk, which the walk reads instead of every child's costs), once built: PD
+ * children (f->tk, set for the nodes that have children only; the walk reads them
+ * instead of every child's costs), once built: PD
  * k (of @n, costs @own and @desc) climbed, alone and then in the climber it merged into
  * (@up[k], k if none), until it stopped at node @last[k] of that climber; its chain of
  * nodes is the path from the root to that node. So each PD adds its costs to its last
@@ -177,7 +178,7 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *last,
 		      const struct dp_costs *own, const struct dp_inherit *desc)
 {
-	struct fc_costs *tc = calloc(f->n_t, sizeof(*tc)), *tk = calloc(f->n_t, sizeof(*tk));
+	struct fc_costs *tc = calloc(f->n_t, sizeof(*tc)), *tk = malloc(f->n_t * sizeof(*tk));
 
 	f->tc = tc;
 	f->tk = tk;
@@ -196,14 +197,22 @@ static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *la
 		dp_inherit_add(&tc[node].desc, &desc[k]);
 	}
 	/* tc holds what was deposited; a node's children add into its tk, and it adds tk
-	 * into tc once they all have (they have higher ids) */
+	 * into tc once they all have (they have higher ids). The first of them to (the last
+	 * made, its first child) sets it: tk is not cleared, and a node without children
+	 * has none */
 	for (uint32_t i = f->n_t - 1; i >= 2; i--) {
 		uint32_t p = f->t[i].parent;
 
-		dp_costs_add(&tc[i].own, &tk[i].own);
-		dp_inherit_add(&tc[i].desc, &tk[i].desc);
-		dp_costs_add(&tk[p].own, &tc[i].own);
-		dp_inherit_add(&tk[p].desc, &tc[i].desc);
+		if (f->t[i].child) {
+			dp_costs_add(&tc[i].own, &tk[i].own);
+			dp_inherit_add(&tc[i].desc, &tk[i].desc);
+		}
+		if (f->t[p].child == i) {
+			tk[p] = tc[i];
+		} else {
+			dp_costs_add(&tk[p].own, &tc[i].own);
+			dp_inherit_add(&tk[p].desc, &tc[i].desc);
+		}
 		if (p >= 2)
 			f->t[p].n += f->t[i].n;
 	}
