@@ -163,7 +163,7 @@ static int dp_load_flame_index(struct dp_sfile *f, const struct dp_profile *p,
 {
 	char msg[1200];
 
-	if (dp_flame_index_build(p, a, 0, 0, out) == 0)
+	if (dp_flame_index_build(p, a, 0, 0, 0, out) == 0)
 		return 0;
 	snprintf(msg, sizeof(msg), "%s; the flame pages answer without it", dp_errmsg());
 	return dp_warn(f, msg);
@@ -181,7 +181,7 @@ static int dp_build_threads_view(struct dp_sfile *f)
 	a = dp_analysis_new(&f->prof, &err);
 	if (!a)
 		return err;
-	if (dp_flame_index_build(&f->prof, a, 0, 0, &f->fx) < 0)
+	if (dp_flame_index_build(&f->prof, a, 0, 0, 0, &f->fx) < 0)
 		f->fx = NULL;
 	f->a = a;
 	return 0;

@@ -1,8 +1,10 @@
 /*
- * report/flame_index.c - the flame pages' index of wide cliques (flame_index.h): the
- * children's values of every clique with many children gathered in one array per metric,
- * with the sums of all the children's costs, so the flame walk scans instead of reading
- * each child's CSD at random. Built once per analysis, at load.
+ * report/flame_index.c - the flame pages' index of wide cliques and procedures
+ * (flame_index.h): the children's values of every clique with many children gathered in
+ * one array per metric, with the sums of all the children's costs, so the flame walk
+ * scans instead of reading each child's CSD at random; and the contexts of every
+ * procedure with many of them gathered the same way for the callers' flame graph. Built
+ * once per analysis, at load.
  */
 #include "flame_index.h"
 
@@ -10,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/arena.h"
 #include "../core/err.h"
+#include "../core/par.h"
 
 void dp_flame_index_free(struct dp_flame_index *ix)
 {
@@ -19,7 +23,65 @@ void dp_flame_index_free(struct dp_flame_index *ix)
 	free(ix->wide);
 	free(ix->vals);
 	free(ix->tops);
+	free(ix->procs);
+	free(ix->ctxs);
 	free(ix);
+}
+
+/* The contexts of the wide procedures, gathered on two cores: ctx[i] of PD pds[i]. */
+struct fx_ctx_job {
+	const struct dp_analysis *a;
+	const uint32_t *pds;
+	struct dp_flame_ctx *ctx;
+};
+
+static void fx_ctx_range(void *arg, uint32_t lo, uint32_t hi)
+{
+	const struct fx_ctx_job *j = arg;
+
+	for (uint32_t i = lo; i < hi; i++) {
+		dp_flame_ctx_prefetch(j->a, j->pds, i, hi);
+		j->ctx[i] = dp_flame_ctx_of(j->a, j->pds[i]);
+	}
+}
+
+/* fx_procs - index the procedures of @a with at least @min_ctx contexts into @ix.
+ * Return: 0 or -1 (out of memory). */
+static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_ctx,
+		    struct dp_flame_index *ix)
+{
+	uint64_t total = 0;
+	uint32_t n = 0, *pds;
+	size_t at = 0;
+
+	for (uint32_t ps = 1; ps <= p->n_ps; ps++)
+		if (dp_csr_count(&a->ps_pds, ps) >= min_ctx) {
+			n++;
+			total += dp_csr_count(&a->ps_pds, ps);
+		}
+	if (total > UINT32_MAX || total > SIZE_MAX / sizeof(*ix->ctxs))
+		return -1;
+	ix->procs = calloc(n ? n : 1, sizeof(*ix->procs));
+	ix->ctxs = malloc(total ? (size_t)total * sizeof(*ix->ctxs) : 1);
+	pds = malloc(total ? (size_t)total * sizeof(*pds) : 1);
+	if (!ix->procs || !ix->ctxs || !pds) {
+		free(pds);
+		return -1;
+	}
+	if (total * sizeof(*ix->ctxs) >= ((size_t)8 << 20))
+		dp_advise_huge(ix->ctxs, (size_t)total * sizeof(*ix->ctxs));
+	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
+		uint32_t m = dp_csr_count(&a->ps_pds, ps);
+
+		if (m < min_ctx)
+			continue;
+		ix->procs[ix->n_procs++] = (struct dp_flame_proc){ps, m, ix->ctxs + at};
+		memcpy(pds + at, dp_csr_items(&a->ps_pds, ps), (size_t)m * sizeof(*pds));
+		at += m;
+	}
+	dp_par_split(fx_ctx_range, &(struct fx_ctx_job){a, pds, ix->ctxs}, (uint32_t)total, 4096);
+	free(pds);
+	return 0;
 }
 
 /* fx_fill - gather the children of wide clique @w (n_kids, clique set) into @vals */
@@ -126,7 +188,7 @@ static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, uint32_t 
 }
 
 int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_kids,
-			 uint32_t k, struct dp_flame_index **out)
+			 uint32_t min_ctx, uint32_t k, struct dp_flame_index **out)
 {
 	struct dp_flame_index *ix = calloc(1, sizeof(*ix));
 	uint64_t total = 0, *tmp = NULL;
@@ -136,6 +198,8 @@ int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a
 	*out = NULL;
 	if (!min_kids)
 		min_kids = DP_FLAME_IX_MIN_KIDS;
+	if (!min_ctx)
+		min_ctx = DP_FLAME_IX_MIN_CTX;
 	if (!k)
 		k = DP_FLAME_MAX_NODES;
 	if (!ix)
@@ -174,6 +238,8 @@ int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a
 	for (uint32_t i = 0; i < ix->n_wide; i++) /* the tops array has stopped moving */
 		for (uint32_t s = 0; s < 4; s++)
 			ix->wide[i].top[s] = ix->wide[i].n_top[s] ? ix->tops + offs[i][s] : NULL;
+	if (fx_procs(p, a, min_ctx, ix) < 0)
+		goto oom;
 	free(tmp);
 	free(offs);
 	*out = ix;
@@ -198,4 +264,19 @@ const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix,
 			hi = mid;
 	}
 	return lo < ix->n_wide && ix->wide[lo].clique == k ? &ix->wide[lo] : NULL;
+}
+
+const struct dp_flame_proc *dp_flame_index_proc(const struct dp_flame_index *ix, uint32_t ps)
+{
+	uint32_t lo = 0, hi = ix->n_procs;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ix->procs[mid].ps < ps)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->n_procs && ix->procs[lo].ps == ps ? &ix->procs[lo] : NULL;
 }

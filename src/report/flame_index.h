@@ -1,10 +1,13 @@
 /*
- * report/flame_index.h - the flame pages' index of wide cliques: for every clique with
- * many children in the clique tree, its children's totals of each inheritable metric in
- * one contiguous array, the sums of all its children's own and desc costs (the "(other)"
- * row by subtraction), and, for each metric, which children are among the widest
- * DP_FLAME_MAX_NODES (a capped page reads those only). Built once per analysis by whoever
- * owns the analysis (the session) and handed to the flame pages in struct dp_report_ctx.
+ * report/flame_index.h - the flame pages' index of wide cliques and wide procedures. For
+ * every clique with many children in the clique tree: its children's totals of each
+ * inheritable metric in one contiguous array, the sums of all its children's own and desc
+ * costs (the "(other)" row by subtraction), and, for each metric, which children are
+ * among the widest DP_FLAME_MAX_NODES (a capped page reads those only). For every
+ * procedure with many contexts: each context's own and desc costs and first step up, in
+ * one contiguous array, which the callers' flame graph reads instead of three arrays and
+ * the profile's CSDs all over memory. Built once per analysis by whoever owns the
+ * analysis (the session) and handed to the flame pages in struct dp_report_ctx.
  */
 #ifndef DP_REPORT_FLAME_INDEX_H
 #define DP_REPORT_FLAME_INDEX_H
@@ -35,24 +38,88 @@ struct dp_flame_wide {
 	const uint32_t *top[4];
 };
 
+/* Procedures with fewer contexts than this are not indexed (default of min_ctx): 40 MB
+ * for the 32 procedures of 8,192 contexts or more of the 10-million generator profile,
+ * whose callers' flame graphs took 2 ms and more to read their contexts. */
+#define DP_FLAME_IX_MIN_CTX 8192
+
+/* A context (PD) as the callers' flame graph first reads it: its own costs (the CSDs
+ * calling it), its desc costs and its step up the clique tree. */
+struct dp_flame_ctx {
+	struct dp_costs own;
+	struct dp_inherit desc;
+	struct dp_pd_step up;
+};
+
+/* One wide procedure: its contexts, in the order of a->ps_pds. */
+struct dp_flame_proc {
+	uint32_t ps, n;
+	const struct dp_flame_ctx *ctx;
+};
+
 struct dp_flame_index {
 	uint32_t k; /* the top size (DP_FLAME_MAX_NODES by default) */
 	uint32_t n_wide;
 	struct dp_flame_wide *wide; /* by increasing clique id */
 	uint64_t *vals;		    /* the storage of every wide clique's val */
 	uint32_t *tops;		    /* and of their top */
+	uint32_t n_procs;
+	struct dp_flame_proc *procs; /* by increasing procedure id */
+	struct dp_flame_ctx *ctxs;   /* the storage of every wide procedure's ctx */
 };
+
+/* dp_flame_ctx_of - context @pd of analysis @a as struct dp_flame_ctx has it. */
+static inline struct dp_flame_ctx dp_flame_ctx_of(const struct dp_analysis *a, uint32_t pd)
+{
+	struct dp_flame_ctx x = {dp_analysis_pd_own(a, pd), a->pd_desc[pd], a->pd_up[pd]};
+
+	return x;
+}
+
+/* How many PDs ahead dp_flame_ctx_prefetch() prefetches (64 rather than the reports'
+ * DP_REP_AHEAD: the loads are all over memory; 10 -> 9 ms for 33,000 contexts at 10
+ * million) */
+#define DP_FLAME_CTX_AHEAD 64
+
+/* dp_flame_ctx_prefetch - in a pass of dp_flame_ctx_of() over the PDs @pds[0 .. @n), at
+ * @i: prefetch what it reads for the PDs ahead, in three stages (DP_FLAME_CTX_AHEAD, 1/2
+ * and 1/4 ahead): the PD's callers range, desc and step; its caller CSDs' ids; those CSDs
+ * (the first four). */
+DP_PREFETCHER void dp_flame_ctx_prefetch(const struct dp_analysis *a, const uint32_t *pds,
+					 uint32_t i, uint32_t n)
+{
+	const struct dp_csr *c = &a->pd_callers;
+
+	if (i + DP_FLAME_CTX_AHEAD < n) {
+		__builtin_prefetch(&c->start[pds[i + DP_FLAME_CTX_AHEAD]]);
+		__builtin_prefetch(&a->pd_desc[pds[i + DP_FLAME_CTX_AHEAD]]);
+		__builtin_prefetch(&a->pd_up[pds[i + DP_FLAME_CTX_AHEAD]]);
+	}
+	if (i + DP_FLAME_CTX_AHEAD / 2 < n)
+		__builtin_prefetch(&c->ids[c->start[pds[i + DP_FLAME_CTX_AHEAD / 2]]]);
+	if (i + DP_FLAME_CTX_AHEAD / 4 < n) {
+		uint32_t pd = pds[i + DP_FLAME_CTX_AHEAD / 4], m = dp_csr_count(c, pd);
+
+		for (uint32_t k = 0; k < m && k < 4; k++) {
+			const struct dp_csd *d = &a->p->csd[c->ids[c->start[pd] + k]];
+
+			__builtin_prefetch(d); /* a CSD may span two cache lines */
+			__builtin_prefetch((const char *)(d + 1) - 1);
+		}
+	}
+}
 
 /*
  * dp_flame_index_build - the flame index of analysis @a of profile @p (both borrowed: the
  * index reads them only while it is built, but describes them, so free it with them).
- * @min_kids: the smallest number of children indexed (0: DP_FLAME_IX_MIN_KIDS); @k: the
+ * @min_kids: the smallest number of children indexed (0: DP_FLAME_IX_MIN_KIDS);
+ * @min_ctx: the smallest number of contexts indexed (0: DP_FLAME_IX_MIN_CTX); @k: the
  * top size (0: DP_FLAME_MAX_NODES, the flame pages' node cap).
  * Return: 0 with *@out set (owned by the caller, free with dp_flame_index_free()), or
  * -DP_ENOMEM (message set; the flame pages still answer without an index, more slowly).
  */
 int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_kids,
-			 uint32_t k, struct dp_flame_index **out);
+			 uint32_t min_ctx, uint32_t k, struct dp_flame_index **out);
 
 /* dp_flame_kth_largest - the @k-th largest (1-based, 1 <= @k <= @n) of @v[0..@n), which
  * it reorders so that the @k largest come first: quickselect, iterative. */
@@ -63,6 +130,10 @@ void dp_flame_index_free(struct dp_flame_index *ix);
 
 /* dp_flame_index_wide - the entry of clique @k in @ix, or NULL when @k is not indexed. */
 const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k);
+
+/* dp_flame_index_proc - the entry of procedure @ps in @ix, or NULL when @ps is not
+ * indexed. */
+const struct dp_flame_proc *dp_flame_index_proc(const struct dp_flame_index *ix, uint32_t ps);
 
 /* dp_flame_kid_prefetch - in a scan of the @m children @ids, at child @i: stage 0 of
  * dp_rep_csd_prefetch() DP_REP_AHEAD children ahead, stage 1 half as far. */

@@ -1,6 +1,7 @@
 /*
  * report/rep_flame_callers.c - the flame_callers page: the inverted tree of one
  * procedure's callers (the rules are in rep_flame.c's header). All the procedure's PDs
+ * (their costs and first steps from the flame index for the procedures with the most)
  * climb their ancestor chains a level at a time, with their loads prefetched, adding
  * their values to the nodes; climbers at the same PD and tree node merge; the nodes'
  * costs are summed once the tree is built, which is then walked like the flame page's.
@@ -12,9 +13,8 @@
 #include "../core/par.h"
 #include "rep_flame_int.h"
 
-/* How many PDs or climbers ahead the loops prefetch (the own costs in stages of this, 1/2
- * and 1/4): their loads are all over memory (64 rather than the reports' DP_REP_AHEAD:
- * 10 -> 9 ms for 33,000 contexts at 10 million) */
+/* How many climbers ahead the climb's loops prefetch (the merge table a quarter of
+ * that): their loads are all over memory, as the contexts' (DP_FLAME_CTX_AHEAD) */
 #define FC_AHEAD 64
 
 static uint32_t hash_of(uint32_t parent, uint32_t ps)
@@ -109,58 +109,39 @@ static uint32_t tree_child(struct fl *f, struct fc_tabs *tb, uint32_t gen, uint3
 	return i;
 }
 
-/* own_prefetch - prefetch what dp_analysis_pd_own(), pd_desc and the first step read
- * for the PDs ahead of @i in @pds (up to @n), in three stages: the PD's callers range,
- * desc and step, its caller CSDs' ids, those CSDs (the first four) */
-DP_PREFETCHER void own_prefetch(const struct dp_analysis *a, const uint32_t *pds, uint32_t i,
-				uint32_t n)
-{
-	const struct dp_csr *c = &a->pd_callers;
-
-	if (i + FC_AHEAD < n) {
-		__builtin_prefetch(&c->start[pds[i + FC_AHEAD]]);
-		__builtin_prefetch(&a->pd_desc[pds[i + FC_AHEAD]]);
-		__builtin_prefetch(&a->pd_up[pds[i + FC_AHEAD]]);
-	}
-	if (i + FC_AHEAD / 2 < n)
-		__builtin_prefetch(&c->ids[c->start[pds[i + FC_AHEAD / 2]]]);
-	if (i + FC_AHEAD / 4 < n) {
-		uint32_t pd = pds[i + FC_AHEAD / 4], m = dp_csr_count(c, pd);
-
-		for (uint32_t k = 0; k < m && k < 4; k++) {
-			const struct dp_csd *d = &a->p->csd[c->ids[c->start[pd] + k]];
-
-			__builtin_prefetch(d); /* a CSD may span two cache lines */
-			__builtin_prefetch((const char *)(d + 1) - 1);
-		}
-	}
-}
-
-/* The first pass over the procedure's PDs: their own and desc costs and value (@cv), their
- * climbers, which take their first step. */
+/* The first pass over the procedure's PDs: their contexts (@ctx: own and desc costs,
+ * first step; read from the analysis unless the flame index has them), their values
+ * (@cv) and their climbers, which take their first step. */
 struct own_job {
 	const struct dp_analysis *a;
 	const uint32_t *pds;
 	struct fc_climb *act;
-	struct dp_costs *own;
-	struct dp_inherit *desc;
+	struct dp_flame_ctx *ctx;
 	uint64_t *cv;
 	enum dp_metric m;
 };
 
-/* own_range - the climbers of PDs [@lo, @hi) of the job @arg, with their costs */
+/* own_range - the contexts of PDs [@lo, @hi) of the job @arg, and their climbers */
 static void own_range(void *arg, uint32_t lo, uint32_t hi)
 {
 	const struct own_job *j = arg;
 
 	for (uint32_t i = lo; i < hi; i++) {
-		struct dp_pd_step up = j->a->pd_up[j->pds[i]];
+		dp_flame_ctx_prefetch(j->a, j->pds, i, hi);
+		j->ctx[i] = dp_flame_ctx_of(j->a, j->pds[i]);
+		j->act[i] = (struct fc_climb){i, j->ctx[i].up.pd, 1, j->ctx[i].up.ps};
+		j->cv[i] = dp_fl_value(j->m, &j->ctx[i].own, &j->ctx[i].desc);
+	}
+}
 
-		own_prefetch(j->a, j->pds, i, hi);
-		j->act[i] = (struct fc_climb){i, up.pd, 1, up.ps};
-		j->own[i] = dp_analysis_pd_own(j->a, j->pds[i]);
-		j->desc[i] = j->a->pd_desc[j->pds[i]];
-		j->cv[i] = dp_fl_value(j->m, &j->own[i], &j->desc[i]);
+/* first_steps - own_range() for the @n contexts @ctx of the flame index: one pass in
+ * order */
+static void first_steps(const struct dp_flame_ctx *ctx, uint32_t n, enum dp_metric m,
+			struct fc_climb *act, uint64_t *cv)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		act[i] = (struct fc_climb){i, ctx[i].up.pd, 1, ctx[i].up.ps};
+		cv[i] = dp_fl_value(m, &ctx[i].own, &ctx[i].desc);
 	}
 }
 
@@ -168,7 +149,7 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
  * tree_costs - the callers tree's n, own and desc (f->tc), and the sums over each node's
  * children (f->tk, set for the nodes that have children only; the walk reads them
  * instead of every child's costs), once built: PD
- * k (of @n, costs @own and @desc) climbed, alone and then in the climber it merged into
+ * k (of @n, context @ctx[k]) climbed, alone and then in the climber it merged into
  * (@up[k], k if none), until it stopped at node @last[k] of that climber; its chain of
  * nodes is the path from the root to that node. So each PD adds its costs to its last
  * node, and then every node to its parent's sums over children and those to the parent,
@@ -176,7 +157,7 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
  * subject's row has the procedure's own). Return: 0 or -DP_ENOMEM.
  */
 static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *last,
-		      const struct dp_costs *own, const struct dp_inherit *desc)
+		      const struct dp_flame_ctx *ctx)
 {
 	struct fc_costs *tc = calloc(f->n_t, sizeof(*tc)), *tk = malloc(f->n_t * sizeof(*tk));
 
@@ -193,8 +174,8 @@ static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *la
 		if (node < 2)
 			continue;
 		f->t[node].n++;
-		dp_costs_add(&tc[node].own, &own[k]);
-		dp_inherit_add(&tc[node].desc, &desc[k]);
+		dp_costs_add(&tc[node].own, &ctx[k].own);
+		dp_inherit_add(&tc[node].desc, &ctx[k].desc);
 	}
 	/* tc holds what was deposited; a node's children add into its tk, and it adds tk
 	 * into tc once they all have (they have higher ids). The first of them to (the last
@@ -361,9 +342,13 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	const uint32_t n0 = dp_csr_count(&a->ps_pds, f->top);
 	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
 	size_t room = n0 ? n0 : 1;
+	/* the flame index has the contexts of the widest procedures in one array */
+	const struct dp_flame_proc *wp =
+		f->c->flame_ix ? dp_flame_index_proc(f->c->flame_ix, f->top) : NULL;
 	struct fc_climb *act = malloc(room * sizeof(*act));
-	struct dp_costs *own = malloc(room * sizeof(*own));
-	struct dp_inherit *desc = malloc(room * sizeof(*desc));
+	const struct dp_flame_ctx *ix_ctx = wp && wp->n == n0 ? wp->ctx : NULL;
+	struct dp_flame_ctx *own_ctx = ix_ctx ? NULL : malloc(room * sizeof(*own_ctx));
+	const struct dp_flame_ctx *ctx = ix_ctx ? ix_ctx : own_ctx;
 	uint64_t *cv = malloc(room * sizeof(*cv));
 	uint32_t *up = malloc(room * sizeof(*up)), *last = malloc(room * sizeof(*last));
 	struct fc_tabs tb = {.merge = calloc(merge_room(n0), sizeof(*tb.merge)),
@@ -379,7 +364,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, room_t, sizeof(*f->tv));
 	if (rc == 0)
 		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
-	if (!act || !own || !desc || !cv || !up || !last || !tb.merge || !tb.from || rc < 0) {
+	if (!act || !ctx || !cv || !up || !last || !tb.merge || !tb.from || rc < 0) {
 		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 		goto out;
 	}
@@ -390,8 +375,10 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
 	for (uint32_t k = 0; k < n0; k++)
 		up[k] = k;
-	/* thousands of PDs all over memory: on two cores */
-	dp_par_split(own_range, &(struct own_job){a, pds, act, own, desc, cv, f->m}, n, 4096);
+	if (own_ctx) /* thousands of PDs all over memory: on two cores */
+		dp_par_split(own_range, &(struct own_job){a, pds, act, own_ctx, cv, f->m}, n, 4096);
+	else
+		first_steps(ctx, n, f->m, act, cv);
 	for (uint32_t level = 1; n && (limit == 0 || level < limit); level++) {
 		uint32_t first = f->n_t, m;
 
@@ -409,15 +396,14 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	for (uint32_t i = 0; i < n; i++)
 		last[act[i].k] = act[i].node;
 	if (rc == 0)
-		rc = tree_costs(f, n0, up, last, own, desc);
+		rc = tree_costs(f, n0, up, last, ctx);
 out:
 	free(b.v);
 	free(tb.kid);
 	free(tb.merge);
 	free(tb.from);
 	free(act);
-	free(own);
-	free(desc);
+	free(own_ctx);
 	free(cv);
 	free(up);
 	free(last);

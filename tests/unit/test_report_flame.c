@@ -6,6 +6,8 @@
  * the flame index (flame_index.h) changes no row, fact or "(other)" sum; a page that would
  * keep more than DP_FLAME_MAX_NODES nodes keeps exactly the widest ones (brute force).
  */
+#include "test_report_flame.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,42 +328,6 @@ TEST(generated_properties)
 	}
 }
 
-/* every row and fact of @a and @b the same: kind, id, depth, n, name, own, desc */
-static void same_flame(const struct dp_report *a, const struct dp_report *b)
-{
-	const struct dp_rep_section *sa = tf_section(a, "tree"), *sb = tf_section(b, "tree");
-
-	CHECK(sa != NULL && sb != NULL);
-	if (!sa || !sb)
-		return;
-	CHECK_EQ(sa->n_rows, sb->n_rows);
-	for (uint32_t k = 0; k < sa->n_rows && k < sb->n_rows; k++) {
-		const struct dp_rep_row *x = &sa->rows[k], *y = &sb->rows[k];
-
-		CHECK_EQ(x->kind, y->kind);
-		CHECK_EQ(x->id, y->id);
-		CHECK_EQ(x->depth, y->depth);
-		CHECK_EQ(x->n, y->n);
-		CHECK_STR(x->name, y->name);
-		CHECK(memcmp(&x->own, &y->own, sizeof(x->own)) == 0);
-		CHECK(memcmp(&x->desc, &y->desc, sizeof(x->desc)) == 0);
-	}
-	CHECK_EQ(tf_fact(a, "kept"), tf_fact(b, "kept"));
-	CHECK_EQ(tf_fact(a, "dropped"), tf_fact(b, "dropped"));
-}
-
-/* The simulation of the flame index and cap tests: profiles of a few hundred contexts
- * with wide cliques, 3 threads. */
-static struct dp_gen_sim mid_sim(uint64_t seed)
-{
-	return (struct dp_gen_sim){.seed = seed,
-				   .n_fn = 40,
-				   .n_threads = 3,
-				   .n_steps = 20000,
-				   .max_depth = 12,
-				   .pct_call = 52};
-}
-
 static int u64_desc(const void *x, const void *y)
 {
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -433,7 +399,7 @@ TEST(flame_index_same_rows)
 		for (uint32_t i = 0; i < nq; i++)
 			before[i] = tf_report(&t, qs[i], NULL, 0);
 		/* a top of 5: the pages' minimums are above its cut or not */
-		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 5, &ix), 0);
+		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 0, 5, &ix), 0);
 		CHECK(ix != NULL);
 		t.c.flame_ix = ix;
 		for (uint32_t w = 0; ix && w < ix->n_wide; w++) {
@@ -564,7 +530,7 @@ TEST(flame_node_cap)
 						     .pct_call = 60};
 		TF_OPEN(&t, tf_gen_sim);
 		/* a top of 12: caps below it (the cut from the top), at it, and above it */
-		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 12, &ix), 0);
+		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 0, 12, &ix), 0);
 		n = all_node_values(&t, &vals);
 		n_big += n > 2 * 70;
 		qsort(vals, n, sizeof(*vals), u64_desc);
@@ -578,7 +544,8 @@ TEST(flame_node_cap)
 			for (uint32_t extra = 0; extra <= 3; extra += 3) {
 				struct dp_flame_index *cx = NULL;
 
-				CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, cap + extra, &cx), 0);
+				CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 0, cap + extra, &cx),
+					 0);
 				check_cap(&t, vals, n, cap, cx);
 				dp_flame_index_free(cx);
 			}

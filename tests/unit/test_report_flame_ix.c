@@ -1,0 +1,108 @@
+/*
+ * tests/unit/test_report_flame_ix.c - the flame index's wide procedures (flame_index.h):
+ * exactly the procedures with at least min_ctx contexts are indexed, each entry holds its
+ * contexts as the analysis has them, and the callers' flame graphs are the same with and
+ * without the index, for every metric, several minimums, a depth and a node cap.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "report/flame_index.h"
+#include "report/report_int.h"
+#include "test_report_flame.h"
+
+/* entry @e of procedure @ps holds its contexts, in the order of a->ps_pds */
+static void check_entry(const struct tf_ctx *t, const struct dp_flame_proc *e, uint32_t ps)
+{
+	const uint32_t *pds = dp_csr_items(&t->a->ps_pds, ps);
+
+	CHECK_EQ(e->ps, ps);
+	CHECK_EQ(e->n, dp_csr_count(&t->a->ps_pds, ps));
+	for (uint32_t i = 0; i < e->n; i++) {
+		const struct dp_flame_ctx *x = &e->ctx[i];
+		struct dp_costs own = dp_analysis_pd_own(t->a, pds[i]);
+
+		CHECK(memcmp(&x->own, &own, sizeof(own)) == 0);
+		CHECK(memcmp(&x->desc, &t->a->pd_desc[pds[i]], sizeof(x->desc)) == 0);
+		CHECK_EQ(x->up.pd, t->a->pd_up[pds[i]].pd);
+		CHECK_EQ(x->up.ps, t->a->pd_up[pds[i]].ps);
+	}
+}
+
+TEST(flame_index_procs)
+{
+	static const char *const qs[] = {
+		"page=flame_callers&min=0",
+		"page=flame_callers",
+		"page=flame_callers&metric=callseqs&min=0",
+		"page=flame_callers&metric=bytes&min=2",
+		"page=flame_callers&metric=calls&min=0.5",
+		"page=flame_callers&metric=allocs&depth=3&min=0",
+	};
+	uint32_t n_indexed = 0, n_pages = 0;
+
+	for (uint64_t seed = 31; seed < 35; seed++) {
+		struct dp_flame_index *ix = NULL;
+		uint32_t most = 0, min_ctx, want = 0;
+		struct tf_ctx t;
+
+		tf_sim = mid_sim(seed);
+		TF_OPEN(&t, tf_gen_sim);
+		for (uint32_t k = 1; k <= t.p.n_ps; k++)
+			if (dp_csr_count(&t.a->ps_pds, k) > most)
+				most = dp_csr_count(&t.a->ps_pds, k);
+		/* the procedures with at least a quarter of the most's contexts */
+		min_ctx = most / 4 > 1 ? most / 4 : 2;
+		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 0, min_ctx, 0, &ix), 0);
+		CHECK(ix != NULL);
+		if (!ix) {
+			tf_close(&t);
+			continue;
+		}
+		for (uint32_t k = 1; k <= t.p.n_ps; k++) {
+			const struct dp_flame_proc *e = dp_flame_index_proc(ix, k);
+
+			if (dp_csr_count(&t.a->ps_pds, k) < min_ctx) {
+				CHECK(e == NULL);
+				continue;
+			}
+			want++;
+			CHECK(e != NULL);
+			if (e)
+				check_entry(&t, e, k);
+		}
+		CHECK_EQ(ix->n_procs, want);
+		n_indexed += ix->n_procs;
+		/* the pages of the first three indexed procedures, without and with the index,
+		 * uncapped and under a cap of 7 nodes */
+		for (uint32_t w = 0; w < ix->n_procs && w < 3; w++)
+			for (uint32_t q = 0; q < sizeof(qs) / sizeof(qs[0]); q++)
+				for (uint32_t cap = 0; cap <= 7; cap += 7) {
+					struct dp_report *before, *after;
+
+					t.c.flame_max_nodes = cap;
+					before = tf_page(&t, "%s&proc=%u", qs[q], ix->procs[w].ps);
+					t.c.flame_ix = ix;
+					after = tf_page(&t, "%s&proc=%u", qs[q], ix->procs[w].ps);
+					t.c.flame_ix = NULL;
+					CHECK(before != NULL && after != NULL);
+					if (before && after) {
+						same_flame(before, after);
+						CHECK_EQ(tf_fact(before, "capped"),
+							 tf_fact(after, "capped"));
+						n_pages++;
+					}
+					dp_report_free(before);
+					dp_report_free(after);
+				}
+		t.c.flame_max_nodes = 0;
+		dp_flame_index_free(ix);
+		tf_close(&t);
+	}
+	CHECK(n_indexed >= 4);
+	CHECK(n_pages >= 4 * 6 * 2);
+}
+
+DP_TEST_MAIN(test_flame_index_procs)
