@@ -84,7 +84,8 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 	return 0;
 }
 
-/* fx_fill - gather the children of wide clique @w (n_kids, clique set) into @vals */
+/* fx_fill - gather the children of wide clique @w (n_kids, clique set) into @vals, its
+ * val, with their sums */
 static void fx_fill(const struct dp_profile *p, const struct dp_analysis *a,
 		    struct dp_flame_wide *w, uint64_t *vals)
 {
@@ -108,6 +109,53 @@ static void fx_fill(const struct dp_profile *p, const struct dp_analysis *a,
 		dp_inherit_add(&w->desc, &e);
 	}
 	w->val = vals;
+}
+
+/* fx_cuts - the cut of every slot of wide clique @w (val set) for top size @k: the k-th
+ * largest value when it has more than @k children (0: none to leave out). @tmp: room for
+ * n_kids values. */
+static void fx_cuts(struct dp_flame_wide *w, uint32_t k, uint64_t *tmp)
+{
+	uint32_t n = w->n_kids;
+
+	for (uint32_t s = 0; s < 4; s++) {
+		w->cut[s] = 0;
+		if (n <= k)
+			continue;
+		memcpy(tmp, w->val + (size_t)s * n, (size_t)n * sizeof(*tmp));
+		w->cut[s] = dp_flame_kth_largest(tmp, n, k);
+	}
+}
+
+/* The wide cliques' children gathered, and their cuts found, on two cores, a clique each
+ * at a time; cut_ready[i]: clique i's cuts were (without memory for them, the build's
+ * thread finds them). */
+struct fx_fill_job {
+	const struct dp_profile *p;
+	const struct dp_analysis *a;
+	struct dp_flame_wide *wide; /* val set: where in vals its values go */
+	uint64_t *vals;
+	uint32_t k;
+	uint8_t *cut_ready;
+};
+
+static void fx_fill_range(void *arg, uint32_t lo, uint32_t hi)
+{
+	const struct fx_fill_job *j = arg;
+	uint32_t widest = 0;
+	uint64_t *tmp;
+
+	for (uint32_t i = lo; i < hi; i++)
+		widest = j->wide[i].n_kids > widest ? j->wide[i].n_kids : widest;
+	tmp = malloc((size_t)(widest ? widest : 1) * sizeof(*tmp));
+	for (uint32_t i = lo; i < hi; i++) {
+		fx_fill(j->p, j->a, &j->wide[i], j->vals + (j->wide[i].val - j->vals));
+		if (tmp) {
+			fx_cuts(&j->wide[i], j->k, tmp);
+			j->cut_ready[i] = 1;
+		}
+	}
+	free(tmp);
 }
 
 uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k)
@@ -145,24 +193,22 @@ uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k)
 }
 
 /*
- * fx_tops - the cut and top of every slot of wide clique @w (val set) for top size @k:
- * the indices appended to ix->tops (*@n_tops used, room for *@cap_tops), where they start
- * in @off (the caller sets w->top[] once the array stops moving). @tmp: room for n_kids
- * values. Return: 0 or -1 (out of memory).
+ * fx_tops - the top of every slot of wide clique @w (val and cut set, fx_cuts()): the
+ * children at least as wide as a cut that is not 0, their indices appended to ix->tops
+ * (*@n_tops used, room for *@cap_tops), where they start in @off (the caller sets
+ * w->top[] once the array stops moving); the cut of a slot without a top is left 0.
+ * Return: 0 or -1 (out of memory).
  */
-static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, uint32_t k, uint64_t *tmp,
-		   size_t *n_tops, size_t *cap_tops, size_t off[4])
+static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, size_t *n_tops,
+		   size_t *cap_tops, size_t off[4])
 {
 	uint32_t n = w->n_kids;
 
 	for (uint32_t s = 0; s < 4; s++) {
 		const uint64_t *v = w->val + (size_t)s * n;
-		uint64_t cut;
+		uint64_t cut = w->cut[s];
 
-		if (n <= k)
-			continue;
-		memcpy(tmp, v, (size_t)n * sizeof(*tmp));
-		cut = dp_flame_kth_largest(tmp, n, k);
+		w->cut[s] = 0;
 		if (cut == 0)
 			continue; /* every child is at least 0: nothing to leave out */
 		if (*n_tops + n > *cap_tops) {
@@ -194,6 +240,7 @@ int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a
 	uint64_t total = 0, *tmp = NULL;
 	uint32_t n = 0, widest = 0;
 	size_t n_tops = 0, cap_tops = 0, (*offs)[4] = NULL;
+	uint8_t *ready = NULL;
 
 	*out = NULL;
 	if (!min_kids)
@@ -218,7 +265,8 @@ int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a
 	ix->vals = total <= SIZE_MAX / 32 ? malloc(total ? (size_t)total * 32 : 1) : NULL;
 	tmp = malloc((widest ? widest : 1) * sizeof(*tmp));
 	offs = calloc(n ? n : 1, sizeof(*offs));
-	if (!ix->wide || !ix->vals || !tmp || !offs)
+	ready = calloc(n ? n : 1, 1);
+	if (!ix->wide || !ix->vals || !tmp || !offs || !ready)
 		goto oom;
 	total = 0;
 	for (uint32_t c = 1; c <= a->n_cliques; c++) {
@@ -229,11 +277,18 @@ int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a
 			continue;
 		w->clique = c;
 		w->n_kids = m;
-		fx_fill(p, a, w, ix->vals + total);
-		if (fx_tops(ix, w, k, tmp, &n_tops, &cap_tops, offs[ix->n_wide]) < 0)
-			goto oom;
+		w->val = ix->vals + total;
 		total += 4 * (uint64_t)m;
 		ix->n_wide++;
+	}
+	/* the children's CSDs are all over memory: on two cores, a clique at a time */
+	dp_par_split(fx_fill_range, &(struct fx_fill_job){p, a, ix->wide, ix->vals, k, ready},
+		     ix->n_wide, 2);
+	for (uint32_t i = 0; i < ix->n_wide; i++) {
+		if (!ready[i])
+			fx_cuts(&ix->wide[i], k, tmp);
+		if (fx_tops(ix, &ix->wide[i], &n_tops, &cap_tops, offs[i]) < 0)
+			goto oom;
 	}
 	for (uint32_t i = 0; i < ix->n_wide; i++) /* the tops array has stopped moving */
 		for (uint32_t s = 0; s < 4; s++)
@@ -242,11 +297,13 @@ int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a
 		goto oom;
 	free(tmp);
 	free(offs);
+	free(ready);
 	*out = ix;
 	return 0;
 oom:
 	free(tmp);
 	free(offs);
+	free(ready);
 	dp_flame_index_free(ix);
 	return dp_error(DP_ENOMEM, "out of memory building the flame index");
 }
