@@ -111,6 +111,41 @@ static void group_sort_keys(const struct dp_report_ctx *c, enum dp_group how, st
 	}
 }
 
+/* How many groups ahead clique_key_prefetch() starts: four loads in a chain */
+#define CLIQUE_AHEAD 32
+
+/*
+ * clique_key_prefetch - in a pass of group_sort_keys() over the clique groups @g[@x[0 ..
+ * @m)], at @j: prefetch what it reads for the groups ahead, a stage of the chain at a
+ * time: the clique's members range (CLIQUE_AHEAD ahead), its entry's id (1/2), the entry
+ * PD (1/4), the procedure it names (1/8: the entry's, or, for a clique of one, the group's
+ * own). Tens of thousands of cliques all over memory for a procedure's callers.
+ */
+DP_PREFETCHER void clique_key_prefetch(const struct dp_report_ctx *c, const struct cgroup *g,
+				       const uint32_t *x, uint32_t j, uint32_t m)
+{
+	const struct dp_csr *k = &c->a->clique_pds;
+
+	if (j + CLIQUE_AHEAD < m)
+		__builtin_prefetch(&k->start[g[x[j + CLIQUE_AHEAD]].key]);
+	if (j + CLIQUE_AHEAD / 2 < m)
+		__builtin_prefetch(&k->ids[k->start[g[x[j + CLIQUE_AHEAD / 2]].key]]);
+	if (j + CLIQUE_AHEAD / 4 < m) {
+		const struct cgroup *e = &g[x[j + CLIQUE_AHEAD / 4]];
+
+		if (dp_csr_count(k, e->key) > 1)
+			__builtin_prefetch(&c->p->pd[dp_csr_items(k, e->key)[0]]);
+	}
+	if (j + CLIQUE_AHEAD / 8 < m) {
+		const struct cgroup *e = &g[x[j + CLIQUE_AHEAD / 8]];
+		uint32_t ps = dp_csr_count(k, e->key) == 1
+				      ? e->ps
+				      : c->p->pd[dp_csr_items(k, e->key)[0]].ps;
+
+		__builtin_prefetch(&c->p->ps[ps]);
+	}
+}
+
 /* moved - the CSD caller CSD @csd is grouped under (itself without contour exclusion) */
 static uint32_t moved(const struct dp_report *r, const struct dp_report_ctx *c, uint32_t csd)
 {
@@ -395,12 +430,10 @@ static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
 	for (uint32_t j = 0; j < *m; j++) {
 		uint32_t i = x[j];
 
-		if (j + DP_REP_AHEAD < *m) {
+		if (r->q.group == DP_GROUP_CLIQUE)
+			clique_key_prefetch(c, g, x, j, *m);
+		else if (j + DP_REP_AHEAD < *m)
 			__builtin_prefetch(&c->p->ps[g[x[j + DP_REP_AHEAD]].ps]);
-			if (r->q.group == DP_GROUP_CLIQUE)
-				__builtin_prefetch(
-					&c->a->clique_pds.start[g[x[j + DP_REP_AHEAD]].key]);
-		}
 		g[i].line = 0;
 		group_sort_keys(c, r->q.group, &g[i]);
 	}
