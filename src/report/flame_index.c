@@ -8,6 +8,7 @@
  */
 #include "flame_index.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,32 +309,39 @@ oom:
 	return dp_error(DP_ENOMEM, "out of memory building the flame index");
 }
 
-const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k)
+/* fx_find - the index of the entry of key @key among the @n entries of @size bytes at
+ * @v, which start with their uint32_t key and are sorted by it; @n when none has it */
+static uint32_t fx_find(const void *v, size_t size, uint32_t n, uint32_t key)
 {
-	uint32_t lo = 0, hi = ix->n_wide;
+	uint32_t lo = 0, hi = n, k = 0;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (ix->wide[mid].clique < k)
+		memcpy(&k, (const char *)v + (size_t)mid * size, sizeof(k));
+		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < ix->n_wide && ix->wide[lo].clique == k ? &ix->wide[lo] : NULL;
+	if (lo < n)
+		memcpy(&k, (const char *)v + (size_t)lo * size, sizeof(k));
+	return lo < n && k == key ? lo : n;
+}
+
+_Static_assert(offsetof(struct dp_flame_wide, clique) == 0, "fx_find's key comes first");
+_Static_assert(offsetof(struct dp_flame_proc, ps) == 0, "fx_find's key comes first");
+
+const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k)
+{
+	uint32_t i = fx_find(ix->wide, sizeof(*ix->wide), ix->n_wide, k);
+
+	return i < ix->n_wide ? &ix->wide[i] : NULL;
 }
 
 const struct dp_flame_proc *dp_flame_index_proc(const struct dp_flame_index *ix, uint32_t ps)
 {
-	uint32_t lo = 0, hi = ix->n_procs;
+	uint32_t i = fx_find(ix->procs, sizeof(*ix->procs), ix->n_procs, ps);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (ix->procs[mid].ps < ps)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ix->n_procs && ix->procs[lo].ps == ps ? &ix->procs[lo] : NULL;
+	return i < ix->n_procs ? &ix->procs[i] : NULL;
 }
