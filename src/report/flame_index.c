@@ -26,6 +26,7 @@ void dp_flame_index_free(struct dp_flame_index *ix)
 	free(ix->tops);
 	free(ix->procs);
 	free(ix->ctxs);
+	free(ix->cls);
 	free(ix);
 }
 
@@ -46,12 +47,73 @@ static void fx_ctx_range(void *arg, uint32_t lo, uint32_t hi)
 	}
 }
 
-/* fx_procs - index the procedures of @a with at least @min_ctx contexts into @ix.
+/* The caller CSDs of the wide procedures, gathered on two cores: cl[i] of CSD ids[i]. */
+struct fx_cl_job {
+	const struct dp_profile *p;
+	const struct dp_analysis *a;
+	const uint32_t *ids;
+	struct dp_flame_caller *cl;
+};
+
+static void fx_cl_range(void *arg, uint32_t lo, uint32_t hi)
+{
+	const struct fx_cl_job *j = arg;
+	const struct dp_profile *p = j->p;
+
+	for (uint32_t i = lo; i < hi; i++) {
+		const struct dp_csd *d = &p->csd[j->ids[i]];
+
+		if (i + 2 * DP_REP_AHEAD < hi)
+			dp_rep_csd_prefetch(p, j->a, j->ids[i + 2 * DP_REP_AHEAD], 0);
+		if (i + DP_REP_AHEAD < hi) {
+			dp_rep_csd_prefetch(p, j->a, j->ids[i + DP_REP_AHEAD], 1);
+			__builtin_prefetch(
+				&j->a->pd_clique[p->csd[j->ids[i + DP_REP_AHEAD]].caller]);
+		}
+		j->cl[i] = (struct dp_flame_caller){
+			d->css, p->css[d->css].ps, j->a->pd_clique[d->caller],
+			0,	dp_csd_costs(d),   dp_analysis_csd_desc(j->a, j->ids[i])};
+	}
+}
+
+/* fx_callers - the caller CSDs of the procedures indexed in @ix, of @total in all.
  * Return: 0 or -1 (out of memory). */
+static int fx_callers(const struct dp_profile *p, const struct dp_analysis *a, uint64_t total,
+		      struct dp_flame_index *ix)
+{
+	uint32_t *ids;
+	size_t at = 0;
+
+	if (total > UINT32_MAX || total > SIZE_MAX / sizeof(*ix->cls))
+		return -1;
+	ix->cls = malloc(total ? (size_t)total * sizeof(*ix->cls) : 1);
+	ids = malloc(total ? (size_t)total * sizeof(*ids) : 1);
+	if (!ix->cls || !ids) {
+		free(ids);
+		return -1;
+	}
+	if (total * sizeof(*ix->cls) >= ((size_t)8 << 20))
+		dp_advise_huge(ix->cls, (size_t)total * sizeof(*ix->cls));
+	for (uint32_t i = 0; i < ix->n_procs; i++) {
+		struct dp_flame_proc *e = &ix->procs[i];
+
+		e->n_callers = dp_csr_count(&a->ps_callers, e->ps);
+		e->callers = ix->cls + at;
+		memcpy(ids + at, dp_csr_items(&a->ps_callers, e->ps),
+		       (size_t)e->n_callers * sizeof(*ids));
+		at += e->n_callers;
+	}
+	dp_par_split(fx_cl_range, &(struct fx_cl_job){p, a, ids, ix->cls}, (uint32_t)total, 4096);
+	free(ids);
+	return 0;
+}
+
+/* fx_procs - index the procedures of @a with at least @min_ctx contexts into @ix: their
+ * contexts and their caller CSDs. Return: 0 or -1 (out of memory). */
 static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_ctx,
 		    struct dp_flame_index *ix)
 {
-	uint64_t total = 0;
+	uint64_t total = 0, callers = 0;
 	uint32_t n = 0, *pds;
 	size_t at = 0;
 
@@ -59,6 +121,7 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 		if (dp_csr_count(&a->ps_pds, ps) >= min_ctx) {
 			n++;
 			total += dp_csr_count(&a->ps_pds, ps);
+			callers += dp_csr_count(&a->ps_callers, ps);
 		}
 	if (total > UINT32_MAX || total > SIZE_MAX / sizeof(*ix->ctxs))
 		return -1;
@@ -76,13 +139,13 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 
 		if (m < min_ctx)
 			continue;
-		ix->procs[ix->n_procs++] = (struct dp_flame_proc){ps, m, ix->ctxs + at};
+		ix->procs[ix->n_procs++] = (struct dp_flame_proc){ps, m, 0, ix->ctxs + at, NULL};
 		memcpy(pds + at, dp_csr_items(&a->ps_pds, ps), (size_t)m * sizeof(*pds));
 		at += m;
 	}
 	dp_par_split(fx_ctx_range, &(struct fx_ctx_job){a, pds, ix->ctxs}, (uint32_t)total, 4096);
 	free(pds);
-	return 0;
+	return fx_callers(p, a, callers, ix);
 }
 
 /* fx_fill - gather the children of wide clique @w (n_kids, clique set) into @vals, its

@@ -6,7 +6,8 @@
  * among the widest DP_FLAME_MAX_NODES (a capped page reads those only). For every
  * procedure with many contexts: each context's own and desc costs and first step up, in
  * one contiguous array, which the callers' flame graph reads instead of three arrays and
- * the profile's CSDs all over memory. Built once per analysis by whoever owns the
+ * the profile's CSDs all over memory; and each of its caller CSDs with its group keys and
+ * costs, which the callers page reads the same way. Built once per analysis by whoever owns the
  * analysis (the session) and handed to the flame pages in struct dp_report_ctx.
  */
 #ifndef DP_REPORT_FLAME_INDEX_H
@@ -51,10 +52,21 @@ struct dp_flame_ctx {
 	struct dp_pd_step up;
 };
 
-/* One wide procedure: its contexts, in the order of a->ps_pds. */
+/* A caller CSD of a wide procedure as the callers page reads it: its call site, the
+ * caller's procedure and clique (the group keys but the module, a small array away), its
+ * own costs and its desc (dp_analysis_csd_desc()). */
+struct dp_flame_caller {
+	uint32_t css, ps, clique, pad;
+	struct dp_costs own;
+	struct dp_inherit desc;
+};
+
+/* One wide procedure: its contexts, in the order of a->ps_pds, and its caller CSDs, in
+ * the order of a->ps_callers. */
 struct dp_flame_proc {
-	uint32_t ps, n;
+	uint32_t ps, n, n_callers;
 	const struct dp_flame_ctx *ctx;
+	const struct dp_flame_caller *callers;
 };
 
 struct dp_flame_index {
@@ -66,6 +78,7 @@ struct dp_flame_index {
 	uint32_t n_procs;
 	struct dp_flame_proc *procs; /* by increasing procedure id */
 	struct dp_flame_ctx *ctxs;   /* the storage of every wide procedure's ctx */
+	struct dp_flame_caller *cls; /* and of their callers */
 };
 
 /* dp_flame_ctx_of - context @pd of analysis @a as struct dp_flame_ctx has it. */

@@ -54,23 +54,31 @@ struct cgroups {
 	uint32_t size;	/* a power of two, at least twice n */
 };
 
-/* group_key - the key of (moved) caller CSD @csd, whose caller is of procedure @ps,
- * under grouping @g */
-static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, uint32_t ps, enum dp_group g)
+/* key_of - the key under grouping @g of a caller CSD of call site @css, caller procedure
+ * @ps and caller clique @clique (read for DP_GROUP_CLIQUE only) */
+static uint32_t key_of(const struct dp_report_ctx *c, enum dp_group g, uint32_t css, uint32_t ps,
+		       uint32_t clique)
 {
-	const struct dp_csd *d = &c->p->csd[csd];
-
 	switch (g) {
 	case DP_GROUP_PROC:
 		return ps;
 	case DP_GROUP_MODULE:
 		return c->a->ps_module[ps];
 	case DP_GROUP_CLIQUE:
-		return c->a->pd_clique[d->caller];
+		return clique;
 	case DP_GROUP_SITE:
 	default:
-		return d->css;
+		return css;
 	}
+}
+
+/* group_key - the key of (moved) caller CSD @csd, whose caller is of procedure @ps,
+ * under grouping @g */
+static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, uint32_t ps, enum dp_group g)
+{
+	const struct dp_csd *d = &c->p->csd[csd];
+
+	return key_of(c, g, d->css, ps, g == DP_GROUP_CLIQUE ? c->a->pd_clique[d->caller] : 0);
 }
 
 static const char *bare_name(const struct dp_profile *p, uint32_t ps)
@@ -312,11 +320,34 @@ static void callers_read(void *arg, uint32_t lo, uint32_t hi)
 	}
 }
 
+/* callers_indexed - callers_read() of all the caller CSDs of job @j from their entry @e
+ * in the flame index, in order (without contour exclusion: no CSD moves) */
+static void callers_indexed(const struct read_job *j, const struct dp_flame_proc *e)
+{
+	enum dp_group g = j->r->q.group;
+
+	for (uint32_t i = 0; i < e->n_callers; i++) {
+		const struct dp_flame_caller *x = &e->callers[i];
+
+		if (x->ps == j->ps) {
+			j->cs[i].to = 0; /* self-recursive */
+			continue;
+		}
+		j->cs[i] =
+			(struct ccsd){j->ids[i], key_of(j->c, g, x->css, x->ps, x->clique), x->ps};
+		if (j->own) {
+			j->own[i] = x->own;
+			j->desc[i] = x->desc;
+		}
+	}
+}
+
 /*
  * caller_csds - the caller CSDs of @ps (self-recursive ones left out) in groups @gs (in
  * the order met; with gs->costs, their costs summed), laid out group by group in *@vout
  * (*@k of them); the facts on them. The CSDs, all over memory, are read on two cores
- * (callers_read()), then grouped here. @gi: room for the group of each caller CSD.
+ * (callers_read()), or in order from the flame index for its wide procedures, then
+ * grouped here. @gi: room for the group of each caller CSD.
  */
 static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
 		       struct cgroups *gs, uint32_t *gi, uint32_t **vout, uint32_t *k)
@@ -333,8 +364,16 @@ static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint3
 		j.desc = malloc((n ? n : 1) * sizeof(*j.desc));
 		rc = j.own && j.desc ? 0 : -DP_ENOMEM;
 	}
-	if (rc == 0)
-		dp_par_split(callers_read, &j, n, 8192);
+	if (rc == 0) {
+		const struct dp_flame_proc *e = c->flame_ix && !r->q.prefs.contour
+							? dp_flame_index_proc(c->flame_ix, ps)
+							: NULL;
+
+		if (e && e->n_callers == n)
+			callers_indexed(&j, e);
+		else
+			dp_par_split(callers_read, &j, n, 8192);
+	}
 	for (uint32_t i = 0; rc == 0 && i < n; i++) {
 		uint32_t x;
 

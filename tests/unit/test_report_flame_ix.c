@@ -1,8 +1,9 @@
 /*
  * tests/unit/test_report_flame_ix.c - the flame index's wide procedures (flame_index.h):
  * exactly the procedures with at least min_ctx contexts are indexed, each entry holds its
- * contexts as the analysis has them, and the callers' flame graphs are the same with and
- * without the index, for every metric, several minimums, a depth and a node cap.
+ * contexts and caller CSDs as the analysis has them, and the callers' flame graphs and
+ * callers pages are the same with and without the index: every metric, several minimums,
+ * a depth and a node cap; every grouping, order and a second bunch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,81 @@ static void check_entry(const struct tf_ctx *t, const struct dp_flame_proc *e, u
 	}
 }
 
+/* entry @e of procedure @ps holds its caller CSDs, in the order of a->ps_callers */
+static void check_callers(const struct tf_ctx *t, const struct dp_flame_proc *e, uint32_t ps)
+{
+	const uint32_t *ids = dp_csr_items(&t->a->ps_callers, ps);
+
+	CHECK_EQ(e->n_callers, dp_csr_count(&t->a->ps_callers, ps));
+	for (uint32_t i = 0; i < e->n_callers; i++) {
+		const struct dp_flame_caller *x = &e->callers[i];
+		const struct dp_csd *d = &t->p.csd[ids[i]];
+		struct dp_costs own = dp_csd_costs(d);
+		struct dp_inherit desc = dp_analysis_csd_desc(t->a, ids[i]);
+
+		CHECK_EQ(x->css, d->css);
+		CHECK_EQ(x->ps, t->p.css[d->css].ps);
+		CHECK_EQ(x->clique, t->a->pd_clique[d->caller]);
+		CHECK(memcmp(&x->own, &own, sizeof(own)) == 0);
+		CHECK(memcmp(&x->desc, &desc, sizeof(desc)) == 0);
+	}
+}
+
+/* every row of section "callers" and the facts of @a and @b the same */
+static void same_callers(const struct dp_report *a, const struct dp_report *b)
+{
+	const struct dp_rep_section *sa = tf_section(a, "callers"), *sb = tf_section(b, "callers");
+	static const char *const facts[] = {"caller_csds", "self_csds", "groups"};
+
+	CHECK(sa != NULL && sb != NULL);
+	if (!sa || !sb)
+		return;
+	CHECK_EQ(sa->n_rows, sb->n_rows);
+	for (uint32_t k = 0; k < sa->n_rows && k < sb->n_rows; k++) {
+		const struct dp_rep_row *x = &sa->rows[k], *y = &sb->rows[k];
+
+		CHECK_EQ(x->kind, y->kind);
+		CHECK_EQ(x->id, y->id);
+		CHECK_EQ(x->n, y->n);
+		CHECK_EQ(x->flags, y->flags);
+		CHECK_STR(x->name, y->name);
+		CHECK(memcmp(&x->own, &y->own, sizeof(x->own)) == 0);
+		CHECK(memcmp(&x->desc, &y->desc, sizeof(x->desc)) == 0);
+	}
+	for (uint32_t f = 0; f < sizeof(facts) / sizeof(facts[0]); f++)
+		CHECK_EQ(tf_fact(a, facts[f]), tf_fact(b, facts[f]));
+}
+
+/* The callers pages of the indexed procedures of @ix the same with and without it. */
+static uint32_t callers_same(struct tf_ctx *t, const struct dp_flame_index *ix)
+{
+	static const char *const groups[] = {"site", "proc", "module", "clique"};
+	static const char *const sorts[] = {"", "&sort=name", "&sort=cost", "&sort=cost&bunch=2"};
+	uint32_t n = 0;
+
+	for (uint32_t w = 0; w < ix->n_procs && w < 3; w++)
+		for (uint32_t g = 0; g < 4; g++)
+			for (uint32_t o = 0; o < 4; o++) {
+				struct dp_report *before, *after;
+				char q[160];
+
+				snprintf(q, sizeof(q), "page=callers&proc=%u&group=%s&size=3%s",
+					 ix->procs[w].ps, groups[g], sorts[o]);
+				before = tf_report(t, q, NULL, 1); /* bunch 2 may not exist */
+				t->c.flame_ix = ix;
+				after = tf_report(t, q, NULL, 1);
+				t->c.flame_ix = NULL;
+				CHECK((before == NULL) == (after == NULL));
+				if (before && after) {
+					same_callers(before, after);
+					n++;
+				}
+				dp_report_free(before);
+				dp_report_free(after);
+			}
+	return n;
+}
+
 TEST(flame_index_procs)
 {
 	static const char *const qs[] = {
@@ -41,7 +117,7 @@ TEST(flame_index_procs)
 		"page=flame_callers&metric=calls&min=0.5",
 		"page=flame_callers&metric=allocs&depth=3&min=0",
 	};
-	uint32_t n_indexed = 0, n_pages = 0;
+	uint32_t n_indexed = 0, n_pages = 0, n_callers = 0;
 
 	for (uint64_t seed = 31; seed < 35; seed++) {
 		struct dp_flame_index *ix = NULL;
@@ -70,8 +146,10 @@ TEST(flame_index_procs)
 			}
 			want++;
 			CHECK(e != NULL);
-			if (e)
+			if (e) {
 				check_entry(&t, e, k);
+				check_callers(&t, e, k);
+			}
 		}
 		CHECK_EQ(ix->n_procs, want);
 		n_indexed += ix->n_procs;
@@ -98,11 +176,13 @@ TEST(flame_index_procs)
 					dp_report_free(after);
 				}
 		t.c.flame_max_nodes = 0;
+		n_callers += callers_same(&t, ix);
 		dp_flame_index_free(ix);
 		tf_close(&t);
 	}
 	CHECK(n_indexed >= 4);
 	CHECK(n_pages >= 4 * 6 * 2);
+	CHECK(n_callers >= 4 * 16);
 }
 
 DP_TEST_MAIN(test_flame_index_procs)
