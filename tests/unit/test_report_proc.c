@@ -13,6 +13,7 @@
 #include "deepprof/format.h"
 #include "harness.h"
 #include "query/query.h"
+#include "report/flame_index.h"
 #include "report/report_int.h"
 #include "test_analysis_gen.h"
 #include "test_report_fix.h"
@@ -239,6 +240,7 @@ TEST(callers_contour)
 	static const char text[] = "# the work layer is a library\nall work.c\n";
 	struct tf_ctx t;
 	struct dp_contour *ct = NULL;
+	struct dp_flame_index *ix = NULL;
 	struct dp_report *r;
 	int rc;
 
@@ -285,6 +287,28 @@ TEST(callers_contour)
 		ids_are(r, ids, 2);
 		dp_report_free(r);
 	}
+	/* the flame index, here with every procedure's callers, has no moves: the page with
+	 * contour exclusion does not read it, the one without does */
+	CHECK_EQ(dp_flame_index_build(&t.p, t.a, 0, 1, 0, &ix), 0);
+	t.c.flame_ix = ix;
+	CHECK(ix && dp_flame_index_proc(ix, TF_CHEAP) != NULL);
+	r = tf_page(&t, "page=callers&proc=%u&group=proc&contour=1", TF_CHEAP);
+	if (r) {
+		static const uint32_t ids[] = {TF_MAIN};
+
+		ids_are(r, ids, 1);
+		CHECK_EQ(tf_fact(r, "moved"), 1);
+		dp_report_free(r);
+	}
+	r = tf_page(&t, "page=callers&proc=%u&group=proc", TF_CHEAP);
+	if (r) {
+		static const uint32_t ids[] = {TF_MAIN, TF_WORK};
+
+		ids_are(r, ids, 2);
+		dp_report_free(r);
+	}
+	t.c.flame_ix = NULL;
+	dp_flame_index_free(ix);
 	dp_contour_free(ct);
 	tf_close(&t);
 }
