@@ -12,10 +12,11 @@
 #include "test_analysis_gen.h"
 #include "test_report_fix.h"
 
-/* every row and fact of @a and @b the same: kind, id, depth, n, name, own, desc */
-static inline void same_flame(const struct dp_report *a, const struct dp_report *b)
+/* every row of section @id of @a and @b the same: kind, id, depth, n, flags, name, own,
+ * desc */
+static inline void same_rows(const struct dp_report *a, const struct dp_report *b, const char *id)
 {
-	const struct dp_rep_section *sa = tf_section(a, "tree"), *sb = tf_section(b, "tree");
+	const struct dp_rep_section *sa = tf_section(a, id), *sb = tf_section(b, id);
 
 	CHECK(sa != NULL && sb != NULL);
 	if (!sa || !sb)
@@ -28,10 +29,17 @@ static inline void same_flame(const struct dp_report *a, const struct dp_report 
 		CHECK_EQ(x->id, y->id);
 		CHECK_EQ(x->depth, y->depth);
 		CHECK_EQ(x->n, y->n);
+		CHECK_EQ(x->flags, y->flags);
 		CHECK_STR(x->name, y->name);
 		CHECK(memcmp(&x->own, &y->own, sizeof(x->own)) == 0);
 		CHECK(memcmp(&x->desc, &y->desc, sizeof(x->desc)) == 0);
 	}
+}
+
+/* every row and fact of flame reports @a and @b the same */
+static inline void same_flame(const struct dp_report *a, const struct dp_report *b)
+{
+	same_rows(a, b, "tree");
 	CHECK_EQ(tf_fact(a, "kept"), tf_fact(b, "kept"));
 	CHECK_EQ(tf_fact(a, "dropped"), tf_fact(b, "dropped"));
 }

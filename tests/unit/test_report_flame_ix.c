@@ -55,24 +55,9 @@ static void check_callers(const struct tf_ctx *t, const struct dp_flame_proc *e,
 /* every row of section "callers" and the facts of @a and @b the same */
 static void same_callers(const struct dp_report *a, const struct dp_report *b)
 {
-	const struct dp_rep_section *sa = tf_section(a, "callers"), *sb = tf_section(b, "callers");
 	static const char *const facts[] = {"caller_csds", "self_csds", "groups"};
 
-	CHECK(sa != NULL && sb != NULL);
-	if (!sa || !sb)
-		return;
-	CHECK_EQ(sa->n_rows, sb->n_rows);
-	for (uint32_t k = 0; k < sa->n_rows && k < sb->n_rows; k++) {
-		const struct dp_rep_row *x = &sa->rows[k], *y = &sb->rows[k];
-
-		CHECK_EQ(x->kind, y->kind);
-		CHECK_EQ(x->id, y->id);
-		CHECK_EQ(x->n, y->n);
-		CHECK_EQ(x->flags, y->flags);
-		CHECK_STR(x->name, y->name);
-		CHECK(memcmp(&x->own, &y->own, sizeof(x->own)) == 0);
-		CHECK(memcmp(&x->desc, &y->desc, sizeof(x->desc)) == 0);
-	}
+	same_rows(a, b, "callers");
 	for (uint32_t f = 0; f < sizeof(facts) / sizeof(facts[0]); f++)
 		CHECK_EQ(tf_fact(a, facts[f]), tf_fact(b, facts[f]));
 }
