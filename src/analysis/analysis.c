@@ -40,20 +40,6 @@ static int check_ids(const struct dp_profile *p)
 	return 0;
 }
 
-void *dp_analysis_tmp(size_t n, size_t size)
-{
-	size_t bytes;
-	void *p;
-
-	if (size && n > SIZE_MAX / size)
-		return NULL;
-	bytes = n * size;
-	p = malloc(bytes > 0 ? bytes : 1);
-	if (p && bytes >= ((size_t)8 << 20)) /* big enough to hold several huge pages */
-		dp_advise_huge(p, bytes);
-	return p;
-}
-
 /* The side work: its CSD keys, the first part's result (0 = not yet) and error. */
 struct side_job {
 	struct dp_analysis *a;
@@ -72,7 +58,7 @@ static int side1(struct side_job *j)
 	size_t n = (size_t)a->p->n_csd + 1;
 	int rc;
 
-	j->keys = dp_analysis_tmp(3 * n, sizeof(*j->keys));
+	j->keys = dp_big_malloc(3 * n, sizeof(*j->keys));
 	if (!j->keys)
 		return dp_error(DP_ENOMEM, "out of memory indexing the profile");
 	rc = dp_analysis_own(a, j->keys, j->keys + n, j->keys + 2 * n);

@@ -20,10 +20,6 @@
 int dp_csr_build(struct dp_arena *arena, struct dp_csr *c, uint32_t n_keys, uint32_t n_items,
 		 const void *key0, size_t stride);
 
-/* dp_analysis_tmp - malloc for a large temporary array of @n items of @size bytes, with
- * transparent huge pages asked for (fewer page faults); NULL on failure. free() it. */
-void *dp_analysis_tmp(size_t n, size_t size);
-
 /* @dst -= @src. */
 static inline void dp_inh_sub(struct dp_inherit *dst, const struct dp_inherit *src)
 {

@@ -92,8 +92,8 @@ static int tarjan(struct dp_analysis *a)
 
 	if (n >= DP_TJ_OPEN)
 		return dp_error(DP_ENOMEM, "too many PDs to find cliques (%" PRIu32 ")", n);
-	t.frame = dp_analysis_tmp((size_t)n + 1, sizeof(*t.frame));
-	t.scc = dp_analysis_tmp((size_t)n + 1, sizeof(*t.scc));
+	t.frame = dp_big_malloc((size_t)n + 1, sizeof(*t.frame));
+	t.scc = dp_big_malloc((size_t)n + 1, sizeof(*t.scc));
 	if (!t.frame || !t.scc) {
 		rc = dp_error(DP_ENOMEM, "out of memory finding cliques");
 		goto out;

@@ -64,7 +64,7 @@ int dp_analysis_graph(struct dp_analysis *a)
 {
 	const struct dp_profile *p = a->p;
 	size_t n = (size_t)p->n_csd + 1;
-	uint32_t *k = dp_analysis_tmp(2 * n, sizeof(*k)), *caller = k, *callee = k + n;
+	uint32_t *k = dp_big_malloc(2 * n, sizeof(*k)), *caller = k, *callee = k + n;
 	int rc;
 
 	if (!k)

@@ -57,6 +57,20 @@ void dp_advise_huge(void *p, size_t size)
 #endif
 }
 
+void *dp_big_malloc(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	bytes = n * size;
+	p = malloc(bytes > 0 ? bytes : 1);
+	if (p && bytes >= ((size_t)8 << 20)) /* big enough to hold several huge pages */
+		dp_advise_huge(p, bytes);
+	return p;
+}
+
 /*
  * Faulting in big blocks on the second core. The arrays of a large profile are single big
  * requests that are then filled front to back; the kernel's zeroing of their pages was a

@@ -72,4 +72,9 @@ void dp_arena_release(struct dp_arena *a);
  */
 void dp_advise_huge(void *p, size_t size);
 
+/* dp_big_malloc - malloc for a large array of @n items of @size bytes, with transparent
+ * huge pages asked for from 8 MiB (fewer page faults); NULL on failure or overflow.
+ * free() it. */
+void *dp_big_malloc(size_t n, size_t size);
+
 #endif /* DP_CORE_ARENA_H */

@@ -76,46 +76,31 @@ static void fx_cl_range(void *arg, uint32_t lo, uint32_t hi)
 	}
 }
 
-/* fx_callers - the caller CSDs of the procedures indexed in @ix, of @total in all.
- * Return: 0 or -1 (out of memory). */
-static int fx_callers(const struct dp_profile *p, const struct dp_analysis *a, uint64_t total,
-		      struct dp_flame_index *ix)
+/* fx_flat - the items of @c of every procedure of @ix one after another (@total in all),
+ * in a new array; NULL without memory */
+static uint32_t *fx_flat(const struct dp_csr *c, const struct dp_flame_index *ix, uint64_t total)
 {
-	uint32_t *ids;
+	uint32_t *ids = malloc(total ? (size_t)total * sizeof(*ids) : 1);
 	size_t at = 0;
 
-	if (total > UINT32_MAX || total > SIZE_MAX / sizeof(*ix->cls))
-		return -1;
-	ix->cls = malloc(total ? (size_t)total * sizeof(*ix->cls) : 1);
-	ids = malloc(total ? (size_t)total * sizeof(*ids) : 1);
-	if (!ix->cls || !ids) {
-		free(ids);
-		return -1;
-	}
-	if (total * sizeof(*ix->cls) >= ((size_t)8 << 20))
-		dp_advise_huge(ix->cls, (size_t)total * sizeof(*ix->cls));
-	for (uint32_t i = 0; i < ix->n_procs; i++) {
-		struct dp_flame_proc *e = &ix->procs[i];
+	for (uint32_t i = 0; ids && i < ix->n_procs; i++) {
+		uint32_t m = dp_csr_count(c, ix->procs[i].ps);
 
-		e->n_callers = dp_csr_count(&a->ps_callers, e->ps);
-		e->callers = ix->cls + at;
-		memcpy(ids + at, dp_csr_items(&a->ps_callers, e->ps),
-		       (size_t)e->n_callers * sizeof(*ids));
-		at += e->n_callers;
+		memcpy(ids + at, dp_csr_items(c, ix->procs[i].ps), (size_t)m * sizeof(*ids));
+		at += m;
 	}
-	dp_par_split(fx_cl_range, &(struct fx_cl_job){p, a, ids, ix->cls}, (uint32_t)total, 4096);
-	free(ids);
-	return 0;
+	return ids;
 }
 
 /* fx_procs - index the procedures of @a with at least @min_ctx contexts into @ix: their
- * contexts and their caller CSDs. Return: 0 or -1 (out of memory). */
+ * contexts and their caller CSDs, each gathered on two cores. Return: 0 or -1 (out of
+ * memory). */
 static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_ctx,
 		    struct dp_flame_index *ix)
 {
 	uint64_t total = 0, callers = 0;
-	uint32_t n = 0, *pds;
-	size_t at = 0;
+	uint32_t n = 0, *ids;
+	size_t at = 0, at_cl = 0;
 
 	for (uint32_t ps = 1; ps <= p->n_ps; ps++)
 		if (dp_csr_count(&a->ps_pds, ps) >= min_ctx) {
@@ -123,29 +108,32 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 			total += dp_csr_count(&a->ps_pds, ps);
 			callers += dp_csr_count(&a->ps_callers, ps);
 		}
-	if (total > UINT32_MAX || total > SIZE_MAX / sizeof(*ix->ctxs))
+	if (total > UINT32_MAX || callers > UINT32_MAX)
 		return -1;
 	ix->procs = calloc(n ? n : 1, sizeof(*ix->procs));
-	ix->ctxs = malloc(total ? (size_t)total * sizeof(*ix->ctxs) : 1);
-	pds = malloc(total ? (size_t)total * sizeof(*pds) : 1);
-	if (!ix->procs || !ix->ctxs || !pds) {
-		free(pds);
+	ix->ctxs = dp_big_malloc(total, sizeof(*ix->ctxs));
+	ix->cls = dp_big_malloc(callers, sizeof(*ix->cls));
+	if (!ix->procs || !ix->ctxs || !ix->cls)
 		return -1;
-	}
-	if (total * sizeof(*ix->ctxs) >= ((size_t)8 << 20))
-		dp_advise_huge(ix->ctxs, (size_t)total * sizeof(*ix->ctxs));
 	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
-		uint32_t m = dp_csr_count(&a->ps_pds, ps);
+		uint32_t m = dp_csr_count(&a->ps_pds, ps), m_cl = dp_csr_count(&a->ps_callers, ps);
 
 		if (m < min_ctx)
 			continue;
-		ix->procs[ix->n_procs++] = (struct dp_flame_proc){ps, m, 0, ix->ctxs + at, NULL};
-		memcpy(pds + at, dp_csr_items(&a->ps_pds, ps), (size_t)m * sizeof(*pds));
+		ix->procs[ix->n_procs++] =
+			(struct dp_flame_proc){ps, m, m_cl, ix->ctxs + at, ix->cls + at_cl};
 		at += m;
+		at_cl += m_cl;
 	}
-	dp_par_split(fx_ctx_range, &(struct fx_ctx_job){a, pds, ix->ctxs}, (uint32_t)total, 4096);
-	free(pds);
-	return fx_callers(p, a, callers, ix);
+	if (!(ids = fx_flat(&a->ps_pds, ix, total)))
+		return -1;
+	dp_par_split(fx_ctx_range, &(struct fx_ctx_job){a, ids, ix->ctxs}, (uint32_t)total, 4096);
+	free(ids);
+	if (!(ids = fx_flat(&a->ps_callers, ix, callers)))
+		return -1;
+	dp_par_split(fx_cl_range, &(struct fx_cl_job){p, a, ids, ix->cls}, (uint32_t)callers, 4096);
+	free(ids);
+	return 0;
 }
 
 /* fx_fill - gather the children of wide clique @w (n_kids, clique set) into @vals, its

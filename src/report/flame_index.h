@@ -6,9 +6,10 @@
  * among the widest DP_FLAME_MAX_NODES (a capped page reads those only). For every
  * procedure with many contexts: each context's own and desc costs and first step up, in
  * one contiguous array, which the callers' flame graph reads instead of three arrays and
- * the profile's CSDs all over memory; and each of its caller CSDs with its group keys and
- * costs, which the callers page reads the same way. Built once per analysis by whoever owns the
- * analysis (the session) and handed to the flame pages in struct dp_report_ctx.
+ * the profile's CSDs all over memory; and each of its caller CSDs with its group keys
+ * and costs, which the callers page reads the same way. Built once per analysis by
+ * whoever owns the analysis (the session) and handed to the report pages in struct
+ * dp_report_ctx.
  */
 #ifndef DP_REPORT_FLAME_INDEX_H
 #define DP_REPORT_FLAME_INDEX_H
@@ -39,9 +40,10 @@ struct dp_flame_wide {
 	const uint32_t *top[4];
 };
 
-/* Procedures with fewer contexts than this are not indexed (default of min_ctx): 40 MB
- * for the 32 procedures of 8,192 contexts or more of the 10-million generator profile,
- * whose callers' flame graphs took 2 ms and more to read their contexts. */
+/* Procedures with fewer contexts than this are not indexed (default of min_ctx): 117 MB
+ * (40 for the contexts, 77 for the caller CSDs) for the 32 procedures of 8,192 contexts
+ * or more of the 10-million generator profile, whose callers' flame graphs took 2 ms and
+ * more to read their contexts. */
 #define DP_FLAME_IX_MIN_CTX 8192
 
 /* A context (PD) as the callers' flame graph first reads it: its own costs (the CSDs

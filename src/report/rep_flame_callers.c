@@ -121,7 +121,18 @@ struct own_job {
 	enum dp_metric m;
 };
 
-/* own_range - the contexts of PDs [@lo, @hi) of the job @arg, and their climbers */
+/* first_steps - the climbers of contexts [@lo, @hi) of @ctx, which take their first step,
+ * and their values for metric @m */
+static void first_steps(const struct dp_flame_ctx *ctx, uint32_t lo, uint32_t hi, enum dp_metric m,
+			struct fc_climb *act, uint64_t *cv)
+{
+	for (uint32_t i = lo; i < hi; i++) {
+		act[i] = (struct fc_climb){i, ctx[i].up.pd, 1, ctx[i].up.ps};
+		cv[i] = dp_fl_value(m, &ctx[i].own, &ctx[i].desc);
+	}
+}
+
+/* own_range - the contexts of PDs [@lo, @hi) of the job @arg, and their first steps */
 static void own_range(void *arg, uint32_t lo, uint32_t hi)
 {
 	const struct own_job *j = arg;
@@ -129,19 +140,7 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 	for (uint32_t i = lo; i < hi; i++) {
 		dp_flame_ctx_prefetch(j->a, j->pds, i, hi);
 		j->ctx[i] = dp_flame_ctx_of(j->a, j->pds[i]);
-		j->act[i] = (struct fc_climb){i, j->ctx[i].up.pd, 1, j->ctx[i].up.ps};
-		j->cv[i] = dp_fl_value(j->m, &j->ctx[i].own, &j->ctx[i].desc);
-	}
-}
-
-/* first_steps - own_range() for the @n contexts @ctx of the flame index: one pass in
- * order */
-static void first_steps(const struct dp_flame_ctx *ctx, uint32_t n, enum dp_metric m,
-			struct fc_climb *act, uint64_t *cv)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		act[i] = (struct fc_climb){i, ctx[i].up.pd, 1, ctx[i].up.ps};
-		cv[i] = dp_fl_value(m, &ctx[i].own, &ctx[i].desc);
+		first_steps(j->ctx, i, i + 1, j->m, j->act, j->cv);
 	}
 }
 
@@ -378,7 +377,7 @@ static int callers_tree(struct fl *f, uint32_t limit)
 	if (own_ctx) /* thousands of PDs all over memory: on two cores */
 		dp_par_split(own_range, &(struct own_job){a, pds, act, own_ctx, cv, f->m}, n, 4096);
 	else
-		first_steps(ctx, n, f->m, act, cv);
+		first_steps(ctx, 0, n, f->m, act, cv);
 	for (uint32_t level = 1; n && (limit == 0 || level < limit); level++) {
 		uint32_t first = f->n_t, m;
 
