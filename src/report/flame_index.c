@@ -24,6 +24,10 @@ void dp_flame_index_free(struct dp_flame_index *ix)
 	free(ix->wide);
 	free(ix->vals);
 	free(ix->tops);
+	for (uint32_t i = 0; ix->procs && i < ix->n_procs; i++) {
+		free(ix->procs[i].pre.node);
+		free(ix->procs[i].pre.unit);
+	}
 	free(ix->procs);
 	free(ix->ctxs);
 	free(ix->cls);
@@ -76,6 +80,21 @@ static void fx_cl_range(void *arg, uint32_t lo, uint32_t hi)
 	}
 }
 
+/* The prefixes of the wide procedures' callers trees, built on two cores (without memory
+ * for one, a procedure has none). */
+struct fx_pre_job {
+	const struct dp_analysis *a;
+	struct dp_flame_proc *procs; /* ctx set */
+};
+
+static void fx_pre_range(void *arg, uint32_t lo, uint32_t hi)
+{
+	const struct fx_pre_job *j = arg;
+
+	for (uint32_t i = lo; i < hi; i++)
+		(void)dp_flame_prefix_build(j->a, j->procs[i].ctx, j->procs[i].n, &j->procs[i].pre);
+}
+
 /* fx_flat - the items of @c of every procedure of @ix one after another (@total in all),
  * in a new array; NULL without memory */
 static uint32_t *fx_flat(const struct dp_csr *c, const struct dp_flame_index *ix, uint64_t total)
@@ -121,7 +140,7 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 		if (m < min_ctx)
 			continue;
 		ix->procs[ix->n_procs++] =
-			(struct dp_flame_proc){ps, m, m_cl, ix->ctxs + at, ix->cls + at_cl};
+			(struct dp_flame_proc){ps, m, m_cl, ix->ctxs + at, ix->cls + at_cl, {0}};
 		at += m;
 		at_cl += m_cl;
 	}
@@ -129,6 +148,7 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 		return -1;
 	dp_par_split(fx_ctx_range, &(struct fx_ctx_job){a, ids, ix->ctxs}, (uint32_t)total, 4096);
 	free(ids);
+	dp_par_split(fx_pre_range, &(struct fx_pre_job){a, ix->procs}, ix->n_procs, 2);
 	if (!(ids = fx_flat(&a->ps_callers, ix, callers)))
 		return -1;
 	dp_par_split(fx_cl_range, &(struct fx_cl_job){p, a, ids, ix->cls}, (uint32_t)callers, 4096);

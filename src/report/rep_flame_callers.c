@@ -145,36 +145,75 @@ static void own_range(void *arg, uint32_t lo, uint32_t hi)
 }
 
 /*
+ * The climb of a callers tree: its climbers start from the procedure's contexts (@ctx,
+ * one PD each) or, with the flame index's prefix (@pre), from the prefix's units that the
+ * page keeps (@unit: unit[k] is the prefix unit of climber k), the prefix's levels made;
+ * per climber k (n0 of them): value cv[k], the climber it merged into up[k] (k if none)
+ * and the node it stopped at last[k]. Tree nodes below @fixed have their n and costs from
+ * the prefix (pmap[id]: the prefix node of node id), the others are summed at the end.
+ */
+struct fc_run {
+	const struct dp_flame_ctx *ctx;
+	struct dp_flame_ctx *own_ctx; /* ctx gathered here when the index has none */
+	const struct dp_flame_prefix *pre;
+	uint32_t *unit, *pmap;
+	uint32_t fixed, n0, n; /* n: climbers in act */
+	struct fc_climb *act;
+	uint64_t *cv;
+	uint32_t *up, *last;
+	struct fc_tabs tb;
+};
+
+/* deposit - add the costs @own, @desc of @cnt PDs that stopped at node @node to its sums */
+static inline void deposit(struct fl *f, uint32_t node, uint32_t cnt, const struct dp_costs *own,
+			   const struct dp_inherit *desc)
+{
+	f->t[node].n += cnt;
+	dp_costs_add(&f->tc[node].own, own);
+	dp_inherit_add(&f->tc[node].desc, desc);
+}
+
+/*
  * tree_costs - the callers tree's n, own and desc (f->tc), and the sums over each node's
  * children (f->tk, set for the nodes that have children only; the walk reads them
- * instead of every child's costs), once built: PD
- * k (of @n, context @ctx[k]) climbed, alone and then in the climber it merged into
- * (@up[k], k if none), until it stopped at node @last[k] of that climber; its chain of
- * nodes is the path from the root to that node. So each PD adds its costs to its last
- * node, and then every node to its parent's sums over children and those to the parent,
- * children having been made after their parents. Resolves @up. The root keeps none (the
- * subject's row has the procedure's own). Return: 0 or -DP_ENOMEM.
+ * instead of every child's costs), once built from @run: climber k climbed, alone and
+ * then in the climber it merged into (up[k], k if none), until it stopped at node last[k]
+ * of that climber; its chain of nodes is the path from the root to that node. So each
+ * climber adds its PDs' costs to its last node, and then every node to its parent's sums
+ * over children and those to the parent, children having been made after their parents;
+ * the prefix's nodes have theirs already (and no deposit: they count every PD through
+ * them). Resolves up. The root keeps none (the subject's row has the procedure's own).
+ * Return: 0 or -DP_ENOMEM.
  */
-static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *last,
-		      const struct dp_flame_ctx *ctx)
+static int tree_costs(struct fl *f, struct fc_run *run)
 {
 	struct fc_costs *tc = calloc(f->n_t, sizeof(*tc)), *tk = malloc(f->n_t * sizeof(*tk));
+	uint32_t *up = run->up, fixed = run->fixed;
 
 	f->tc = tc;
 	f->tk = tk;
 	if (!tc || !tk)
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
-	for (uint32_t k = 0; k < n; k++) {
+	for (uint32_t id = 2; id < fixed; id++) {
+		const struct dp_flame_pnode *x = &run->pre->node[run->pmap[id]];
+
+		tc[id] = (struct fc_costs){x->own, x->desc};
+	}
+	for (uint32_t k = 0; k < run->n0; k++) {
 		uint32_t node;
 
 		up[k] = up[up[k]]; /* up[k] <= k: climbers keep the order of k, and merge into
 				      the first; so up[up[k]] is already the final one */
-		node = last[up[k]];
-		if (node < 2)
+		node = run->last[up[k]];
+		if (node < fixed)
 			continue;
-		f->t[node].n++;
-		dp_costs_add(&tc[node].own, &ctx[k].own);
-		dp_inherit_add(&tc[node].desc, &ctx[k].desc);
+		if (run->ctx) {
+			deposit(f, node, 1, &run->ctx[k].own, &run->ctx[k].desc);
+		} else {
+			const struct dp_flame_unit *u = &run->pre->unit[run->unit[k]];
+
+			deposit(f, node, u->n, &u->own, &u->desc);
+		}
 	}
 	/* tc holds what was deposited; a node's children add into its tk, and it adds tk
 	 * into tc once they all have (they have higher ids). The first of them to (the last
@@ -183,7 +222,7 @@ static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *la
 	for (uint32_t i = f->n_t - 1; i >= 2; i--) {
 		uint32_t p = f->t[i].parent;
 
-		if (f->t[i].child) {
+		if (f->t[i].child && i >= fixed) {
 			dp_costs_add(&tc[i].own, &tk[i].own);
 			dp_inherit_add(&tc[i].desc, &tk[i].desc);
 		}
@@ -193,7 +232,7 @@ static int tree_costs(struct fl *f, uint32_t n, uint32_t *up, const uint32_t *la
 			dp_costs_add(&tk[p].own, &tc[i].own);
 			dp_inherit_add(&tk[p].desc, &tc[i].desc);
 		}
-		if (p >= 2)
+		if (p >= fixed)
 			f->t[p].n += f->t[i].n;
 	}
 	return 0;
@@ -327,86 +366,271 @@ static int level_pass(struct fl *f, struct fc_tabs *tb, uint32_t gen, struct fc_
 	return 0;
 }
 
-/*
- * callers_tree - the callers tree of f->top, one level at a time: every PD of the
- * procedure climbs one step and adds its value to the node it reaches; before the next
- * step the PDs whose node is below the minimum stop climbing, since the walk never expands
- * that node (its children could not be shown), and so do those below the node cap's bound
- * (bound_see(): min=0 would otherwise build the whole tree). Chains are cut at @limit
- * levels. The nodes' costs are summed at the end (tree_costs()).
- */
-static int callers_tree(struct fl *f, uint32_t limit)
+/* run_free - free what @run holds */
+static void run_free(struct fc_run *run)
 {
-	const struct dp_analysis *a = f->c->a;
-	const uint32_t n0 = dp_csr_count(&a->ps_pds, f->top);
-	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
-	size_t room = n0 ? n0 : 1;
-	/* the flame index has the contexts of the widest procedures in one array */
-	const struct dp_flame_proc *wp =
-		f->c->flame_ix ? dp_flame_index_proc(f->c->flame_ix, f->top) : NULL;
-	struct fc_climb *act = malloc(room * sizeof(*act));
-	const struct dp_flame_ctx *ix_ctx = wp && wp->n == n0 ? wp->ctx : NULL;
-	struct dp_flame_ctx *own_ctx = ix_ctx ? NULL : malloc(room * sizeof(*own_ctx));
-	const struct dp_flame_ctx *ctx = ix_ctx ? ix_ctx : own_ctx;
-	uint64_t *cv = malloc(room * sizeof(*cv));
-	uint32_t *up = malloc(room * sizeof(*up)), *last = malloc(room * sizeof(*last));
-	struct fc_tabs tb = {.merge = calloc(merge_room(n0), sizeof(*tb.merge)),
-			     .from = malloc(room * sizeof(*tb.from))};
-	uint32_t n = n0;
-	uint64_t lb = 0;
-	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
-	/* room for as many nodes as climbers: the first level makes that many at most */
-	uint32_t room_t = n0 < UINT32_MAX / 2 ? n0 + 2 : 2;
-	int rc = dp_fl_grow((void **)&f->t, &f->cap_t, room_t, sizeof(*f->t));
+	free(run->tb.kid);
+	free(run->tb.merge);
+	free(run->tb.from);
+	free(run->act);
+	free(run->own_ctx);
+	free(run->unit);
+	free(run->pmap);
+	free(run->cv);
+	free(run->up);
+	free(run->last);
+}
 
+/* run_alloc - the arrays of @run for @n climbers at the most, and room in @f for @nodes
+ * tree nodes, the first two (unused and the root, procedure f->top) set. Return: 0 or
+ * -DP_ENOMEM (message set). */
+static int run_alloc(struct fl *f, struct fc_run *run, uint32_t n, uint32_t nodes)
+{
+	size_t room = n ? n : 1;
+	int rc;
+
+	run->act = malloc(room * sizeof(*run->act));
+	run->cv = malloc(room * sizeof(*run->cv));
+	run->up = malloc(room * sizeof(*run->up));
+	run->last = malloc(room * sizeof(*run->last));
+	run->tb.merge = calloc(merge_room(n), sizeof(*run->tb.merge));
+	run->tb.from = malloc(room * sizeof(*run->tb.from));
+	rc = dp_fl_grow((void **)&f->t, &f->cap_t, nodes, sizeof(*f->t));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, room_t, sizeof(*f->tv));
-	if (rc == 0)
-		rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
-	if (!act || !ctx || !cv || !up || !last || !tb.merge || !tb.from || rc < 0) {
-		rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
-		goto out;
-	}
+		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, nodes, sizeof(*f->tv));
+	if (!run->act || !run->cv || !run->up || !run->last || !run->tb.merge || !run->tb.from ||
+	    rc < 0)
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	memset(f->t, 0, 2 * sizeof(*f->t));
 	memset(f->tv, 0, 2 * sizeof(*f->tv));
 	f->t[1].ps = f->top;
 	f->n_t = 2;
-	b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
-	for (uint32_t k = 0; k < n0; k++)
-		up[k] = k;
-	if (own_ctx) /* thousands of PDs all over memory: on two cores */
-		dp_par_split(own_range, &(struct own_job){a, pds, act, own_ctx, cv, f->m}, n, 4096);
-	else
-		first_steps(ctx, 0, n, f->m, act, cv);
-	for (uint32_t level = 1; n && (limit == 0 || level < limit); level++) {
+	for (uint32_t k = 0; k < n; k++)
+		run->up[k] = k;
+	run->fixed = 2;
+	return 0;
+}
+
+/* make_node - node of procedure @ps under @parent, of value @v, made in the order
+ * tree_child() makes them (room made) */
+static uint32_t make_node(struct fl *f, uint32_t parent, uint32_t ps, uint64_t v)
+{
+	uint32_t i = f->n_t++;
+
+	f->tv[i] = v;
+	f->t[i] = (struct fc_node){ps, parent, 0, 0, f->t[parent].child};
+	f->t[parent].child = i;
+	return i;
+}
+
+/*
+ * seed_prefix - the climb's first DP_FLAME_PRE_LEVELS (2) levels from the prefix @pre of
+ * the procedure, as climbing from its contexts makes them (the prefix was built that way,
+ * without pruning; the values are linear in the costs): the level-1 nodes; the level-2
+ * nodes under those that climb_step() with the bound after level 1 keeps (the others stop
+ * their climbers: no node below); the units under those, in order, as the climbers. @b
+ * sees each level; *@lb: the bound after level 2. Return: 0 or -DP_ENOMEM.
+ */
+static int seed_prefix(struct fl *f, struct fc_run *run, const struct dp_flame_prefix *pre,
+		       struct fc_bound *b, uint64_t *lb)
+{
+	uint32_t *map = malloc(((size_t)pre->n_node + 2) * sizeof(*map)), m = 0;
+	int rc = run_alloc(f, run, pre->n_unit, pre->n_node + 2);
+
+	run->pre = pre;
+	run->unit = malloc((pre->n_unit ? pre->n_unit : 1) * sizeof(*run->unit));
+	run->pmap = malloc(((size_t)pre->n_node + 2) * sizeof(*run->pmap));
+	if (rc < 0 || !map || !run->unit || !run->pmap) {
+		free(map);
+		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+	}
+	map[0] = 0;
+	map[1] = 1;
+	for (uint32_t i = 0; i < pre->n_node; i++) {
+		const struct dp_flame_pnode *x = &pre->node[i];
+		uint32_t parent = map[x->parent];
+
+		if (i == pre->n_node1) /* level 1 is made: the bound its nodes give */
+			*lb = bound_see(f, b, 2);
+		map[i + 2] = 0;
+		if (i >= pre->n_node1 && /* the level-2 step of climb_step() */
+		    ((double)f->tv[parent] < f->min || f->tv[parent] < *lb))
+			continue;
+		map[i + 2] = make_node(f, parent, x->ps, dp_fl_value(f->m, &x->own, &x->desc));
+		run->pmap[map[i + 2]] = i;
+		f->t[map[i + 2]].n = x->n;
+	}
+	if (pre->n_node1 == pre->n_node)
+		*lb = bound_see(f, b, 2);
+	*lb = bound_see(f, b, pre->n_node1 + 2);
+	run->fixed = f->n_t;
+	for (uint32_t u = 0; u < pre->n_unit; u++) {
+		const struct dp_flame_unit *x = &pre->unit[u];
+		uint32_t node = map[x->node];
+
+		if (!node)
+			continue;
+		run->act[m] = (struct fc_climb){m, x->cur, node, 0};
+		run->cv[m] = dp_fl_value(f->m, &x->own, &x->desc);
+		run->unit[m++] = u;
+	}
+	run->n0 = run->n = m;
+	free(map);
+	return 0;
+}
+
+/* seed_ctx - the climbers of the @n contexts of f->top (PDs @pds), which take their first
+ * step: their contexts from @ix_ctx (the flame index's), else gathered. Return: 0 or
+ * -DP_ENOMEM. */
+static int seed_ctx(struct fl *f, struct fc_run *run, const uint32_t *pds, uint32_t n,
+		    const struct dp_flame_ctx *ix_ctx)
+{
+	/* room for as many nodes as climbers: the first level makes that many at most */
+	int rc = run_alloc(f, run, n, n < UINT32_MAX / 2 ? n + 2 : 2);
+
+	if (rc < 0)
+		return rc;
+	run->n0 = run->n = n;
+	run->ctx = ix_ctx;
+	if (!ix_ctx) {
+		run->own_ctx = malloc((n ? n : 1) * sizeof(*run->own_ctx));
+		if (!run->own_ctx)
+			return dp_error(DP_ENOMEM, "out of memory building a flame graph");
+		run->ctx = run->own_ctx;
+		/* thousands of PDs all over memory: on two cores */
+		dp_par_split(own_range,
+			     &(struct own_job){f->c->a, pds, run->act, run->own_ctx, run->cv, f->m},
+			     n, 4096);
+	} else {
+		first_steps(ix_ctx, 0, n, f->m, run->act, run->cv);
+	}
+	return 0;
+}
+
+/*
+ * climb - levels @level, @level + 1, ... of the climb of @run (its climbers have taken
+ * their step of level @level): before each later step the climbers whose node is below
+ * the minimum stop, since the walk never expands that node (its children could not be
+ * shown), and so do those below the node cap's bound (@b, *@lb the bound so far; b->k =
+ * 0: none), which min=0 would otherwise build the whole tree for. Chains are cut at
+ * @limit levels (0: none); those left stop at their node. Return: 0 or -DP_ENOMEM.
+ */
+static int climb(struct fl *f, struct fc_run *run, uint32_t level, uint32_t limit,
+		 struct fc_bound *b, uint64_t lb)
+{
+	uint32_t n = run->n;
+	int rc = 0;
+
+	for (; n && (limit == 0 || level < limit); level++) {
 		uint32_t first = f->n_t, m;
 
-		if (level > 1) /* the first step: own_range() */
-			n = climb_step(f, act, n, lb, last);
-		rc = level_pass(f, &tb, level, act, n, cv, up, last, &m);
+		if (level > 1) /* the first step: seed_ctx() */
+			n = climb_step(f, run->act, n, lb, run->last);
+		rc = level_pass(f, &run->tb, level, run->act, n, run->cv, run->up, run->last, &m);
 		if (rc < 0) {
 			rc = dp_error(DP_ENOMEM, "out of memory building a flame graph");
 			break;
 		}
 		n = m;
-		lb = bound_see(f, &b, first);
+		if (b->k)
+			lb = bound_see(f, b, first);
 	}
-	/* those left (cut at @limit, or whose node the next step would stop them at) */
 	for (uint32_t i = 0; i < n; i++)
-		last[act[i].k] = act[i].node;
-	if (rc == 0)
-		rc = tree_costs(f, n0, up, last, ctx);
-out:
-	free(b.v);
-	free(tb.kid);
-	free(tb.merge);
-	free(tb.from);
-	free(act);
-	free(own_ctx);
-	free(cv);
-	free(up);
-	free(last);
+		run->last[run->act[i].k] = run->act[i].node;
+	run->n = n;
 	return rc;
+}
+
+/*
+ * callers_tree - the callers tree of f->top, one level at a time: every PD of the
+ * procedure climbs one step and adds its value to the node it reaches (climb()), from
+ * the flame index's prefix when it has one and @limit lets every level of it be made.
+ * The nodes' costs are summed at the end (tree_costs()).
+ */
+static int callers_tree(struct fl *f, uint32_t limit)
+{
+	const struct dp_analysis *a = f->c->a;
+	const uint32_t n0 = dp_csr_count(&a->ps_pds, f->top);
+	/* the flame index has the contexts of the widest procedures in one array */
+	const struct dp_flame_proc *wp =
+		f->c->flame_ix ? dp_flame_index_proc(f->c->flame_ix, f->top) : NULL;
+	const struct dp_flame_ctx *ix_ctx = wp && wp->n == n0 ? wp->ctx : NULL;
+	bool pre = ix_ctx && wp->pre.levels == DP_FLAME_PRE_LEVELS &&
+		   (limit == 0 || limit > DP_FLAME_PRE_LEVELS);
+	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
+	struct fc_run run = {0};
+	uint64_t lb = 0;
+	int rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
+
+	if (rc == 0) {
+		b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
+		rc = pre ? seed_prefix(f, &run, &wp->pre, &b, &lb)
+			 : seed_ctx(f, &run, dp_csr_items(&a->ps_pds, f->top), n0, ix_ctx);
+	}
+	if (rc == 0)
+		rc = climb(f, &run, pre ? DP_FLAME_PRE_LEVELS + 1 : 1, limit, &b, lb);
+	if (rc == 0)
+		rc = tree_costs(f, &run);
+	free(b.v);
+	run_free(&run);
+	return rc;
+}
+
+int dp_flame_prefix_build(const struct dp_analysis *a, const struct dp_flame_ctx *ctx, uint32_t n,
+			  struct dp_flame_prefix *out)
+{
+	const struct dp_report_ctx c = {.a = a};
+	struct fl f = {.c = &c}; /* min 0 and no bound: nothing is pruned */
+	struct fc_bound b = {0};
+	struct fc_run run = {0};
+	uint32_t *unit_of = NULL, m;
+	int rc = seed_ctx(&f, &run, NULL, n, ctx);
+
+	memset(out, 0, sizeof(*out));
+	if (rc == 0)
+		rc = climb(&f, &run, 1, DP_FLAME_PRE_LEVELS + 1, &b, 0);
+	if (rc == 0)
+		rc = tree_costs(&f, &run); /* the nodes' n and costs; up resolved */
+	m = run.n;
+	out->n_node = f.n_t - 2;
+	out->node = rc == 0 ? malloc((out->n_node ? out->n_node : 1) * sizeof(*out->node)) : NULL;
+	out->unit = out->node ? calloc(m ? m : 1, sizeof(*out->unit)) : NULL;
+	unit_of = out->unit ? malloc((n ? n : 1) * sizeof(*unit_of)) : NULL;
+	if (!unit_of) {
+		free(out->node);
+		free(out->unit);
+		memset(out, 0, sizeof(*out));
+		run_free(&run);
+		dp_fl_free(&f);
+		return -1;
+	}
+	for (uint32_t i = 2; i < f.n_t; i++) {
+		out->node[i - 2] = (struct dp_flame_pnode){f.t[i].ps, f.t[i].parent, f.t[i].n,
+							   0,	      f.tc[i].own,   f.tc[i].desc};
+		out->n_node1 += f.t[i].parent == 1;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		unit_of[k] = UINT32_MAX;
+	for (uint32_t i = 0; i < m; i++) { /* the climbers left after the last level */
+		unit_of[run.act[i].k] = i;
+		out->unit[i] =
+			(struct dp_flame_unit){.cur = run.act[i].cur, .node = run.act[i].node};
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t u = unit_of[run.up[k]];
+
+		if (u == UINT32_MAX)
+			continue;
+		out->unit[u].n++;
+		dp_costs_add(&out->unit[u].own, &ctx[k].own);
+		dp_inherit_add(&out->unit[u].desc, &ctx[k].desc);
+	}
+	out->n_unit = m;
+	out->levels = DP_FLAME_PRE_LEVELS;
+	free(unit_of);
+	run_free(&run);
+	dp_fl_free(&f);
+	return 0;
 }
 
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c)
