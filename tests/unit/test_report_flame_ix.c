@@ -1,9 +1,10 @@
 /*
  * tests/unit/test_report_flame_ix.c - the flame index's wide procedures (flame_index.h):
  * exactly the procedures with at least min_ctx contexts are indexed, each entry holds its
- * contexts and caller CSDs as the analysis has them, and the callers' flame graphs and
- * callers pages are the same with and without the index: every metric, several minimums,
- * a depth and a node cap; every grouping, order and a second bunch.
+ * contexts and caller CSDs as the analysis has them and the first two levels of its
+ * callers tree as counted here, and the callers' flame graphs and callers pages are the
+ * same with and without the index: every metric, several minimums, depths below, at and
+ * past the prefix's, and a node cap; every grouping, order and a second bunch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,69 @@ static void check_entry(const struct tf_ctx *t, const struct dp_flame_proc *e, u
 		CHECK_EQ(x->up.pd, t->a->pd_up[pds[i]].pd);
 		CHECK_EQ(x->up.ps, t->a->pd_up[pds[i]].ps);
 	}
+}
+
+/* the prefix node of @e under tree node @parent for procedure @ps: its index, or n_node */
+static uint32_t pnode_of(const struct dp_flame_prefix *x, uint32_t parent, uint32_t ps)
+{
+	uint32_t i = 0;
+
+	while (i < x->n_node && !(x->node[i].parent == parent && x->node[i].ps == ps))
+		i++;
+	return i;
+}
+
+/*
+ * entry @e (contexts checked) holds the first two levels of the callers tree, counted
+ * here context by context: a level-1 node per caller procedure (parent 1) and a level-2
+ * node per pair of them, each with the contexts whose chain passes through it and the sum
+ * of their own costs; a unit per level-2 node and PD reached, with its contexts; and
+ * nothing else.
+ */
+static void check_prefix(const struct tf_ctx *t, const struct dp_flame_proc *e)
+{
+	const struct dp_flame_prefix *x = &e->pre;
+	uint32_t *n = calloc(x->n_node + 1, sizeof(*n)), *un = calloc(x->n_unit + 1, sizeof(*un));
+	uint64_t *samples = calloc(x->n_node + 1, sizeof(*samples));
+
+	CHECK_EQ(x->levels, DP_FLAME_PRE_LEVELS);
+	CHECK(n && un && samples);
+	if (!n || !un || !samples)
+		goto out;
+	for (uint32_t k = 0; k < e->n; k++) {
+		const struct dp_flame_ctx *c = &e->ctx[k];
+		struct dp_pd_step s2;
+		uint32_t i1, i2, u = 0;
+
+		if (!c->up.pd)
+			continue;
+		i1 = pnode_of(x, 1, c->up.ps);
+		CHECK(i1 < x->n_node1);
+		n[i1]++;
+		samples[i1] += c->own.samples;
+		s2 = t->a->pd_up[c->up.pd];
+		if (!s2.pd)
+			continue;
+		i2 = pnode_of(x, i1 + 2, s2.ps);
+		CHECK(i2 >= x->n_node1 && i2 < x->n_node);
+		n[i2]++;
+		samples[i2] += c->own.samples;
+		while (u < x->n_unit && !(x->unit[u].node == i2 + 2 && x->unit[u].cur == s2.pd))
+			u++;
+		CHECK(u < x->n_unit);
+		un[u]++;
+	}
+	for (uint32_t i = 0; i < x->n_node; i++) {
+		CHECK_EQ(x->node[i].n, n[i]);
+		CHECK_EQ(x->node[i].own.samples, samples[i]);
+		CHECK(i < x->n_node1 ? x->node[i].parent == 1 : x->node[i].parent >= 2);
+	}
+	for (uint32_t u = 0; u < x->n_unit; u++)
+		CHECK_EQ(x->unit[u].n, un[u]);
+out:
+	free(n);
+	free(un);
+	free(samples);
 }
 
 /* entry @e of procedure @ps holds its caller CSDs, in the order of a->ps_callers */
@@ -101,6 +165,8 @@ TEST(flame_index_procs)
 		"page=flame_callers&metric=bytes&min=2",
 		"page=flame_callers&metric=calls&min=0.5",
 		"page=flame_callers&metric=allocs&depth=3&min=0",
+		"page=flame_callers&depth=2&min=0",
+		"page=flame_callers&metric=callseqs&depth=5&min=1",
 	};
 	uint32_t n_indexed = 0, n_pages = 0, n_callers = 0;
 
@@ -133,6 +199,7 @@ TEST(flame_index_procs)
 			CHECK(e != NULL);
 			if (e) {
 				check_entry(&t, e, k);
+				check_prefix(&t, e);
 				check_callers(&t, e, k);
 			}
 		}
@@ -166,7 +233,7 @@ TEST(flame_index_procs)
 		tf_close(&t);
 	}
 	CHECK(n_indexed >= 4);
-	CHECK(n_pages >= 4 * 6 * 2);
+	CHECK(n_pages >= 4 * 8 * 2);
 	CHECK(n_callers >= 4 * 16);
 }
 
