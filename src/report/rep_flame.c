@@ -230,8 +230,9 @@ static int flame_kids(struct fl *f, uint32_t id)
 }
 
 /* callers_kids - the children of callers-tree node @id, lazily: those at least f->min
- * into f->lz with their values (f->tv: a node's value is that of its costs, dp_fl_value()
- * being a sum), the sums over all of them from f->tk; no child's costs are read */
+ * (and, while the walk searches under a cap, f->cut) into f->lz with their values (f->tv:
+ * a node's value is that of its costs, dp_fl_value() being a sum), the sums over all of
+ * them from f->tk; no child's costs are read */
 static int callers_kids(struct fl *f, uint32_t id)
 {
 	f->lazy = true;
@@ -243,7 +244,8 @@ static int callers_kids(struct fl *f, uint32_t id)
 	}
 	for (uint32_t i = f->t[id].child; i; i = f->t[i].sibling) {
 		f->all.n_other++;
-		if ((double)f->tv[i] >= f->min && lazy_kid(f, i, f->tv[i]) < 0)
+		if ((double)f->tv[i] >= f->min && (f->tv[i] >= f->cut || !f->cap) &&
+		    lazy_kid(f, i, f->tv[i]) < 0)
 			return -DP_ENOMEM;
 	}
 	return 0;

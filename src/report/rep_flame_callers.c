@@ -571,6 +571,9 @@ static int callers_tree(struct fl *f, uint32_t limit)
 		rc = climb(f, &run, pre ? DP_FLAME_PRE_LEVELS + 1 : 1, limit, &b, lb);
 	if (rc == 0)
 		rc = tree_costs(f, &run);
+	/* b has the values of the tree at least its bound, so its k largest (k = the cap + 1,
+	 * the depth-0 node's among them) */
+	f->cut = rc == 0 && b.n >= b.k ? dp_flame_kth_largest(b.v, b.n, b.k) : 0;
 	free(b.v);
 	run_free(&run);
 	return rc;

@@ -68,6 +68,8 @@ struct fl {
 	struct fc_costs *tk; /* and the sums over each one's children */
 	uint64_t *tv; /* the callers tree nodes' values (dp_fl_value), packed: read per climber */
 	uint32_t cap_tv;
+	uint64_t cut; /* callers: the (cap + 1)-th largest value of the tree's nodes (0 if fewer),
+			 a lower bound of the walk's threshold: its search skips the nodes below */
 	struct fl_node *kids; /* dp_fl_kids(): the children of a node at least min */
 	struct fl_node other; /* and the sum of the others, n_other = how many */
 	bool lazy;	      /* or, instead of kids and other, */
