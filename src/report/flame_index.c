@@ -31,6 +31,7 @@ void dp_flame_index_free(struct dp_flame_index *ix)
 	free(ix->procs);
 	free(ix->ctxs);
 	free(ix->cls);
+	free(ix->cl_costs);
 	free(ix);
 }
 
@@ -57,6 +58,7 @@ struct fx_cl_job {
 	const struct dp_analysis *a;
 	const uint32_t *ids;
 	struct dp_flame_caller *cl;
+	struct dp_flame_costs *costs;
 };
 
 static void fx_cl_range(void *arg, uint32_t lo, uint32_t hi)
@@ -74,9 +76,10 @@ static void fx_cl_range(void *arg, uint32_t lo, uint32_t hi)
 			__builtin_prefetch(
 				&j->a->pd_clique[p->csd[j->ids[i + DP_REP_AHEAD]].caller]);
 		}
-		j->cl[i] = (struct dp_flame_caller){
-			d->css, p->css[d->css].ps, j->a->pd_clique[d->caller],
-			0,	dp_csd_costs(d),   dp_analysis_csd_desc(j->a, j->ids[i])};
+		j->cl[i] = (struct dp_flame_caller){d->css, p->css[d->css].ps,
+						    j->a->pd_clique[d->caller], 0};
+		j->costs[i] = (struct dp_flame_costs){dp_csd_costs(d),
+						      dp_analysis_csd_desc(j->a, j->ids[i])};
 	}
 }
 
@@ -132,15 +135,16 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 	ix->procs = calloc(n ? n : 1, sizeof(*ix->procs));
 	ix->ctxs = dp_big_malloc(total, sizeof(*ix->ctxs));
 	ix->cls = dp_big_malloc(callers, sizeof(*ix->cls));
-	if (!ix->procs || !ix->ctxs || !ix->cls)
+	ix->cl_costs = dp_big_malloc(callers, sizeof(*ix->cl_costs));
+	if (!ix->procs || !ix->ctxs || !ix->cls || !ix->cl_costs)
 		return -1;
 	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
 		uint32_t m = dp_csr_count(&a->ps_pds, ps), m_cl = dp_csr_count(&a->ps_callers, ps);
 
 		if (m < min_ctx)
 			continue;
-		ix->procs[ix->n_procs++] =
-			(struct dp_flame_proc){ps, m, m_cl, ix->ctxs + at, ix->cls + at_cl, {0}};
+		ix->procs[ix->n_procs++] = (struct dp_flame_proc){
+			ps, m, m_cl, ix->ctxs + at, ix->cls + at_cl, ix->cl_costs + at_cl, {0}};
 		at += m;
 		at_cl += m_cl;
 	}
@@ -151,7 +155,8 @@ static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uin
 	dp_par_split(fx_pre_range, &(struct fx_pre_job){a, ix->procs}, ix->n_procs, 2);
 	if (!(ids = fx_flat(&a->ps_callers, ix, callers)))
 		return -1;
-	dp_par_split(fx_cl_range, &(struct fx_cl_job){p, a, ids, ix->cls}, (uint32_t)callers, 4096);
+	dp_par_split(fx_cl_range, &(struct fx_cl_job){p, a, ids, ix->cls, ix->cl_costs},
+		     (uint32_t)callers, 4096);
 	free(ids);
 	return 0;
 }

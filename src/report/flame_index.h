@@ -7,8 +7,8 @@
  * procedure with many contexts: each context's own and desc costs and first step up, in
  * one contiguous array, which the callers' flame graph reads instead of three arrays and
  * the profile's CSDs all over memory; the first levels of that graph's tree, unpruned,
- * which its climb starts from; and each of its caller CSDs with its group keys and costs,
- * which the callers page reads the same way. Built once per analysis by
+ * which its climb starts from; and each of its caller CSDs with its group keys, and apart
+ * its costs, which the callers page reads the same way. Built once per analysis by
  * whoever owns the analysis (the session) and handed to the report pages in struct
  * dp_report_ctx.
  */
@@ -89,20 +89,26 @@ struct dp_flame_prefix {
 };
 
 /* A caller CSD of a wide procedure as the callers page reads it: its call site, the
- * caller's procedure and clique (the group keys but the module, a small array away), its
- * own costs and its desc (dp_analysis_csd_desc()). */
+ * caller's procedure and clique (the group keys but the module, a small array away); its
+ * costs are apart (struct dp_flame_costs), read only when the groups' costs are summed. */
 struct dp_flame_caller {
 	uint32_t css, ps, clique, pad;
+};
+
+/* Costs of the index: own and desc. */
+struct dp_flame_costs {
 	struct dp_costs own;
 	struct dp_inherit desc;
 };
 
-/* One wide procedure: its contexts, in the order of a->ps_pds, its caller CSDs, in the
- * order of a->ps_callers, and the prefix of its callers tree. */
+/* One wide procedure: its contexts, in the order of a->ps_pds, its caller CSDs and their
+ * costs (own: dp_csd_costs(); desc: dp_analysis_csd_desc()), in the order of
+ * a->ps_callers, and the prefix of its callers tree. */
 struct dp_flame_proc {
 	uint32_t ps, n, n_callers;
 	const struct dp_flame_ctx *ctx;
 	const struct dp_flame_caller *callers;
+	const struct dp_flame_costs *caller_costs;
 	struct dp_flame_prefix pre;
 };
 
@@ -113,9 +119,10 @@ struct dp_flame_index {
 	uint64_t *vals;		    /* the storage of every wide clique's val */
 	uint32_t *tops;		    /* and of their top */
 	uint32_t n_procs;
-	struct dp_flame_proc *procs; /* by increasing procedure id */
-	struct dp_flame_ctx *ctxs;   /* the storage of every wide procedure's ctx */
-	struct dp_flame_caller *cls; /* and of their callers */
+	struct dp_flame_proc *procs;	 /* by increasing procedure id */
+	struct dp_flame_ctx *ctxs;	 /* the storage of every wide procedure's ctx */
+	struct dp_flame_caller *cls;	 /* and of their callers */
+	struct dp_flame_costs *cl_costs; /* and of those's costs */
 };
 
 /* dp_flame_ctx_of - context @pd of analysis @a as struct dp_flame_ctx has it. */

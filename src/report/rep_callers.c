@@ -336,8 +336,8 @@ static void callers_indexed(const struct read_job *j, const struct dp_flame_proc
 		j->cs[i] =
 			(struct ccsd){j->ids[i], key_of(j->c, g, x->css, x->ps, x->clique), x->ps};
 		if (j->own) {
-			j->own[i] = x->own;
-			j->desc[i] = x->desc;
+			j->own[i] = e->caller_costs[i].own;
+			j->desc[i] = e->caller_costs[i].desc;
 		}
 	}
 }

@@ -111,8 +111,8 @@ static void check_callers(const struct tf_ctx *t, const struct dp_flame_proc *e,
 		CHECK_EQ(x->css, d->css);
 		CHECK_EQ(x->ps, t->p.css[d->css].ps);
 		CHECK_EQ(x->clique, t->a->pd_clique[d->caller]);
-		CHECK(memcmp(&x->own, &own, sizeof(own)) == 0);
-		CHECK(memcmp(&x->desc, &desc, sizeof(desc)) == 0);
+		CHECK(memcmp(&e->caller_costs[i].own, &own, sizeof(own)) == 0);
+		CHECK(memcmp(&e->caller_costs[i].desc, &desc, sizeof(desc)) == 0);
 	}
 }
 
