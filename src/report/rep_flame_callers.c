@@ -5,6 +5,8 @@
  * climb their ancestor chains a level at a time, with their loads prefetched, adding
  * their values to the nodes; climbers at the same PD and tree node merge; the nodes'
  * costs are summed once the tree is built, which is then walked like the flame page's.
+ * For the flame index's procedures the climb starts from the first levels that the index
+ * holds, made at load by this same climb (dp_flame_prefix_build()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,18 @@ static int kid_grow(struct fc_tabs *tb, uint32_t gen)
 	return 0;
 }
 
+/* make_node - a new callers tree node of procedure @ps under @parent, of value @v (room
+ * made), first in its parent's list of children */
+static uint32_t make_node(struct fl *f, uint32_t parent, uint32_t ps, uint64_t v)
+{
+	uint32_t i = f->n_t++;
+
+	f->tv[i] = v;
+	f->t[i] = (struct fc_node){ps, parent, 0, 0, f->t[parent].child};
+	f->t[parent].child = i;
+	return i;
+}
+
 /* tree_child - the child of callers-tree node @parent for procedure @ps (made if new, of
  * value 0), using @tb's kid table in level @gen (the level that makes @parent's
  * children); 0 on out of memory */
@@ -100,10 +114,7 @@ static uint32_t tree_child(struct fl *f, struct fc_tabs *tb, uint32_t gen, uint3
 	if (dp_fl_grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0 ||
 	    dp_fl_grow((void **)&f->tv, &f->cap_tv, f->n_t + 1, sizeof(*f->tv)) < 0)
 		return 0;
-	i = f->n_t++;
-	f->tv[i] = 0;
-	f->t[i] = (struct fc_node){ps, parent, 0, 0, f->t[parent].child};
-	f->t[parent].child = i;
+	i = make_node(f, parent, ps, 0);
 	*k = (struct fc_kslot){parent, ps, i, gen};
 	tb->n_kid++;
 	return i;
@@ -409,18 +420,6 @@ static int run_alloc(struct fl *f, struct fc_run *run, uint32_t n, uint32_t node
 		run->up[k] = k;
 	run->fixed = 2;
 	return 0;
-}
-
-/* make_node - node of procedure @ps under @parent, of value @v, made in the order
- * tree_child() makes them (room made) */
-static uint32_t make_node(struct fl *f, uint32_t parent, uint32_t ps, uint64_t v)
-{
-	uint32_t i = f->n_t++;
-
-	f->tv[i] = v;
-	f->t[i] = (struct fc_node){ps, parent, 0, 0, f->t[parent].child};
-	f->t[parent].child = i;
-	return i;
 }
 
 /*
