@@ -1,6 +1,7 @@
 /*
  * bench/gen/querybench.c - deepprof-querybench: load one data file as `deepprof serve`
- * does (a session: the merged view analysed, the flame index built), then time the
+ * does (a session: the merged view analysed; the flame index built and the per-thread
+ * view analysed on the background thread, which it waits for), then time the
  * answer to each query given, in HTML as the web front ends ask for it: one answer to
  * warm up, then N timed ones (wall clock: the big pages read on two cores). In a query,
  * {P} stands for the procedure with the most contexts in the merged view (the worst case
@@ -63,7 +64,7 @@ static void expand(const char *q, uint32_t ps, char *out, size_t size)
 
 int main(int argc, char **argv)
 {
-	struct dp_session *s = dp_session_new(DP_SESSION_QUIET);
+	struct dp_session *s = dp_session_new(DP_SESSION_QUIET | DP_SESSION_BACKGROUND);
 	int n = argc > 2 ? atoi(argv[2]) : 0;
 	double *t = malloc((n > 0 ? (size_t)n : 1) * sizeof(*t));
 	uint32_t ps;
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "deepprof-querybench: %s: %s\n", argv[1], dp_errmsg());
 		return 1;
 	}
+	dp_session_wait(s); /* the flame index built, as a server has it after its load */
 	ps = most_contexts(s->files[0]->a_merged);
 	for (int qi = 3; qi < argc; qi++) {
 		char q[1024];

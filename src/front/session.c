@@ -59,6 +59,8 @@ int dp_session_open(struct dp_session *s, const char *path, const char *contour)
 		free(f);
 		return dp_error(DP_ENOMEM, "out of memory opening %s", path);
 	}
+	f->ix_min_kids = s->ix_min_kids;
+	f->ix_min_ctx = s->ix_min_ctx;
 	rc = dp_sfile_load(f, contour, !(s->flags & DP_SESSION_QUIET),
 			   (s->flags & DP_SESSION_BACKGROUND) != 0);
 	if (rc < 0) {
@@ -164,16 +166,26 @@ void dp_session_background(struct dp_session *s)
 		dp_sfile_background(s->files[i]);
 }
 
+void dp_session_wait(struct dp_session *s)
+{
+	for (uint32_t i = 0; s && i < s->n; i++)
+		dp_sfile_wait(s->files[i]);
+}
+
 /* The report context of @f for thread view @view. */
 static void dp_session_ctx(const struct dp_sfile *f, enum dp_view view, struct dp_report_ctx *c)
 {
 	bool merged = view == DP_VIEW_MERGED && f->has_merged;
+	/* the merged view's index (the only one when the views are one) may be under way on
+	 * the background thread; the per-thread view's is built with the view */
+	bool ready = atomic_load_explicit(&f->fx_ready, memory_order_acquire);
 
-	*c = (struct dp_report_ctx){.p = merged ? &f->merged : &f->prof,
-				    .a = merged ? f->a_merged : f->a,
-				    .contour = f->contour,
-				    .contour_error = f->contour_error,
-				    .flame_ix = merged ? f->fx_merged : f->fx};
+	*c = (struct dp_report_ctx){
+		.p = merged ? &f->merged : &f->prof,
+		.a = merged ? f->a_merged : f->a,
+		.contour = f->contour,
+		.contour_error = f->contour_error,
+		.flame_ix = merged || !f->has_merged ? (ready ? f->fx_merged : NULL) : f->fx};
 }
 
 /* Status of a failed report build. */

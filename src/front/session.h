@@ -28,9 +28,12 @@ struct dp_answer {
 
 /* Flags of dp_session_new(). */
 #define DP_SESSION_QUIET 1u /* no progress display on stderr even on a terminal */
-/* analyse the per-thread view of a file on a background thread right after it is loaded
- * (servers: its first query then need not wait for it), instead of on its first query;
- * not for processes that fork after the load (the CGI server) */
+/* build the flame pages' index of a file's merged view, then analyse its per-thread
+ * view, on a background thread right after it is loaded (servers: the index then makes
+ * the flame and callers pages of the widest cliques and procedures faster, and the first
+ * per-thread query need not wait); without it no index is built for the merged view (a
+ * one-shot query answers sooner without) and the per-thread view is analysed on its first
+ * query. Not for processes that fork after the load (the CGI server) */
 #define DP_SESSION_BACKGROUND 2u
 
 /*
@@ -40,10 +43,14 @@ struct dp_answer {
  */
 struct dp_session *dp_session_new(unsigned flags);
 
-/* dp_session_background - start analysing, on background threads, the per-thread views
- * of @s's files not analysed yet (what DP_SESSION_BACKGROUND does at load): for a
- * process that has just forked and will serve queries, like the CGI server. */
+/* dp_session_background - start, on background threads, what DP_SESSION_BACKGROUND does
+ * at load for @s's files that lack it: for a process that has just forked and will
+ * serve queries, like the CGI server. */
 void dp_session_background(struct dp_session *s);
+
+/* dp_session_wait - wait for the background threads of @s's files to finish (benchmarks
+ * and tests: the session as a server has it a few seconds after the load). */
+void dp_session_wait(struct dp_session *s);
 
 /* dp_session_free - free @s and every profile it holds (NULL is fine). */
 void dp_session_free(struct dp_session *s);

@@ -7,6 +7,7 @@
 #define DP_FRONT_SESSION_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "../analysis/analysis.h"
@@ -26,9 +27,12 @@ struct dp_sfile {
 	bool has_merged;
 	struct dp_flame_index *fx;	  /* the flame pages' index of a, or NULL */
 	struct dp_flame_index *fx_merged; /* of a_merged (== fx when a_merged == a) */
-	pthread_t bg;	 /* builds a and fx in the background (DP_SESSION_BACKGROUND) */
-	bool bg_running; /* bg started and not joined yet */
-	int bg_err;	 /* its failure: a negative dp_err, with bg_msg */
+	atomic_bool fx_ready; /* fx_merged (and fx when a_merged == a) is built: read them only
+				 after seeing it set (the background thread may build them) */
+	uint32_t ix_min_kids, ix_min_ctx; /* the indexes' thresholds (struct dp_session) */
+	pthread_t bg;			  /* builds fx_merged, then a and fx, in the background */
+	bool bg_running;		  /* bg started and not joined yet */
+	int bg_err;			  /* its failure: a negative dp_err, with bg_msg */
 	char *bg_msg;
 	struct dp_contour *contour; /* NULL: none or unusable */
 	char *contour_error;	    /* why the contour is unusable, or NULL */
@@ -38,6 +42,9 @@ struct dp_sfile {
 
 struct dp_session {
 	unsigned flags;
+	/* the flame indexes' smallest wide clique and procedure (dp_flame_index_build(); 0:
+	 * its defaults), for the files opened next: tests lower them */
+	uint32_t ix_min_kids, ix_min_ctx;
 	uint32_t n, cap;
 	struct dp_sfile **files;
 };
@@ -45,9 +52,10 @@ struct dp_session {
 /*
  * dp_sfile_load - fill @f (zeroed, f->path set) from its data file and @contour (NULL:
  * the default beside the data file). Shows progress as dp_session_open() says when
- * @progress. @background: start analysing the per-thread view on a background thread
- * (dp_sfile_threads_view() waits for it). Return: 0 or a negative dp_err (message set); on failure
- * @f holds only what dp_sfile_release() frees.
+ * @progress. @background: start building the merged view's flame index, then analysing
+ * the per-thread view, on a background thread (dp_sfile_background()); without it, no
+ * flame index is built for the merged view (the pages answer without one). Return: 0 or
+ * a negative dp_err (message set); on failure @f holds only what dp_sfile_release() frees.
  */
 int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool background);
 
@@ -59,10 +67,16 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
  */
 int dp_sfile_threads_view(struct dp_sfile *f);
 
-/* dp_sfile_background - start analysing @f's per-thread view on a background thread (all
- * signals blocked) unless it exists or is under way; without a thread it is built on
- * its first query as usual. */
+/* dp_sfile_background - start building, on a background thread (all signals blocked),
+ * what @f lacks of the merged view's flame index (published by f->fx_ready; queries
+ * before that answer without it) and the per-thread view (dp_sfile_threads_view() waits
+ * for it), unless that is under way; without a thread the per-thread view is built on its
+ * first query as usual. */
 void dp_sfile_background(struct dp_sfile *f);
+
+/* dp_sfile_wait - wait for @f's background thread, if any (what it failed to build is
+ * built again when asked for). */
+void dp_sfile_wait(struct dp_sfile *f);
 
 /* dp_sfile_release - free everything @f holds (not @f). */
 void dp_sfile_release(struct dp_sfile *f);

@@ -156,19 +156,6 @@ static int dp_load_symbols(struct dp_sfile *f)
 	return dp_warn(f, msg);
 }
 
-/* Builds the flame pages' index of analysis @a into *@out; without memory for it the
- * flame pages still answer (more slowly), so that is a warning. */
-static int dp_load_flame_index(struct dp_sfile *f, const struct dp_profile *p,
-			       const struct dp_analysis *a, struct dp_flame_index **out)
-{
-	char msg[1200];
-
-	if (dp_flame_index_build(p, a, 0, 0, 0, out) == 0)
-		return 0;
-	snprintf(msg, sizeof(msg), "%s; the flame pages answer without it", dp_errmsg());
-	return dp_warn(f, msg);
-}
-
 /* Analyses the per-thread view into f->a, with its flame index in f->fx (without memory
  * for the index the flame pages scan; no warning, since this may run on the background
  * thread and the warnings belong to the loading thread). Return: 0 or a negative dp_err
@@ -181,18 +168,39 @@ static int dp_build_threads_view(struct dp_sfile *f)
 	a = dp_analysis_new(&f->prof, &err);
 	if (!a)
 		return err;
-	if (dp_flame_index_build(&f->prof, a, 0, 0, 0, &f->fx) < 0)
+	if (dp_flame_index_build(&f->prof, a, f->ix_min_kids, f->ix_min_ctx, 0, &f->fx) < 0)
 		f->fx = NULL;
 	f->a = a;
 	return 0;
 }
 
-/* The background thread of dp_sfile_background(): its failure is kept for
- * dp_sfile_threads_view() to report. */
+/* Builds the merged view's flame index into f->fx_merged (also f->fx when the views are
+ * one) and publishes it (f->fx_ready); without memory for it the flame pages answer
+ * without one. */
+static void dp_build_merged_index(struct dp_sfile *f)
+{
+	struct dp_flame_index *ix = NULL;
+
+	if (dp_flame_index_build(f->has_merged ? &f->merged : &f->prof, f->a_merged, f->ix_min_kids,
+				 f->ix_min_ctx, 0, &ix) < 0)
+		ix = NULL;
+	f->fx_merged = ix;
+	if (!f->has_merged)
+		f->fx = ix;
+	atomic_store_explicit(&f->fx_ready, true, memory_order_release);
+}
+
+/* The background thread of dp_sfile_background(): the merged view's flame index, then
+ * the per-thread view; its failure is kept for dp_sfile_threads_view() to report. */
 static void *dp_threads_view_main(void *arg)
 {
 	struct dp_sfile *f = arg;
-	int rc = dp_build_threads_view(f);
+	int rc = 0;
+
+	if (!atomic_load_explicit(&f->fx_ready, memory_order_acquire))
+		dp_build_merged_index(f);
+	if (!f->a)
+		rc = dp_build_threads_view(f);
 
 	if (rc < 0) {
 		f->bg_err = rc;
@@ -205,7 +213,7 @@ void dp_sfile_background(struct dp_sfile *f)
 {
 	sigset_t all, old;
 
-	if (f->a || f->bg_running)
+	if (f->bg_running || (f->a && atomic_load_explicit(&f->fx_ready, memory_order_acquire)))
 		return;
 	/* with every signal blocked: the process's handlers and sigwait() stay the loading
 	 * thread's business (a SIGINT taken by this thread would kill a server that waits
@@ -252,12 +260,6 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
 	if (!f->has_merged)
 		f->a = f->a_merged;
 	f->has_time = f->a_merged->root_total.samples > 10;
-	rc = dp_load_flame_index(f, f->has_merged ? &f->merged : &f->prof, f->a_merged,
-				 &f->fx_merged);
-	if (rc < 0)
-		goto out;
-	if (!f->has_merged)
-		f->fx = f->fx_merged;
 	atomic_store(&pr.step, "reading contour");
 	rc = dp_load_contour(f, contour);
 	if (rc == 0 && background)
@@ -265,6 +267,14 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
 out:
 	dp_progress_stop(&pr);
 	return rc;
+}
+
+void dp_sfile_wait(struct dp_sfile *f)
+{
+	if (f->bg_running) {
+		pthread_join(f->bg, NULL);
+		f->bg_running = false;
+	}
 }
 
 int dp_sfile_threads_view(struct dp_sfile *f)
