@@ -1,12 +1,12 @@
 # tests/unit/runtime.cmake: the runtime's tests. Programs built with -finstrument-functions
 # and linked with the static runtime exactly as `deepprof cc` links (whole archive, hooks
 # and allocators exported), which write their profile and check it with the reader.
-# Not under DP_SANITIZE: the runtime defines malloc, which ASan also does.
+# Not under DP_SANITIZE or DP_TSAN: the runtime defines malloc, which ASan and TSan also do.
 add_test(NAME runtime_exports COMMAND ${PROJECT_SOURCE_DIR}/runtime/check-exports.sh
 	$<TARGET_FILE:deepprof_rt_shared>)
 set_tests_properties(runtime_exports PROPERTIES LABELS unit TIMEOUT 30)
 
-if(NOT DP_SANITIZE)
+if(NOT DP_SANITIZE AND NOT DP_TSAN)
 	find_package(Threads REQUIRED)
 	set(DP_RT_EXPORTS __cyg_profile_func_enter __cyg_profile_func_exit deepprof_write malloc
 		calloc realloc posix_memalign aligned_alloc memalign valloc pvalloc)
