@@ -57,9 +57,8 @@ check-asan:
 
 # The unit tests under ThreadSanitizer: the load's threads (dp_par_split, the arenas'
 # prefault helper, the analysis's side thread) and the session's background thread. Not
-# the integration tests, which test processes and timing: under TSan's slower timing,
-# integ_cgi's count of running servers also finds one that has just exited (a zombie:
-# this machine's PID 1 does not reap the detached CGI servers).
+# the integration tests, which test processes and timing: under TSan integ_cgi finds two
+# live servers for one file where it expects one (not explained yet: future work).
 check-tsan:
 	$(CMAKE) -S . -B $(BUILD_TSAN) -DDP_WERROR=ON -DDP_TSAN=ON
 	$(CMAKE) --build $(BUILD_TSAN) -j $(JOBS)
