@@ -74,8 +74,8 @@ int dp_sfile_threads_view(struct dp_sfile *f);
  * first query as usual. */
 void dp_sfile_background(struct dp_sfile *f);
 
-/* dp_sfile_wait - wait for @f's background thread, if any (what it failed to build is
- * built again when asked for). */
+/* dp_sfile_wait - wait for @f's background thread, if any (a failure of its per-thread
+ * view is told by the next dp_sfile_threads_view()). */
 void dp_sfile_wait(struct dp_sfile *f);
 
 /* dp_sfile_release - free everything @f holds (not @f). */

@@ -204,6 +204,7 @@ static void *dp_threads_view_main(void *arg)
 
 	if (rc < 0) {
 		f->bg_err = rc;
+		free(f->bg_msg); /* a thread started again after a failure */
 		f->bg_msg = strdup(dp_errmsg());
 	}
 	return NULL;
@@ -279,20 +280,23 @@ void dp_sfile_wait(struct dp_sfile *f)
 
 int dp_sfile_threads_view(struct dp_sfile *f)
 {
-	if (f->bg_running) {
-		pthread_join(f->bg, NULL);
-		f->bg_running = false;
-		if (!f->a)
-			return dp_error((enum dp_err) - f->bg_err, "%s",
-					f->bg_msg ? f->bg_msg : "out of memory analysing threads");
+	int rc;
+
+	dp_sfile_wait(f);
+	if (f->a)
+		return 0;
+	if (f->bg_err) { /* the background thread's failure, told once: then tried again */
+		rc = dp_error((enum dp_err) - f->bg_err, "%s",
+			      f->bg_msg ? f->bg_msg : "out of memory analysing threads");
+		f->bg_err = 0;
+		return rc;
 	}
-	return f->a ? 0 : dp_build_threads_view(f);
+	return dp_build_threads_view(f);
 }
 
 void dp_sfile_release(struct dp_sfile *f)
 {
-	if (f->bg_running)
-		pthread_join(f->bg, NULL);
+	dp_sfile_wait(f);
 	free(f->bg_msg);
 	if (f->fx_merged != f->fx)
 		dp_flame_index_free(f->fx_merged);
