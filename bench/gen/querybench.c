@@ -35,17 +35,6 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The procedure with the most PDs in the view of analysis @a (the lowest id on ties). */
-static uint32_t most_contexts(const struct dp_analysis *a)
-{
-	uint32_t best = 1;
-
-	for (uint32_t ps = 1; ps <= a->p->n_ps; ps++)
-		if (dp_csr_count(&a->ps_pds, ps) > dp_csr_count(&a->ps_pds, best))
-			best = ps;
-	return best;
-}
-
 /* @q with every {P} replaced by @ps, into @out (@size bytes). */
 static void expand(const char *q, uint32_t ps, char *out, size_t size)
 {
@@ -78,7 +67,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dp_session_wait(s); /* the flame index built, as a server has it after its load */
-	ps = most_contexts(s->files[0]->a_merged);
+	ps = dp_analysis_widest_ps(s->files[0]->a_merged);
 	for (int qi = 3; qi < argc; qi++) {
 		char q[1024];
 		struct dp_answer ans;

@@ -195,6 +195,16 @@ void dp_analysis_free(struct dp_analysis *a)
 	free(a);
 }
 
+uint32_t dp_analysis_widest_ps(const struct dp_analysis *a)
+{
+	uint32_t best = 1;
+
+	for (uint32_t ps = 1; ps <= a->p->n_ps; ps++)
+		if (dp_csr_count(&a->ps_pds, ps) > dp_csr_count(&a->ps_pds, best))
+			best = ps;
+	return best;
+}
+
 const char *dp_analysis_module_name(const struct dp_analysis *a, uint32_t m)
 {
 	if (m < 1 || m > a->n_modules || a->module_file[m] == 0)

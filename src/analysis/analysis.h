@@ -149,6 +149,10 @@ struct dp_analysis *dp_analysis_new(const struct dp_profile *p, int *err);
 /* dp_analysis_free - free @a and everything it owns (NULL is fine); @a->p is untouched. */
 void dp_analysis_free(struct dp_analysis *a);
 
+/* dp_analysis_widest_ps - the procedure with the most PDs (contexts) in the view of @a,
+ * the lowest id on ties (1 when there are no procedures). */
+uint32_t dp_analysis_widest_ps(const struct dp_analysis *a);
+
 /* dp_analysis_module_name - the name of module @m: its file, or "<unknown>". */
 const char *dp_analysis_module_name(const struct dp_analysis *a, uint32_t m);
 

@@ -333,6 +333,7 @@ static void check_runtime_like(const struct dp_profile *p, const struct dp_analy
 static void check_summaries(const struct dp_profile *p, const struct dp_analysis *a)
 {
 	struct dp_costs g_pd = {0}, g_ps = {0}, g_mod = {0}, g_obj = {0};
+	uint32_t widest = dp_analysis_widest_ps(a);
 
 	for (uint32_t v = 1; v <= p->n_pd; v++) {
 		struct dp_costs o = dp_analysis_pd_own(a, v);
@@ -345,6 +346,9 @@ static void check_summaries(const struct dp_profile *p, const struct dp_analysis
 		uint64_t by_callers[N_INH] = {0}, oi[N_INH];
 		const uint32_t *it = dp_csr_items(&a->ps_pds, s);
 
+		/* the widest procedure: none has more PDs, none before it as many */
+		CHECK(s == widest || dp_csr_count(&a->ps_pds, s) <
+					     dp_csr_count(&a->ps_pds, widest) + (s > widest));
 		for (uint32_t j = 0; j < dp_csr_count(&a->ps_pds, s); j++) {
 			struct dp_costs po = dp_analysis_pd_own(a, it[j]);
 

@@ -24,17 +24,6 @@
 #include "report/flame_index.h"
 #include "test_analysis_gen.h"
 
-/* the procedure with the most contexts in @a */
-static uint32_t most_contexts(const struct dp_analysis *a)
-{
-	uint32_t best = 1;
-
-	for (uint32_t ps = 1; ps <= a->p->n_ps; ps++)
-		if (dp_csr_count(&a->ps_pds, ps) > dp_csr_count(&a->ps_pds, best))
-			best = ps;
-	return best;
-}
-
 /* the answers of sessions @x and @y to @q the same in @fmt, status 200 */
 static void same_answer(struct dp_session *x, struct dp_session *y, const char *q,
 			enum dp_format fmt)
@@ -95,7 +84,7 @@ TEST(background_index)
 			continue;
 		}
 		/* while the background thread may still be building: the same pages */
-		ps = most_contexts(bg->files[0]->a_merged);
+		ps = dp_analysis_widest_ps(bg->files[0]->a_merged);
 		for (uint32_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
 			char q[160];
 
