@@ -2,9 +2,10 @@
  * report/flame_index.c - the flame pages' index of wide cliques and procedures
  * (flame_index.h): the children's values of every clique with many children gathered in
  * one array per metric, with the sums of all the children's costs, so the flame walk
- * scans instead of reading each child's CSD at random; and the contexts of every
- * procedure with many of them gathered the same way for the callers' flame graph. Built
- * once per analysis, at load.
+ * scans instead of reading each child's CSD at random; and for every procedure with many
+ * contexts, those contexts and its caller CSDs gathered the same way, and the first
+ * levels of its callers tree. Built once per analysis, on two cores (by the session,
+ * on its background thread for the merged view).
  */
 #include "flame_index.h"
 
