@@ -321,7 +321,50 @@ def t_errors(ctx, ck):
     ck.eq("unwritable output: exit 1", r.returncode, 1)
 
 
-TESTS = {"folded": t_folded, "callgrind": t_callgrind, "pprof": t_pprof, "threads": t_threads,
+def dot_svg(ctx, path):
+    """Render @path with dot -Tsvg; {node title: label text} of the SVG, and its edges."""
+    need("dot")
+    svg = path + ".svg"
+    ctx.must(["dot", "-Tsvg", path, "-o", svg])
+    import xml.etree.ElementTree as ET
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    nodes, edges, clusters = {}, {}, {}
+    for g in ET.parse(svg).getroot().iter("{http://www.w3.org/2000/svg}g"):
+        title = g.find("s:title", ns)
+        texts = [t.text for t in g.findall(".//s:text", ns)]
+        if g.get("class") == "node":
+            nodes[texts[0]] = texts[1:]
+        elif g.get("class") == "edge":
+            edges[title.text.replace("&#45;&gt;", "->")] = texts
+        elif g.get("class") == "cluster":
+            clusters[title.text] = texts
+    return nodes, edges, clusters
+
+
+def t_dot(ctx, ck):
+    data = ctx.profile()
+    nodes, edges, _ = dot_svg(ctx, ctx.export(data, "dot", "--metric=calls", "--min=0"))
+    ck.eq("dot nodes", sorted(nodes), sorted(PROC_CALLS))
+    ck.eq("dot leaf label", nodes.get("leaf", [])[1:], ["self 518 (94.18%)", "total 518 (94.18%)"])
+    ck.eq("dot top_b total (context kept)", nodes.get("top_b", [""] * 3)[2], "total 516 (93.82%)")
+    ck.eq("dot edges", len(edges), 8)
+    ck.true("dot edge mid -> work: 16 calls (%r)" % list(edges.values()),
+            any(e[:1] == ["16 calls"] for e in edges.values()))
+    # --min leaves out what is under the threshold: fact (0.91%) and top_a (5.09%) at 6%
+    nodes6, _, _ = dot_svg(ctx, ctx.export(data, "dot", "--metric=calls", "--min=6",
+                                           out="min.dot"))
+    ck.eq("dot --min=6 nodes", sorted(nodes6), ["leaf", "main", "mid", "top_b", "work"])
+    # a recursive clique is drawn as a cluster around its procedures
+    mdata = ctx.profile("mutual", src=os.path.join(HERE, "..", "reports", "progs", "mutual.c"))
+    mn, me, mc = dot_svg(ctx, ctx.export(mdata, "dot", "--metric=calls", out="mutual.dot"))
+    ck.eq("mutual: one cluster", len(mc), 1)
+    ck.eq("mutual: is_even + is_odd self calls", [mn.get("is_even", ["", ""])[1],
+                                                  mn.get("is_odd", ["", ""])[1]],
+          ["self 33 (25.98%)", "self 30 (23.62%)"])
+    ck.true("mutual: the recursive arc is drawn", len(me) == 5)
+
+
+TESTS = {"folded": t_folded, "dot": t_dot, "callgrind": t_callgrind, "pprof": t_pprof, "threads": t_threads,
          "json": t_json, "errors": t_errors}
 
 if __name__ == "__main__":
