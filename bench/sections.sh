@@ -119,6 +119,15 @@ load_section() {
 	splice_doc bench-load "$md"
 }
 
+# export_section - bench/export.sh (`deepprof export` of every format), spliced in.
+export_section() {
+	if ! BENCH_WORK=$WORK "$BENCH/export.sh"; then
+		echo "bench: the export benchmark failed" >&2
+		return 0
+	fi
+	splice_doc bench-export "$WORK/export/results.md"
+}
+
 # steal_ticks - "stolen total" jiffies of all CPUs from /proc/stat: the time the
 # hypervisor ran something else while this virtual machine had work to do
 steal_ticks() {
