@@ -264,6 +264,86 @@ static int exp_roots(const struct dp_analysis *a, const struct dp_export_opts *o
 	return dp_error(DP_EUSAGE, "bad export root");
 }
 
+static int exp_u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Keep the nodes [i, end) of node @i's subtree whatever their depth, dropping what
+ * depth-first order puts between the ranges of @starts (@n sorted node indexes); the
+ * arrays are compacted in place (a kept node only moves down). */
+static void exp_keep_ranges(struct dp_exp_tree *t, const uint32_t *starts, uint32_t n,
+			    uint32_t *map)
+{
+	uint32_t k = 0, ri = 0, start = DP_EXP_NONE, base = 0;
+
+	memset(&t->total, 0, sizeof(t->total));
+	t->max_depth = 0;
+	for (uint32_t i = 0; i < t->n; i++) {
+		if (start != DP_EXP_NONE && t->depth[i] <= base)
+			start = DP_EXP_NONE; /* the range ended (depth[start] may be overwritten) */
+		while (ri < n && starts[ri] < i)
+			ri++; /* roots inside the current range (or unreachable) */
+		if (start == DP_EXP_NONE && ri < n && starts[ri] == i) {
+			start = i;
+			base = t->depth[i];
+		}
+		uint32_t pd = t->pd[i];
+		if (start == DP_EXP_NONE) {
+			map[i] = DP_EXP_NONE;
+			t->pd_node[pd] = DP_EXP_NONE;
+			continue;
+		}
+		struct dp_costs own = dp_analysis_pd_own(t->a, pd);
+		map[i] = k;
+		t->pd_node[pd] = k;
+		t->pd[k] = pd;
+		t->parent[k] = i == start ? DP_EXP_NONE : map[t->parent[i]];
+		t->depth[k] = t->depth[i] - base;
+		t->in_csd[k] = t->in_csd[i];
+		if (t->depth[k] > t->max_depth)
+			t->max_depth = t->depth[k];
+		dp_costs_add(&t->total, &own);
+		k++;
+	}
+	t->n = k;
+}
+
+/* Restrict the tree to the subtrees of root PDs @roots (@n of them): every node below
+ * one of them, re-rooted there; the extra arcs between kept nodes. */
+static int exp_select(struct dp_exp_tree *t, const uint32_t *roots, uint32_t n)
+{
+	uint32_t *starts = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *map = malloc(((size_t)t->n + 1) * sizeof(uint32_t));
+	uint32_t m = 0, e = 0;
+
+	if (!starts || !map) {
+		free(starts);
+		free(map);
+		return dp_error(DP_ENOMEM, "out of memory exporting the profile");
+	}
+	for (uint32_t r = 0; r < n; r++)
+		if (roots[r] >= 1 && roots[r] <= t->p->n_pd && t->pd_node[roots[r]] < t->n)
+			starts[m++] = t->pd_node[roots[r]];
+	qsort(starts, m, sizeof(*starts), exp_u32_cmp);
+	exp_keep_ranges(t, starts, m, map);
+	for (uint32_t k = 0; k < t->n_extra; k++) {
+		uint32_t from = map[t->extra_from[k]];
+		uint32_t to = t->pd_node[t->p->csd[t->extra_csd[k]].callee];
+
+		if (from != DP_EXP_NONE && to < t->n) {
+			t->extra_from[e] = from;
+			t->extra_csd[e++] = t->extra_csd[k];
+		}
+	}
+	t->n_extra = e;
+	free(starts);
+	free(map);
+	return 0;
+}
+
 static int exp_tree_build(struct dp_exp_tree *t, const struct dp_analysis *a,
 			  const struct dp_export_opts *o)
 {
@@ -292,10 +372,14 @@ static int exp_tree_build(struct dp_exp_tree *t, const struct dp_analysis *a,
 		return dp_error(DP_ENOMEM, "out of memory exporting the profile");
 	}
 	memset(t->pd_node, 0xff, n1 * sizeof(uint32_t));
+	/* the whole tree first, so that a subtree is the one the whole export shows */
+	rc = exp_walk(t, p->root_pd, stack, &cap);
 	for (uint32_t r = 0; r < n_roots && rc == 0; r++)
 		if (roots[r] >= 1 && roots[r] <= p->n_pd)
 			rc = exp_walk(t, roots[r], stack, &cap);
 	free(stack);
+	if (rc == 0 && o->root != DP_EXPORT_ALL)
+		rc = exp_select(t, roots, n_roots);
 	return rc;
 }
 
@@ -381,7 +465,7 @@ int dp_export(const struct dp_analysis *a, const struct dp_export_opts *o, dp_ex
 		out.zbuf = malloc(DP_EXP_CHUNK);
 		/* windowBits 15 + 16: a gzip header and trailer, as pprof files have */
 		if (!out.zbuf ||
-		    deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		    deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 			free(out.zbuf);
 			return dp_error(DP_ENOMEM, "cannot start gzip compression");
 		}
