@@ -141,6 +141,7 @@ def callgrind_annotate(path, *opts):
         raise CheckError("callgrind_annotate warns: %s" % r.stderr)
     events = re.search(r"^Events shown:\s+(.*)$", r.stdout, re.M).group(1).split()
     totals, fns = None, {}
+    callgrind_annotate.by_file = {}
     for line in r.stdout.splitlines():
         nums = re.findall(r"(?:^|\s)([\d,]+|\.)(?: \([\d. ]+%\))?(?=\s)", line + " ")
         if "PROGRAM TOTALS" in line:
@@ -149,6 +150,7 @@ def callgrind_annotate(path, *opts):
         if m and len(nums) >= len(events) and "PROGRAM TOTALS" not in line:
             fns[m.group(2)] = [0 if x == "." else int(x.replace(",", ""))
                                for x in nums[:len(events)]]
+            callgrind_annotate.by_file[(m.group(1), m.group(2))] = fns[m.group(2)]
     return events, totals, fns
 
 
@@ -364,7 +366,53 @@ def t_dot(ctx, ck):
     ck.true("mutual: the recursive arc is drawn", len(me) == 5)
 
 
-TESTS = {"folded": t_folded, "dot": t_dot, "callgrind": t_callgrind, "pprof": t_pprof, "threads": t_threads,
+def t_generated(ctx, ck):
+    """Time (samples x period) on a generated profile of 100,000 contexts and 4 threads:
+    every format's total and per-function self time equal deepprof's."""
+    gen = os.environ.get("DP_GENPROF")
+    if not gen or not os.path.exists(gen):
+        raise Skip("deepprof-genprof (DP_GENPROF)")
+    data = os.path.join(ctx.work, "gen.data")
+    ctx.must([gen, "100000", data])
+    prof = Profile.load(ctx.deepprof, data)
+    period = prof.doc["sample_period_ns"]
+    self_ns = {}
+    for c in function_csds(prof):
+        ps = prof.ps[prof.pd[c["callee"]]["ps"]]
+        key = (ps["file"], ps["name"])
+        self_ns[key] = self_ns.get(key, 0) + c["samples"] * period
+    total = sum(self_ns.values())
+    ck.true("the generated profile has samples", total > 0)
+    folded = read_folded(ctx.export(data, "folded"))
+    ck.eq("folded (time) total", sum(folded.values()), total)
+    _, totals, _ = callgrind_annotate(ctx.export(data, "callgrind"))
+    ck.eq("callgrind_annotate Time total", totals[0], total)
+    got = {k: v[0] for k, v in callgrind_annotate.by_file.items() if v[0]}
+    ck.eq("callgrind_annotate self Time per function", got,
+          {k: v for k, v in self_ns.items() if v})
+    raw = go_pprof(ctx.export(data, "pprof", out="gen.pb.gz"), "-raw")
+    sums = [0] * 5
+    for line in raw.splitlines():
+        m = re.match(r"^\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+): [\d ]+$", line)
+        if m:
+            sums = [a + int(b) for a, b in zip(sums, m.groups())]
+    fc = function_csds(prof)
+    ck.eq("pprof -raw totals (calls, time, callseqs, allocs, bytes)", sums,
+          [sum(c["calls"] for c in fc), total, sum(c["callseqs"] for c in fc),
+           sum(c["allocs"] for c in fc), sum(c["alloc_bytes"] for c in fc)])
+    with open(ctx.export(data, "speedscope", out="gen.speedscope.json"),
+              encoding="utf-8") as f:
+        doc = json.load(f)
+    prof_time = [p for p in doc["profiles"] if p["name"] == "time"]
+    ck.eq("speedscope: one time profile", len(prof_time), 1)
+    if prof_time:
+        ck.eq("speedscope time weights", sum(prof_time[0]["weights"]), total)
+        ck.eq("speedscope endValue", prof_time[0]["endValue"], total)
+        ck.eq("speedscope samples = weights", len(prof_time[0]["samples"]),
+              len(prof_time[0]["weights"]))
+
+
+TESTS = {"folded": t_folded, "generated": t_generated, "dot": t_dot, "callgrind": t_callgrind, "pprof": t_pprof, "threads": t_threads,
          "json": t_json, "errors": t_errors}
 
 if __name__ == "__main__":
