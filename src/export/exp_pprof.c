@@ -42,7 +42,9 @@ struct pp_ctx {
 	uint32_t n_frames; /* frame keys: procedures 1..n_ps, then one per thread root */
 	uint32_t *fn_name; /* [frame] string id of the function's name, 0 = unused */
 	uint8_t *loc_used; /* [location id] */
-	uint32_t *locs;	   /* one sample's stack */
+	uint32_t *locs;	   /* [depth] the call location of the arc into the current path's
+			      node at that depth (depth 1 and up) */
+	size_t *lsum;	   /* [depth] the varint bytes of locs[1..depth] */
 	int err;
 };
 
@@ -150,23 +152,30 @@ static void pp_values(const struct dp_profile *p, const struct dp_costs *o, uint
 	v[4] = o->alloc_bytes;
 }
 
-/* One Sample: node @i's stack (leaf first) and values, plus its thread label. */
+/* @v as a varint at @s; returns the end. */
+static char *pb_put(char *s, uint64_t v)
+{
+	while (v >= 0x80) {
+		*s++ = (char)(v | 0x80);
+		v >>= 7;
+	}
+	*s++ = (char)v;
+	return s;
+}
+
+/* One Sample: node @i's stack (its own location, then the call locations of the path,
+ * deepest first: c->locs[depth..1]) and values, plus its thread label. */
 static void pp_sample(struct pp_ctx *c, uint32_t i, const uint64_t *v, uint32_t thread_key,
 		      struct dp_buf *b)
 {
 	const struct dp_exp_tree *t = c->t;
-	size_t n = 0, llen = 0, vlen = 0, len, lab = 0;
-	char name[256];
+	uint32_t d = t->depth[i], leaf = pp_leaf_loc(c, i), th = dp_exp_thread(t, i), str = 0;
+	size_t llen = pb_vlen(leaf) + c->lsum[d], vlen = 0, len, lab = 0;
+	char name[256], *s;
 
-	c->locs[n++] = pp_leaf_loc(c, i);
-	for (uint32_t m = i; t->parent[m] != DP_EXP_NONE; m = t->parent[m])
-		c->locs[n++] = pp_call_loc(c, t->parent[m], t->in_csd[m]);
-	for (size_t k = 0; k < n; k++)
-		llen += pb_vlen(c->locs[k]);
 	for (int k = 0; k < PP_VALUES; k++)
 		vlen += pb_vlen(v[k]);
 	len = 1 + pb_vlen(llen) + llen + 1 + pb_vlen(vlen) + vlen;
-	uint32_t th = dp_exp_thread(t, i), str = 0;
 	if (th) {
 		const struct dp_thread *tr = &t->p->threads[th];
 		const char *tn = dp_profile_str(t->p, tr->name);
@@ -178,8 +187,13 @@ static void pp_sample(struct pp_ctx *c, uint32_t i, const uint64_t *v, uint32_t 
 	}
 	pb_lenkey(b, PP_SAMPLE, len);
 	pb_lenkey(b, 1, llen);
-	for (size_t k = 0; k < n; k++)
-		pb_varint(b, c->locs[k]);
+	s = dp_buf_room(b, llen);
+	if (!s)
+		return; /* the buffer's sticky error stops the export */
+	s = pb_put(s, leaf);
+	for (uint32_t k = d; k >= 1; k--)
+		s = pb_put(s, c->locs[k]);
+	dp_buf_commit(b, s);
 	pb_lenkey(b, 2, vlen);
 	for (int k = 0; k < PP_VALUES; k++)
 		pb_varint(b, v[k]);
@@ -289,16 +303,22 @@ int dp_exp_pprof(const struct dp_exp_tree *t, const struct dp_export_opts *o,
 	c.fn_name = calloc((size_t)c.n_frames + 1, sizeof(uint32_t));
 	c.loc_used = calloc((size_t)c.n_frames + t->p->n_css + 1, 1);
 	c.locs = malloc(((size_t)t->max_depth + 2) * sizeof(uint32_t));
+	c.lsum = calloc((size_t)t->max_depth + 2, sizeof(size_t));
 	rc = dp_strtab_init(&c.strs);
-	if (!c.fn_name || !c.loc_used || !c.locs || rc < 0) {
+	if (!c.fn_name || !c.loc_used || !c.locs || !c.lsum || rc < 0) {
 		rc = dp_error(DP_ENOMEM, "out of memory exporting pprof");
 		goto out_free;
 	}
 	thread_key = pp_str(&c, "thread");
 	for (uint32_t i = 0; i < t->n && rc == 0 && !c.err; i++) {
 		struct dp_costs own = dp_exp_own(t, i);
+		uint32_t d = t->depth[i];
 		uint64_t v[PP_VALUES];
 
+		if (d) { /* preorder: locs[1..d-1] hold the parent's path */
+			c.locs[d] = pp_call_loc(&c, t->parent[i], t->in_csd[i]);
+			c.lsum[d] = c.lsum[d - 1] + pb_vlen(c.locs[d]);
+		}
 		pp_values(t->p, &own, v);
 		if (v[0] | v[1] | v[2] | v[3] | v[4])
 			pp_sample(&c, i, v, thread_key, &out->buf);
@@ -315,5 +335,6 @@ out_free:
 	free(c.fn_name);
 	free(c.loc_used);
 	free(c.locs);
+	free(c.lsum);
 	return rc;
 }

@@ -19,7 +19,8 @@ struct ss_ctx {
 	const struct dp_exp_tree *t;
 	uint32_t *frame_of; /* [frame key] 1 + frame index, 0 = not yet */
 	uint32_t n_frames;
-	uint32_t *path; /* frame index per depth */
+	struct dp_buf path; /* the current stack as text, "0,4,7" */
+	size_t *len_at;	    /* [depth] the text's length up to that depth's frame */
 };
 
 static const char *const ss_units[DP_METRIC_COUNT] = {"nanoseconds", "none", "none", "none",
@@ -105,18 +106,23 @@ static int ss_profile(struct ss_ctx *s, const char *name, enum dp_metric m, uint
 		struct dp_costs own = dp_exp_own(t, i);
 		uint32_t d = t->depth[i];
 
-		s->path[d] = s->frame_of[ss_key(t, i)] - 1;
-		if (d < base || dp_exp_value(t->p, &own, m) == 0)
+		if (d < base)
+			continue;
+		/* preorder: the text up to depth d - 1 is the parent's stack */
+		s->path.len = d > base ? s->len_at[d - 1] : 0;
+		if (d > base)
+			dp_buf_addc(&s->path, ',');
+		dp_buf_addu(&s->path, s->frame_of[ss_key(t, i)] - 1);
+		s->len_at[d] = s->path.len;
+		if (dp_exp_value(t->p, &own, m) == 0)
 			continue;
 		dp_buf_adds(b, any ? ",[" : "[");
-		for (uint32_t k = base; k <= d; k++) {
-			if (k > base)
-				dp_buf_addc(b, ',');
-			dp_buf_addu(b, s->path[k]);
-		}
+		dp_buf_add(b, s->path.data, s->path.len);
 		dp_buf_addc(b, ']');
+		rc = dp_buf_error(&s->path);
 		any = true;
-		rc = dp_exp_flush(out, false);
+		if (rc == 0)
+			rc = dp_exp_flush(out, false);
 	}
 	dp_buf_adds(b, "],\n\"weights\":[");
 	any = false;
@@ -168,8 +174,9 @@ int dp_exp_speedscope(const struct dp_exp_tree *t, const struct dp_export_opts *
 	int rc = 0;
 
 	s.frame_of = calloc((size_t)t->p->n_ps + t->p->n_threads + 1, sizeof(uint32_t));
-	s.path = malloc(((size_t)t->max_depth + 1) * sizeof(uint32_t));
-	if (!s.frame_of || !s.path) {
+	s.len_at = malloc(((size_t)t->max_depth + 1) * sizeof(size_t));
+	dp_buf_init(&s.path, (size_t)1 << 30);
+	if (!s.frame_of || !s.len_at) {
 		rc = dp_error(DP_ENOMEM, "out of memory exporting speedscope");
 		goto out_free;
 	}
@@ -199,6 +206,7 @@ int dp_exp_speedscope(const struct dp_exp_tree *t, const struct dp_export_opts *
 	dp_buf_adds(b, "]}\n");
 out_free:
 	free(s.frame_of);
-	free(s.path);
+	free(s.len_at);
+	dp_buf_release(&s.path);
 	return rc;
 }
