@@ -44,13 +44,13 @@ static void cg_values(const struct dp_profile *p, const struct dp_costs *c, uint
 	v[4] = c->alloc_bytes;
 }
 
-/* The key of node @i: its procedure and those of its ancestors (0 past the root). */
+/* The key of node @i: its frame and those of its ancestors (0 past the root). */
 static void cg_key(const struct cg_ctx *g, uint32_t i, uint32_t *key)
 {
 	const struct dp_exp_tree *t = g->t;
 
 	for (uint32_t k = 0; k < g->width; k++) {
-		key[k] = i == DP_EXP_NONE ? 0 : t->p->pd[t->pd[i]].ps;
+		key[k] = i == DP_EXP_NONE ? 0 : dp_exp_frame(t, i);
 		if (i != DP_EXP_NONE)
 			i = t->parent[i];
 	}
@@ -249,7 +249,7 @@ static void cg_function(const struct cg_ctx *g, uint32_t fn, const struct cg_arc
 			size_t *k, uint8_t *fl_seen, uint8_t *fn_seen, struct dp_buf *b)
 {
 	const struct dp_exp_tree *t = g->t;
-	uint32_t ps = g->keys[(size_t)fn * g->width];
+	uint32_t ps = dp_exp_frame_ps(t, g->keys[(size_t)fn * g->width]);
 	const struct dp_ps *s = &t->p->ps[ps];
 
 	cg_named(b, "fl=", s->file + 1, fl_seen, cg_file(t, ps), g, fn);
@@ -257,7 +257,7 @@ static void cg_function(const struct cg_ctx *g, uint32_t fn, const struct cg_arc
 	cg_costs(b, s->line, g->self[fn]);
 	for (; *k < n && arcs[*k].from == fn; (*k)++) {
 		const struct cg_arc *c = &arcs[*k];
-		uint32_t cps = g->keys[(size_t)c->to * g->width];
+		uint32_t cps = dp_exp_frame_ps(t, g->keys[(size_t)c->to * g->width]);
 
 		cg_named(b, "cfi=", t->p->ps[cps].file + 1, fl_seen, cg_file(t, cps), g, c->to);
 		cg_named(b, "cfn=", c->to, fn_seen, NULL, g, c->to);

@@ -21,9 +21,9 @@ struct dot_edge {
 struct dot_ctx {
 	const struct dp_exp_tree *t;
 	enum dp_metric m;
-	uint64_t *self, *total; /* [ps] */
+	uint64_t *self, *total; /* [frame]: procedures, then thread roots */
 	uint64_t *incl;		/* [node] */
-	uint32_t *cluster;	/* [ps] the clique drawn around it, 0 none */
+	uint32_t *cluster;	/* [frame] the clique drawn around it, 0 none */
 	struct dot_edge *edges;
 	size_t n_edges;
 	uint64_t root, cut;
@@ -42,7 +42,7 @@ static int dot_edge_cmp(const void *x, const void *y)
 
 static uint32_t dot_ps(const struct dp_exp_tree *t, uint32_t i)
 {
-	return t->p->pd[t->pd[i]].ps;
+	return dp_exp_frame(t, i);
 }
 
 /* Self and total per procedure, edges (sorted and merged), the threshold. */
@@ -72,9 +72,10 @@ static int dot_collect(struct dot_ctx *g)
 						  t->p->csd[t->in_csd[i]].calls, g->incl[i]};
 	}
 	for (uint32_t e = 0; e < t->n_extra; e++)
-		g->edges[n++] = (struct dot_edge){dot_ps(t, t->extra_from[e]),
-						  t->p->pd[t->p->csd[t->extra_csd[e]].callee].ps,
-						  t->p->csd[t->extra_csd[e]].calls, 0};
+		g->edges[n++] =
+			(struct dot_edge){dot_ps(t, t->extra_from[e]),
+					  dot_ps(t, t->pd_node[t->p->csd[t->extra_csd[e]].callee]),
+					  t->p->csd[t->extra_csd[e]].calls, 0};
 	qsort(g->edges, n, sizeof(*g->edges), dot_edge_cmp);
 	for (size_t e = 0; e < n; e++) {
 		if (k && dot_edge_cmp(&g->edges[k - 1], &g->edges[e]) == 0) {
@@ -118,7 +119,8 @@ static bool dot_kept(const struct dot_ctx *g, uint32_t ps)
 static void dot_node(const struct dot_ctx *g, uint32_t ps, uint32_t node, struct dp_buf *b)
 {
 	const struct dp_exp_tree *t = g->t;
-	const char *file = dp_profile_str(t->p, t->p->ps[ps].file);
+	const struct dp_ps *s = &t->p->ps[dp_exp_frame_ps(t, ps)];
+	const char *file = dp_profile_str(t->p, s->file);
 	double share = g->root ? (double)g->total[ps] / (double)g->root : 0;
 	char name[256];
 
@@ -129,7 +131,7 @@ static void dot_node(const struct dot_ctx *g, uint32_t ps, uint32_t node, struct
 
 		dp_buf_adds(b, "\\n");
 		dot_quoted(b, base ? base + 1 : file);
-		dp_buf_addf(b, ":%" PRIu32, t->p->ps[ps].line);
+		dp_buf_addf(b, ":%" PRIu32, s->line);
 	}
 	dp_buf_adds(b, "\\nself ");
 	dot_value(g, b, g->self[ps]);
@@ -160,7 +162,7 @@ static void dot_write(const struct dot_ctx *g, const uint32_t *ps_node, uint32_t
 
 	dp_buf_adds(b, "digraph deepprof {\n"
 		       "  node [shape=box, style=filled, fontname=Helvetica];\n");
-	for (uint32_t ps = 1; ps <= t->p->n_ps; ps++)
+	for (uint32_t ps = 1; ps <= t->p->n_ps + t->p->n_threads; ps++)
 		if (ps_node[ps] != DP_EXP_NONE && dot_kept(g, ps))
 			order[n++] = ps;
 	dot_sort_cluster = g->cluster;
@@ -215,7 +217,7 @@ static void dot_clusters(struct dot_ctx *g)
 int dp_exp_dot(const struct dp_exp_tree *t, const struct dp_export_opts *o, struct dp_exp_out *out)
 {
 	struct dot_ctx g = {.t = t, .m = o->has_metric ? o->metric : dp_exp_default_metric(t)};
-	size_t n_ps1 = (size_t)t->p->n_ps + 1;
+	size_t n_ps1 = (size_t)t->p->n_ps + t->p->n_threads + 1;
 	uint32_t *ps_node = malloc(n_ps1 * sizeof(uint32_t));
 	uint32_t *order = malloc(n_ps1 * sizeof(uint32_t));
 	int rc;

@@ -109,22 +109,11 @@ static uint32_t pp_str(struct pp_ctx *c, const char *s)
 	return (uint32_t)id;
 }
 
-/* The frame key of node @i: its procedure, or n_ps + thread for a thread root. */
-static uint32_t pp_frame(const struct pp_ctx *c, uint32_t i)
-{
-	const struct dp_profile *p = c->t->p;
-	const struct dp_pd *d = &p->pd[c->t->pd[i]];
-
-	if (p->ps[d->ps].kind == DP_PS_THREAD && d->thread >= 1 && d->thread <= p->n_threads)
-		return p->n_ps + d->thread;
-	return d->ps;
-}
-
 /* Location ids: frame key f (the function's own line) for 1..n_frames; n_frames + css
  * for a call made at call site css. */
 static uint32_t pp_leaf_loc(struct pp_ctx *c, uint32_t i)
 {
-	uint32_t f = pp_frame(c, i);
+	uint32_t f = dp_exp_frame(c->t, i);
 	char name[256];
 
 	if (!c->fn_name[f])

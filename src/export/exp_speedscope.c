@@ -26,21 +26,11 @@ struct ss_ctx {
 static const char *const ss_units[DP_METRIC_COUNT] = {"nanoseconds", "none", "none", "none",
 						      "bytes"};
 
-/* Frame key of node @i: its procedure, or n_ps + thread for a thread root. */
-static uint32_t ss_key(const struct dp_exp_tree *t, uint32_t i)
-{
-	const struct dp_pd *d = &t->p->pd[t->pd[i]];
-
-	if (t->p->ps[d->ps].kind == DP_PS_THREAD && d->thread >= 1 && d->thread <= t->p->n_threads)
-		return t->p->n_ps + d->thread;
-	return d->ps;
-}
-
 /* Number the frames in order of first appearance. */
 static void ss_number(struct ss_ctx *s)
 {
 	for (uint32_t i = 0; i < s->t->n; i++) {
-		uint32_t k = ss_key(s->t, i);
+		uint32_t k = dp_exp_frame(s->t, i);
 
 		if (!s->frame_of[k])
 			s->frame_of[k] = ++s->n_frames;
@@ -55,7 +45,7 @@ static void ss_frames(struct ss_ctx *s, struct dp_buf *b)
 
 	dp_buf_adds(b, "\"shared\":{\"frames\":[");
 	for (uint32_t i = 0; i < t->n; i++) {
-		uint32_t k = ss_key(t, i);
+		uint32_t k = dp_exp_frame(t, i);
 
 		if (s->frame_of[k] != next)
 			continue; /* numbered by first appearance: frame next is its first node */
@@ -112,7 +102,7 @@ static int ss_profile(struct ss_ctx *s, const char *name, enum dp_metric m, uint
 		s->path.len = d > base ? s->len_at[d - 1] : 0;
 		if (d > base)
 			dp_buf_addc(&s->path, ',');
-		dp_buf_addu(&s->path, s->frame_of[ss_key(t, i)] - 1);
+		dp_buf_addu(&s->path, s->frame_of[dp_exp_frame(t, i)] - 1);
 		s->len_at[d] = s->path.len;
 		if (dp_exp_value(t->p, &own, m) == 0)
 			continue;

@@ -70,6 +70,16 @@ enum dp_metric dp_exp_default_metric(const struct dp_exp_tree *t)
 	return t->total.samples ? DP_METRIC_TIME : DP_METRIC_CALLS;
 }
 
+uint32_t dp_exp_frame(const struct dp_exp_tree *t, uint32_t i)
+{
+	const struct dp_profile *p = t->p;
+	const struct dp_pd *d = &p->pd[t->pd[i]];
+
+	if (p->ps[d->ps].kind == DP_PS_THREAD && d->thread >= 1 && d->thread <= p->n_threads)
+		return p->n_ps + d->thread;
+	return d->ps;
+}
+
 uint32_t dp_exp_thread(const struct dp_exp_tree *t, uint32_t i)
 {
 	return t->threads ? t->p->pd[t->pd[i]].thread : 0;

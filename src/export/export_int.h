@@ -69,6 +69,16 @@ enum dp_metric dp_exp_default_metric(const struct dp_exp_tree *t);
  * "thread TID (NAME)", written into @buf when made. Owned by the profile or @buf. */
 const char *dp_exp_name(const struct dp_exp_tree *t, uint32_t pd, char *buf, size_t len);
 
+/* dp_exp_frame - the frame of node @i: its procedure id, or n_ps + thread for a thread
+ * root of the per-thread view (all thread roots share one procedure, "<thread>"). */
+uint32_t dp_exp_frame(const struct dp_exp_tree *t, uint32_t i);
+
+/* dp_exp_frame_ps - the procedure of frame @f, 0 for a thread root (no file, no line). */
+static inline uint32_t dp_exp_frame_ps(const struct dp_exp_tree *t, uint32_t f)
+{
+	return f <= t->p->n_ps ? f : 0;
+}
+
 /* dp_exp_thread - the 1-based thread index of node @i's thread (0 in the merged view). */
 uint32_t dp_exp_thread(const struct dp_exp_tree *t, uint32_t i);
 

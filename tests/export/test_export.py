@@ -121,6 +121,9 @@ def t_folded(ctx, ck):
     ck.eq("folded per function = deepprof's own calls", per_fn,
           {k: v for k, v in proc_own(ctx.prof).items() if v and k in PROC_CALLS})
     ck.eq("folded per function (exact)", per_fn, PROC_CALLS)
+    r = ctx.must([ctx.deepprof, "export", "--format=folded", "--metric=calls", data, "-o", "-"])
+    with open(os.path.join(ctx.work, "out.folded"), "rb") as f:
+        ck.eq("-o - writes the same to standard output", r.stdout, f.read())
     by = read_folded(ctx.export(data, "folded", "--metric=bytes", out="bytes.folded"))
     check_contexts(ck, "folded bytes", by, CTX_BYTES)
     # the query restricts to a procedure's subtree, stacks starting at it
@@ -273,6 +276,18 @@ def t_threads(ctx, ck):
             i = int(th["name"][7:])
             name = "thread %d (%s)" % (th["tid"], th["name"])
             ck.eq("folded %s leaf" % name, leafs.get(name), 10 * (i + 1))
+    # Callgrind: the per-thread view has the same functions' self costs, thread roots
+    # as functions of their own
+    _, _, merged_cg = callgrind_annotate(ctx.export(data, "callgrind"))
+    _, _, thr_cg = callgrind_annotate(ctx.export(data, "callgrind", query="view=threads",
+                                                 out="threads.callgrind"))
+    ck.eq("callgrind leaf Calls, merged and per thread", (merged_cg.get("leaf", [0, 0])[1],
+                                                          thr_cg.get("leaf", [0, 0])[1]),
+          (360, 360))
+    with open(os.path.join(ctx.work, "threads.callgrind"), encoding="utf-8") as f:
+        text = f.read()
+    ck.eq("callgrind per-thread: a function per worker thread",
+          len(re.findall(r"^c?fn=\(\d+\) thread \d+ \(worker-\d\)$", text, re.M)), 8)
     out = ctx.export(data, "pprof", query="view=threads", out="threads.pb.gz")
     text = go_pprof(out, "-sample_index=calls", "-tags")
     ck.true("pprof thread label present", "thread:" in text and "worker-7" in text)
