@@ -13,6 +13,9 @@
 #include "../core/err.h"
 #include "export_int.h"
 
+/* Graphviz lays out a few hundred nodes in seconds, thousands in minutes or never. */
+#define DOT_MAX_NODES 300
+
 struct dot_edge {
 	uint32_t from, to; /* procedures */
 	uint64_t calls, value;
@@ -27,6 +30,7 @@ struct dot_ctx {
 	struct dot_edge *edges;
 	size_t n_edges;
 	uint64_t root, cut;
+	bool capped; /* the cut was raised to keep DOT_MAX_NODES nodes */
 };
 
 static int dot_edge_cmp(const void *x, const void *y)
@@ -140,6 +144,31 @@ static void dot_node(const struct dot_ctx *g, uint32_t ps, uint32_t node, struct
 	dp_buf_addf(b, "\", fillcolor=\"0.0 %.3f 1.0\"];\n", share > 1 ? 1.0 : share);
 }
 
+static int dot_u64_desc(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a > b ? -1 : a < b;
+}
+
+/* Raise the cut so that at most DOT_MAX_NODES procedures are kept (ties may keep a few
+ * more); @tmp has room for every frame. */
+static void dot_cap(struct dot_ctx *g, const uint32_t *ps_node, uint32_t n_frames, uint64_t *tmp)
+{
+	uint32_t n = 0;
+
+	for (uint32_t ps = 1; ps <= n_frames; ps++)
+		if (ps_node[ps] != DP_EXP_NONE && dot_kept(g, ps))
+			tmp[n++] = g->total[ps];
+	if (n <= DOT_MAX_NODES)
+		return;
+	qsort(tmp, n, sizeof(*tmp), dot_u64_desc);
+	if (tmp[DOT_MAX_NODES - 1] > g->cut) {
+		g->cut = tmp[DOT_MAX_NODES - 1];
+		g->capped = true;
+	}
+}
+
 static const uint32_t *dot_sort_cluster;
 
 static int dot_cluster_cmp(const void *x, const void *y)
@@ -160,7 +189,17 @@ static void dot_write(const struct dot_ctx *g, const uint32_t *ps_node, uint32_t
 	const struct dp_exp_tree *t = g->t;
 	uint32_t n = 0, open = 0;
 
-	dp_buf_adds(b, "digraph deepprof {\n"
+	/* newrank: Graphviz 2.43's default ranking fails ("trouble in init_rank") on
+	 * clusters that edges enter from several sides */
+	dp_buf_adds(b, "digraph deepprof {\n  newrank=true;\n");
+	if (g->capped) {
+		dp_buf_addf(
+			b, "  label=\"the %d procedures of largest total; the others (total under ",
+			DOT_MAX_NODES);
+		dot_value(g, b, g->cut);
+		dp_buf_adds(b, ") are left out\";\n");
+	}
+	dp_buf_adds(b, ""
 		       "  node [shape=box, style=filled, fontname=Helvetica];\n");
 	for (uint32_t ps = 1; ps <= t->p->n_ps + t->p->n_threads; ps++)
 		if (ps_node[ps] != DP_EXP_NONE && dot_kept(g, ps))
@@ -237,6 +276,7 @@ int dp_exp_dot(const struct dp_exp_tree *t, const struct dp_export_opts *o, stru
 	if (rc < 0)
 		goto out_free;
 	g.cut = (uint64_t)((double)g.root * o->min_pct / 100.0);
+	dot_cap(&g, ps_node, (uint32_t)(n_ps1 - 1), g.incl);
 	dot_clusters(&g);
 	dot_write(&g, ps_node, order, &out->buf);
 	rc = dp_exp_flush(out, false);

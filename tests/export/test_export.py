@@ -415,6 +415,12 @@ def t_generated(ctx, ck):
     ck.eq("pprof -raw totals (calls, time, callseqs, allocs, bytes)", sums,
           [sum(c["calls"] for c in fc), total, sum(c["callseqs"] for c in fc),
            sum(c["allocs"] for c in fc), sum(c["alloc_bytes"] for c in fc)])
+    # dot: at most 300 procedures (the threshold raised, the graph saying so), rendered
+    dnodes, _, _ = dot_svg(ctx, ctx.export(data, "dot", out="gen.dot"))
+    ck.true("dot of the generated profile: 100 to 320 nodes (%d)" % len(dnodes),
+            100 <= len(dnodes) <= 320)
+    with open(os.path.join(ctx.work, "gen.dot"), encoding="utf-8") as f:
+        ck.true("dot says what it left out", "procedures of largest total" in f.read())
     with open(ctx.export(data, "speedscope", out="gen.speedscope.json"),
               encoding="utf-8") as f:
         doc = json.load(f)
