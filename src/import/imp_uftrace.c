@@ -1,0 +1,499 @@
+/*
+ * import/imp_uftrace.c - a `uftrace record` directory (uftrace 0.8 and later, file
+ * version 4): `info` (header and exename), `task.txt` (sessions and tasks),
+ * `sid-SID.map` (the session's memory map), `NAME.sym` (each object's symbols, relative
+ * to its load address) and one `TID.dat` per thread: 16-byte records
+ *   u64 time (ns); u64 bits: type 0-1 (entry, exit, lost, event), more 2, magic 3-5
+ *   (= 5), depth 6-15, address 16-63 (the function's address).
+ * Entries and exits move the thread's context stack: exact calls, exits, callseqs, and
+ * the time between two records charged to the activation on top (ns, as samples of 1 ns).
+ * An exit pops to the innermost activation of its function; those above it count as
+ * unwinds (longjmp, lost records). Records with arguments (`more`) are refused.
+ */
+#define _POSIX_C_SOURCE 200809L /* strndup */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "deepprof/format.h"
+#include "imp_int.h"
+#include "import.h"
+
+#define UFT_SYM_REL_ADDR (1u << 5)
+#define UFT_RECORD_MAGIC 5u
+
+struct uft_sym {
+	uint64_t addr; /* relative to the object's load address */
+	const char *name;
+};
+
+struct uft_obj {    /* one `NAME.sym` file */
+	char *base; /* basename of the object's path */
+	struct uft_sym *sym;
+	size_t n;
+	char *text; /* the file, names point into it */
+	int loaded;
+};
+
+struct uft_map {
+	uint64_t start, end;
+	uint32_t obj; /* index into objs */
+};
+
+struct uft {
+	struct imp *b;
+	const struct dp_import_opts *o;
+	char *dir;
+	uint64_t feat;
+	struct uft_obj *objs;
+	size_t n_objs;
+	struct uft_map *maps;
+	size_t n_maps;
+	struct imp_map addr_ps; /* record address -> PS */
+	uint64_t lost, strays;
+};
+
+static int bad_at(const char *file, uint64_t at, const char *what)
+{
+	return dp_error(DP_EFORMAT, "%s: %s at byte %" PRIu64, file, what, at);
+}
+
+static char *path_in(const struct uft *u, const char *name)
+{
+	size_t n = strlen(u->dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", u->dir, name);
+	return p;
+}
+
+/* Reads DIR/NAME whole into *@data; a missing file is -DP_ENOENT (message set). */
+static int read_in(const struct uft *u, const char *name, char **data, size_t *len)
+{
+	char *p = path_in(u, name);
+	int rc;
+
+	if (!p)
+		return dp_error(DP_ENOMEM, "out of memory");
+	rc = imp_read_all(p, data, len);
+	free(p);
+	return rc;
+}
+
+/* The value of "KEY:" lines in the info text, NULL if absent (a copy to free). */
+static char *info_value(const char *text, size_t len, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *s = text, *e = text + len; s < e;) {
+		const char *nl = memchr(s, '\n', (size_t)(e - s));
+		size_t l = (size_t)((nl ? nl : e) - s);
+
+		if (l > kl && memcmp(s, key, kl) == 0 && s[kl] == ':')
+			return strndup(s + kl + 1, l - kl - 1);
+		s = nl ? nl + 1 : e;
+	}
+	return NULL;
+}
+
+static int read_info(struct uft *u)
+{
+	struct dp_profile *p = u->b->p;
+	char *d, *exe, *st, info_name[] = "info";
+	size_t len;
+	int rc = read_in(u, info_name, &d, &len);
+	uint16_t hsize;
+
+	if (rc < 0)
+		return rc;
+	if (len < 40 || memcmp(d, "Ftrace!", 8) != 0) {
+		char *p2 = path_in(u, "info");
+
+		rc = bad_at(p2 ? p2 : "info", 0, "not a uftrace info file (bad magic)");
+		free(p2);
+		free(d);
+		return rc;
+	}
+	hsize = (uint16_t)((uint8_t)d[12] | (uint8_t)d[13] << 8);
+	if (dp_fmt_get_u32((const uint8_t *)d + 8) < 4 || d[14] != 1 || hsize < 40 || hsize > len) {
+		char *p2 = path_in(u, "info");
+
+		rc = bad_at(p2 ? p2 : "info", 8,
+			    "unsupported uftrace file (version below 4, big-endian or bad header "
+			    "size)");
+		free(p2);
+		free(d);
+		return rc;
+	}
+	u->feat = dp_fmt_get_u64((const uint8_t *)d + 16);
+	exe = info_value(d + hsize, len - hsize, "exename");
+	st = info_value(d + hsize, len - hsize, "exit_status");
+	if (exe) {
+		int64_t id = imp_str(u->b, exe, strlen(exe));
+
+		p->program = id > 0 ? (uint32_t)id : 0;
+		p->argv = dp_arena_array(&p->arena, 1, sizeof(*p->argv));
+		if (p->argv && id > 0) {
+			p->argv[0] = (uint32_t)id;
+			p->argc = 1;
+		}
+	}
+	if (st && (strtoul(st, NULL, 10) & 0x7f) == 0)
+		p->exit_status = ((strtoul(st, NULL, 10) >> 8) & 0xff) + 1; /* a wait status */
+	free(exe);
+	free(st);
+	free(d);
+	return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct uft_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Loads NAME.sym: "ADDR [SIZE] TYPE NAME" lines, '#' comments. A missing file leaves the
+ * object without symbols (addresses are then named 0x...). */
+static int load_syms(struct uft *u, struct uft_obj *ob)
+{
+	char *name = malloc(strlen(ob->base) + 8);
+	size_t len, cap = 0;
+	int rc;
+
+	ob->loaded = 1;
+	if (!name)
+		return dp_error(DP_ENOMEM, "out of memory");
+	snprintf(name, strlen(ob->base) + 8, "%s.sym", ob->base);
+	rc = read_in(u, name, &ob->text, &len);
+	free(name);
+	if (rc == -DP_ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	for (char *s = ob->text, *e = ob->text + len; s < e;) {
+		char *nl = memchr(s, '\n', (size_t)(e - s)), *q, *t;
+		uint64_t a;
+
+		if (nl)
+			*nl = 0;
+		a = strtoull(s, &q, 16);
+		t = q + strspn(q, " \t");
+		if (s[0] != '#' && q > s && t[0] && t[1] && t[1] != ' ') { /* "ADDR SIZE ..." */
+			strtoull(t, &q, 16);
+			t = q + strspn(q, " \t");
+		}
+		q = t[0] && t[1] == ' ' ? t + 2 + strspn(t + 2, " \t") : NULL; /* the name */
+		if (s[0] != '#' && q && *q) {
+			if (ob->n == cap) {
+				struct uft_sym *ns;
+
+				cap = cap ? cap * 2 : 256;
+				ns = realloc(ob->sym, cap * sizeof(*ns));
+				if (!ns)
+					return dp_error(DP_ENOMEM, "out of memory");
+				ob->sym = ns;
+			}
+			ob->sym[ob->n].addr = a;
+			ob->sym[ob->n++].name = q;
+		}
+		s = nl ? nl + 1 : e;
+	}
+	qsort(ob->sym, ob->n, sizeof(*ob->sym), cmp_sym);
+	return 0;
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct uft_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Loads sid-SID.map: "START-END PERMS OFFSET DEV INODE PATH [build-id:...]". */
+static int load_map(struct uft *u, const char *sid)
+{
+	char name[128], *d;
+	size_t len;
+	int rc;
+
+	snprintf(name, sizeof(name), "sid-%s.map", sid);
+	rc = read_in(u, name, &d, &len);
+	if (rc < 0)
+		return rc;
+	for (char *s = d, *e = d + len; s < e;) {
+		char *nl = memchr(s, '\n', (size_t)(e - s)), path[4096], *base;
+		unsigned long long st, en;
+		size_t i;
+
+		if (nl)
+			*nl = 0;
+		if (sscanf(s, "%llx-%llx %*s %*s %*s %*s %4095s", &st, &en, path) == 3 &&
+		    path[0] == '/') {
+			struct uft_map *nm = realloc(u->maps, (u->n_maps + 1) * sizeof(*nm));
+
+			base = strrchr(path, '/') + 1;
+			for (i = 0; i < u->n_objs && strcmp(u->objs[i].base, base) != 0; i++)
+				;
+			if (!nm) {
+				free(d);
+				return dp_error(DP_ENOMEM, "out of memory");
+			}
+			u->maps = nm;
+			if (i == u->n_objs) {
+				struct uft_obj *no = realloc(u->objs, (i + 1) * sizeof(*no));
+
+				if (!no) {
+					free(d);
+					return dp_error(DP_ENOMEM, "out of memory");
+				}
+				u->objs = no;
+				memset(&no[i], 0, sizeof(*no));
+				no[i].base = strdup(base);
+				u->n_objs++;
+				if (!no[i].base) {
+					free(d);
+					return dp_error(DP_ENOMEM, "out of memory");
+				}
+			}
+			u->maps[u->n_maps++] = (struct uft_map){st, en, (uint32_t)i};
+		}
+		s = nl ? nl + 1 : e;
+	}
+	free(d);
+	qsort(u->maps, u->n_maps, sizeof(*u->maps), cmp_map);
+	return 0;
+}
+
+/* The PS of the function at runtime address @addr (cached per address). */
+static int64_t proc_at(struct uft *u, uint64_t addr)
+{
+	uint32_t ps = imp_map_get(&u->addr_ps, addr, 0, 0);
+	size_t lo = 0, hi = u->n_maps;
+	char hex[32];
+	int64_t id;
+	int rc;
+
+	if (ps)
+		return ps;
+	while (lo < hi) { /* the last map starting at or below addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (u->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	id = 0;
+	if (lo > 0 && addr < u->maps[lo - 1].end) {
+		const struct uft_map *m = &u->maps[lo - 1];
+		struct uft_obj *ob = &u->objs[m->obj];
+		uint64_t rel = (u->feat & UFT_SYM_REL_ADDR) ? addr - m->start : addr;
+		size_t a = 0, z;
+
+		if (!ob->loaded && (rc = load_syms(u, ob)) < 0)
+			return rc;
+		for (z = ob->n; a < z;) {
+			size_t mid = (a + z) / 2;
+
+			if (ob->sym[mid].addr <= rel)
+				a = mid + 1;
+			else
+				z = mid;
+		}
+		if (a > 0) {
+			const struct uft_sym *s = &ob->sym[a - 1];
+			uint64_t entry =
+				(u->feat & UFT_SYM_REL_ADDR) ? s->addr + m->start : s->addr;
+
+			id = imp_proc(u->b, s->name, strlen(s->name), entry, entry);
+		}
+	}
+	if (id == 0) {
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
+		id = imp_proc(u->b, hex, strlen(hex), addr, addr);
+	}
+	if (id > 0 && (rc = imp_map_put(&u->addr_ps, addr, 0, 0, (uint32_t)id)) < 0)
+		return rc;
+	return id;
+}
+
+/* The time since the previous record goes to the activation on top. */
+static void charge(struct imp *b, const struct imp_stack *s, uint64_t *last, uint64_t t)
+{
+	if (*last && t > *last)
+		b->csd[s->f[s->n - 1].csd].samples += t - *last;
+	*last = t;
+}
+
+/* Pops to the innermost activation with @key: exits for it, unwinds above it. An exit
+ * with no matching activation (its entry was not recorded) is counted and ignored. */
+static void leave(struct uft *u, struct imp_stack *s, uint64_t key)
+{
+	uint32_t i = s->n - 1;
+
+	while (i >= 1 && s->f[i].key != key)
+		i--;
+	if (i == 0) {
+		u->strays++;
+		return;
+	}
+	u->b->csd[s->f[i].csd].exits++;
+	while (--s->n > i)
+		u->b->csd[s->f[s->n].csd].unwinds++;
+}
+
+/* One TID.dat file: the records of thread @thread. */
+static int walk(struct uft *u, struct imp_stack *s, uint32_t thread, const char *file,
+		const uint8_t *d, size_t len)
+{
+	struct imp *b = u->b;
+	uint64_t last = 0;
+	int rc = imp_stack_start(b, s, thread);
+
+	if (rc < 0)
+		return rc;
+	if (len % 16)
+		return bad_at(file, len - len % 16,
+			      "truncated record (the file size is not a "
+			      "multiple of 16)");
+	for (size_t at = 0; at < len; at += 16) {
+		uint64_t t = dp_fmt_get_u64(d + at), w = dp_fmt_get_u64(d + at + 8);
+		uint32_t type = (uint32_t)(w & 3), more = (uint32_t)(w >> 2 & 1);
+		uint64_t addr = w >> 16;
+		int64_t ps, csd;
+
+		if ((w >> 3 & 7) != UFT_RECORD_MAGIC)
+			return bad_at(file, at + 8, "bad record magic (corrupt trace?)");
+		if (more)
+			return bad_at(file, at + 8,
+				      "record with arguments, return values or event data "
+				      "(recorded with -A, -R, -a or -E): not supported");
+		if (t < last)
+			return bad_at(file, at, "timestamp goes backwards");
+		if (type == 2) { /* lost records: the stack stays, the exits will tell */
+			u->lost += addr;
+			continue;
+		}
+		if (type == 3)
+			continue; /* an event (no data): nothing to count */
+		charge(b, s, &last, t);
+		if (type == 1) {
+			leave(u, s, addr);
+			continue;
+		}
+		if ((ps = proc_at(u, addr)) < 0)
+			return (int)ps;
+		b->csd[s->f[s->n - 1].csd].callseqs++;
+		if ((csd = imp_enter(b, s, (uint32_t)ps, 0, addr)) < 0)
+			return (int)csd;
+		b->csd[csd].calls++;
+	}
+	return 0;
+}
+
+/* task.txt: "SESS ... pid=P sid=S ...", "TASK ... tid=T pid=P" lines. The first
+ * session's map names the functions (forked children share it). */
+static int walk_tasks(struct uft *u)
+{
+	char *d, *sid = NULL, tn[] = "task.txt";
+	size_t len;
+	uint64_t main_pid = 0;
+	struct imp_stack s = {0};
+	int rc = read_in(u, tn, &d, &len);
+
+	if (rc == -DP_ENOENT)
+		return dp_error(DP_EFORMAT,
+				"%s: no task.txt (not a uftrace record directory, "
+				"or one older than uftrace 0.8)",
+				u->o->input);
+	for (char *l = d, *e = d + len; rc == 0 && l < e;) {
+		char *nl = memchr(l, '\n', (size_t)(e - l)), *f;
+
+		if (nl)
+			*nl = 0;
+		if (strncmp(l, "SESS ", 5) == 0 && !sid && (f = strstr(l, " sid="))) {
+			sid = strndup(f + 5, strcspn(f + 5, " "));
+			f = strstr(l, " pid=");
+			main_pid = f ? strtoull(f + 5, NULL, 10) : 0;
+			rc = sid ? load_map(u, sid) : dp_error(DP_ENOMEM, "out of memory");
+		} else if (strncmp(l, "TASK ", 5) == 0 && (f = strstr(l, " tid="))) {
+			uint64_t tid = strtoull(f + 5, NULL, 10);
+			char dat[32], *path, *data;
+			size_t dl;
+			int64_t th;
+
+			snprintf(dat, sizeof(dat), "%" PRIu64 ".dat", tid);
+			path = path_in(u, dat);
+			if (!path) {
+				rc = dp_error(DP_ENOMEM, "out of memory");
+				break;
+			}
+			rc = imp_read_all(path, &data, &dl);
+			if (rc == -DP_ENOENT) {
+				rc = 0; /* a task that recorded nothing */
+			} else if (rc == 0) {
+				th = imp_thread(u->b, tid, NULL);
+				rc = th < 0 ? (int)th
+					    : walk(u, &s, (uint32_t)th, path, (const uint8_t *)data,
+						   dl);
+				if (th > 0 && tid == main_pid)
+					u->b->th[th].flags |= DP_THREAD_MAIN;
+				free(data);
+			}
+			free(path);
+		}
+		l = nl ? nl + 1 : e;
+	}
+	free(sid);
+	free(d);
+	imp_stack_release(&s);
+	if (rc == 0 && u->b->n_th == 0)
+		rc = dp_error(DP_EFORMAT, "%s: no task with records in task.txt", u->o->input);
+	return rc;
+}
+
+static void uft_release(struct uft *u)
+{
+	for (size_t i = 0; i < u->n_objs; i++) {
+		free(u->objs[i].base);
+		free(u->objs[i].sym);
+		free(u->objs[i].text);
+	}
+	free(u->objs);
+	free(u->maps);
+	free(u->dir);
+	imp_map_release(&u->addr_ps);
+}
+
+/* dp_imp_uftrace - imp_int.h: fill @b from @o->input and finish it, or abort it and return
+ * the error. */
+int dp_imp_uftrace(struct imp *b, const struct dp_import_opts *o)
+{
+	struct uft u = {.b = b, .o = o, .dir = strdup(o->input)};
+	char note[200];
+	int rc = u.dir ? read_info(&u) : dp_error(DP_ENOMEM, "out of memory");
+
+	if (rc == 0)
+		rc = walk_tasks(&u);
+	if (rc < 0) {
+		uft_release(&u);
+		imp_abort(b);
+		return rc;
+	}
+	b->p->sample_period_ns = 1;
+	b->p->hz = 1000000000;
+	snprintf(note, sizeof(note),
+		 "uftrace record: exact calls; time in ns (1 sample = 1 ns); %" PRIu64
+		 " records lost, %" PRIu64 " exits without their entry",
+		 u.lost, u.strays);
+	uft_release(&u);
+	return imp_finish(b, "uftrace", o->input,
+			  DP_CSD_CALLS | DP_CSD_EXITS | DP_CSD_UNWINDS | DP_CSD_SAMPLES |
+				  DP_CSD_CALLSEQS,
+			  note);
+}

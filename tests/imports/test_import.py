@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""test_import.py - `deepprof import` end to end: each test makes or takes another tool's
+data, imports it, and checks the profile (`deepprof dump --format=json`) for exact call
+counts, cost in the right calling context, threads kept, and `deepprof check` passing;
+bad inputs must fail with a message naming the file and position, and write nothing.
+
+usage: test_import.py --deepprof BIN --work DIR TEST
+Exit status: 0 pass, 1 fail, 77 skip (a tool missing or not permitted here).
+"""
+import argparse
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+
+
+class Fail(Exception):
+    pass
+
+
+class Skip(Exception):
+    pass
+
+
+def run(argv, cwd, ok=True):
+    print("+ " + " ".join(argv), flush=True)
+    r = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
+    if ok and r.returncode != 0:
+        raise Fail("%s failed (%d):\n%s%s" % (" ".join(argv), r.returncode, r.stdout, r.stderr))
+    return r
+
+
+class Ctx:
+    def __init__(self, args):
+        self.dp = args.deepprof
+        self.work = args.work
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    def imp(self, inp, out, *opts):
+        run([self.dp, "import", *opts, inp, "-o", out], self.work)
+        run([self.dp, "check", out], self.work)
+        return Profile(json.loads(run([self.dp, "dump", "--format=json", out],
+                                      self.work).stdout))
+
+    def bad(self, inp, want, *opts):
+        """Import INP must fail (exit 2) with WANT in the message, writing nothing."""
+        out = self.path("bad.data")
+        if os.path.exists(out):
+            os.unlink(out)
+        r = run([self.dp, "import", *opts, inp, "-o", out], self.work, ok=False)
+        if r.returncode != 2 or want not in r.stderr:
+            raise Fail("import of %s: want exit 2 and %r, got %d: %s" %
+                       (inp, want, r.returncode, r.stderr))
+        if os.path.exists(out) or any(f.startswith("bad.data.tmp") for f in
+                                      os.listdir(self.work)):
+            raise Fail("a failed import left a file behind")
+        print("ok: " + r.stderr.strip())
+
+    def cc(self, out, *flags):
+        cc = shutil.which("gcc") or shutil.which("cc")
+        if not cc:
+            raise Skip("no C compiler")
+        run([cc, *flags, "-o", out, os.path.join(HERE, "ctxcost.c"), "-lpthread"], self.work)
+        return out
+
+
+class Profile:
+    """Per-context sums of a dump: contexts are paths of names from the thread root,
+    keyed (thread index or 0 for all, path tuple)."""
+
+    def __init__(self, j):
+        self.j = j
+        self.ps = {p["id"]: p for p in j["ps"]}
+        pd = {p["id"]: p for p in j["pd"]}
+        self.path = {j["root_pd"]: ()}
+        self.csds = j["csd"]
+        # a PD's path: its creating CSD (the first whose callee it is and is not an
+        # ancestor); CSD ids are in creation order
+        for d in self.csds:
+            if d["callee"] not in self.path:
+                name = self.name(pd[d["callee"]]["ps"])
+                self.path[d["callee"]] = self.path[d["caller"]] + (name,)
+        self.pd = pd
+
+    def name(self, ps):
+        p = self.ps[ps]
+        return {"root": "<program>", "thread": "<thread>"}.get(p["kind"], p["name"])
+
+    def ctx(self, field, suffix, thread=None):
+        """Sum of FIELD over CSDs whose callee context path ends with SUFFIX (names
+        after the thread root)."""
+        n = len(suffix)
+        tot = 0
+        for d in self.csds:
+            p = self.path[d["callee"]]
+            if p[-n:] == tuple(suffix) and (thread is None or
+                                           self.pd[d["callee"]]["thread"] == thread):
+                tot += d[field]
+        return tot
+
+    def total(self, field):
+        return sum(d[field] for d in self.csds)
+
+
+def expect(what, got, want):
+    if got != want:
+        raise Fail("%s: got %r, want %r" % (what, got, want))
+    print("ok: %s = %r" % (what, got))
+
+
+def expect_ratio(what, a, b, lo, hi):
+    r = a / b if b else float("inf")
+    if not lo <= r <= hi:
+        raise Fail("%s: ratio %.2f (%d / %d) not within [%g, %g]" % (what, r, a, b, lo, hi))
+    print("ok: %s ratio %.2f" % (what, r))
+
+
+# ---------------------------------------------------------------------------- folded
+
+def t_folded(c):
+    f = c.path("in.folded")
+    with open(f, "w") as o:
+        o.write("# a comment\nmain;light;shared_step;work 3\n"
+                "main;heavy;shared_step;work 27\nmain;heavy;shared_step;work 9\n"
+                "main;rec;rec;rec 4\r\n\nmain;heavy 1.6\n")
+    p = c.imp(f, c.path("f.data"), "--from=folded", "--period=1000")
+    expect("work under light", p.ctx("samples", ["light", "shared_step", "work"]), 3)
+    expect("work under heavy", p.ctx("samples", ["heavy", "shared_step", "work"]), 36)
+    expect("heavy self (1.6 rounded)", p.ctx("samples", ["main", "heavy"]), 2)
+    expect("recursion folded: one rec context", p.ctx("samples", ["main", "rec"]), 4)
+    expect("no nested rec context", p.ctx("samples", ["rec", "rec"]), 0)
+    expect("total", p.total("samples"), 45)
+    expect("period", p.j["sample_period_ns"], 1000)
+    expect("origin", (p.j["origin"], p.j["metrics"]), ("folded", 8))
+    # calls as the metric: calls == exits
+    p = c.imp(f, c.path("fc.data"), "--from=folded", "--metric=calls")
+    expect("calls metric", p.ctx("calls", ["heavy", "shared_step", "work"]), 36)
+    expect("no samples with calls metric", p.total("samples"), 0)
+
+
+def t_folded_errors(c):
+    cases = [("x;y\n", "line 1: no weight"),
+             ("a;b 3\na;;b 4\n", "line 2: empty frame name"),
+             ("a;b 3\n\na;b 3x\n", "line 3: the weight at the end of the line is not a number"),
+             ("# only a comment\n", "line 1: no stacks in the input"),
+             ("a;b 99999999999999999999999\n", "line 1: weight too large"),
+             ("a;b 1\n\0\n", "line 2: NUL byte")]
+    for i, (text, want) in enumerate(cases):
+        f = c.path("bad%d.folded" % i)
+        with open(f, "w") as o:
+            o.write(text)
+        c.bad(f, f + ": " + want, "--from=folded")
+    c.bad(c.path("missing.folded"), "cannot open", "--from=folded")
+
+
+# --------------------------------------------------------------------------- uftrace
+
+def uftrace_record(c, threads):
+    if not shutil.which("uftrace"):
+        raise Skip("uftrace not installed (scripts/install-deps installs it)")
+    exe = c.cc(c.path("ctx_pg"), "-pg", "-g", "-O0")
+    d = c.path("rec%d" % threads)
+    run(["uftrace", "record", "--no-pager", "-d", d, exe, "200000", str(threads)], c.work)
+    return d
+
+
+def check_ctxcost_calls(p, threads):
+    expect("light calls", p.ctx("calls", ["main", "light"]), 3)
+    expect("heavy calls from main", p.ctx("calls", ["main", "heavy"]), 2)
+    expect("shared_step under light", p.ctx("calls", ["light", "shared_step"]), 3)
+    expect("work under heavy (all threads)", p.ctx("calls", ["heavy", "shared_step", "work"]),
+           2 + threads)
+    expect("exits == calls for work", p.ctx("exits", ["shared_step", "work"]), 5 + threads)
+    expect("rec: 1 call from main", p.ctx("calls", ["main", "rec"]), 11)
+    rec = [d for d in p.csds if p.path[d["callee"]][-2:] == ("main", "rec")]
+    expect("rec: folded into two CSDs (main->rec 1, rec->rec 10)",
+           sorted(d["calls"] for d in rec), [1, 10])
+    expect("worker threads", len([t for t in p.j["threads"]]), 1 + threads)
+    for t in range(2, 2 + threads):
+        expect("thread %d: heavy calls" % t, p.ctx("calls", ["worker", "heavy"], thread=t), 1)
+
+
+def t_uftrace(c):
+    d = uftrace_record(c, 0)
+    p = c.imp(d, c.path("u.data"), "--from=uftrace")
+    check_ctxcost_calls(p, 0)
+    expect("origin", p.j["origin"], "uftrace")
+    expect_ratio("work time heavy/light per context",
+                 p.ctx("samples", ["heavy", "shared_step", "work"]),
+                 p.ctx("samples", ["light", "shared_step", "work"]), 2, 60)
+    p = c.imp(d, c.path("u2.data"))  # guessed from the directory
+    expect("guessed format", p.j["origin"], "uftrace")
+
+
+def t_uftrace_threads(c):
+    d = uftrace_record(c, 3)
+    p = c.imp(d, c.path("ut.data"), "--from=uftrace")
+    check_ctxcost_calls(p, 3)
+
+
+def t_uftrace_corrupt(c):
+    d = uftrace_record(c, 0)
+    dat = [f for f in os.listdir(d) if f.endswith(".dat") and f[0].isdigit()][0]
+    with open(os.path.join(d, dat), "rb") as f:
+        good = f.read()
+    shutil.copytree(d, c.path("trunc"))
+    with open(os.path.join(c.path("trunc"), dat), "wb") as f:
+        f.write(good[:len(good) - 5])
+    c.bad(c.path("trunc"), "%s: truncated record" % os.path.join(c.path("trunc"), dat))
+    shutil.copytree(d, c.path("magic"))
+    with open(os.path.join(c.path("magic"), dat), "wb") as f:
+        f.write(good[:40] + bytes([good[40] ^ 0x38]) + good[41:])
+    c.bad(c.path("magic"), "bad record magic (corrupt trace?) at byte 40")
+    shutil.copytree(d, c.path("noinfo"))
+    with open(os.path.join(c.path("noinfo"), "info"), "wb") as f:
+        f.write(b"not a uftrace file at all, no magic here............")
+    c.bad(c.path("noinfo"), "not a uftrace info file (bad magic) at byte 0")
+    os.makedirs(c.path("empty"))
+    c.bad(c.path("empty"), "cannot open", "--from=uftrace")
+
+
+TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deepprof", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("test", choices=sorted(TESTS))
+    args = ap.parse_args()
+    try:
+        TESTS[args.test](Ctx(args))
+    except Skip as e:
+        print("SKIP: %s" % e)
+        return SKIP
+    except Fail as e:
+        print("FAIL: %s" % e)
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
