@@ -80,7 +80,7 @@ int imp_read_all(const char *path, char **data, size_t *len)
 	return rc;
 }
 
-int imp_run_capture(char *const argv[], const char *what, char **data, size_t *len)
+int imp_run_capture(const char *const argv[], const char *what, char **data, size_t *len)
 {
 	int fds[2], status = 0, rc;
 	size_t cap = 0;
@@ -100,7 +100,10 @@ int imp_run_capture(char *const argv[], const char *what, char **data, size_t *l
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[0]);
 		close(fds[1]);
-		execvp(argv[0], argv);
+		char *const *av;
+
+		memcpy(&av, &argv, sizeof(av)); /* execvp's prototype predates const */
+		execvp(av[0], av);
 		_exit(127);
 	}
 	close(fds[1]);

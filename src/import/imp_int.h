@@ -123,7 +123,7 @@ int imp_read_all(const char *path, char **data, size_t *len);
 /* imp_run_capture - run @argv (argv[0] found on PATH) and capture its standard output
  * into a malloc'd buffer as imp_read_all() does; stderr goes to ours. A non-zero exit
  * is an error naming @what. Return: 0, -DP_EIO, -DP_ENOMEM. */
-int imp_run_capture(char *const argv[], const char *what, char **data, size_t *len);
+int imp_run_capture(const char *const argv[], const char *what, char **data, size_t *len);
 
 /* The importers (one file each): fill @b from @o->input and imp_finish() it; on failure
  * imp_abort() it and return the error (message "INPUT: position: problem"). */

@@ -228,6 +228,94 @@ def t_uftrace_corrupt(c):
     c.bad(c.path("empty"), "cannot open", "--from=uftrace")
 
 
+# ------------------------------------------------------------------------------ perf
+
+FIXTURE = os.path.join(HERE, "data", "ctxcost.perf-script.txt")
+
+
+def t_perf_script(c):
+    """The committed `perf script` text of `perf record -e cpu-clock -c 1000000 -g
+    ctxcost 3000000 1` (116 samples of 1 ms): every count is known."""
+    p = c.imp(FIXTURE, c.path("ps.data"), "--from=perf-script")
+    expect("samples", p.total("samples"), 116)
+    expect("period", p.j["sample_period_ns"], 1000000)
+    expect("work under main;heavy", p.ctx("samples", ["main", "heavy", "shared_step", "work"]),
+           70)
+    expect("work under main;light", p.ctx("samples", ["main", "light", "shared_step", "work"]),
+           12)
+    expect("work under worker;heavy",
+           p.ctx("samples", ["worker", "heavy", "shared_step", "work"]), 34)
+    heavy_ps = [q["id"] for q in p.j["ps"] if q["name"] == "heavy"]
+    expect("call site of heavy -> shared_step: its return address",
+           sorted(s["addr"] for s in p.j["css"] if s["ps"] in heavy_ps), ["0x11f3"])
+    expect("threads", [t["name"] for t in p.j["threads"]], ["ctxcost", "ctxcost"])
+    expect("no call counts", (p.total("calls") - len(p.j["threads"]), p.j["metrics"]), (0, 8))
+    expect("guessed format", c.imp(FIXTURE, c.path("ps2.data")).j["origin"], "perf")
+    # the same sample in other field layouts: [CPU], PID/TID, no time, no period
+    for hdr in ("prog 12 [001] 5.000001: 250000 cpu-clock:u:",
+                "prog  11/12 [000]  5.5: 250000 cpu-clock:u:",
+                "my prog 12 250000 cpu-clock:u:", "prog 12 cpu-clock:u:"):
+        f = c.path("one.txt")
+        with open(f, "w") as o:
+            o.write("%s\n\t  1a work+0x4 (/x/prog)\n\t  2b main+0x9 (/x/prog)\n\n" % hdr)
+        p = c.imp(f, c.path("one.data"), "--from=perf-script")
+        expect("layout %r: thread 12 main;work" % hdr,
+               (p.j["threads"][0]["tid"], p.ctx("samples", ["main", "work"])), (12, 1))
+
+
+def perf_record(c, threads):
+    if not shutil.which("perf"):
+        raise Skip("perf not installed")
+    exe = c.cc(c.path("ctx_fp"), "-g", "-O0", "-fno-omit-frame-pointer")
+    out = c.path("perf%d.data" % threads)
+    r = run(["perf", "record", "-e", "cpu-clock", "-g", "-o", out, exe, "20000000",
+             str(threads)], c.work, ok=False)
+    if r.returncode != 0:
+        raise Skip("perf record is not permitted here: %s" % r.stderr.strip()[-300:])
+    return out
+
+
+def t_perf(c):
+    p = c.imp(perf_record(c, 0), c.path("p.data"), "--from=perf")
+    heavy = p.ctx("samples", ["main", "heavy", "shared_step", "work"])
+    light = p.ctx("samples", ["main", "light", "shared_step", "work"])
+    expect_ratio("work samples heavy/light", heavy, light, 2, 60)
+    if heavy + light < p.total("samples") * 0.6:
+        raise Fail("only %d of %d samples in work" % (heavy + light, p.total("samples")))
+    expect("origin", p.j["origin"], "perf")
+
+
+def t_perf_threads(c):
+    p = c.imp(perf_record(c, 3), c.path("pt.data"))
+    expect("threads", len(p.j["threads"]), 4)
+    for t in range(2, 5):
+        n = p.ctx("samples", ["worker", "heavy", "shared_step", "work"], thread=t)
+        if n < 20:
+            raise Fail("thread %d: only %d samples in worker;heavy;shared_step;work" % (t, n))
+    expect("no worker samples in the main thread",
+           p.ctx("samples", ["worker", "heavy"], thread=1), 0)
+
+
+def t_perf_errors(c):
+    cases = [("prog 12 5.0: 1 cpu-clock:\n", "line 1: sample without a call chain"),
+             ("\t 1a work+0x4 (/x)\n", "line 1: call chain line before any sample header"),
+             ("prog 5.0: 1\n\t 1a w (/x)\n", "line 1: sample header without an event name"),
+             ("prog x 5.0: 1 cpu-clock:\n\t 1a w (/x)\n",
+              "line 1: sample header without a thread id"),
+             ("prog 1 5.0: 1 c:\n\tzz w (/x)\n", "line 2: call chain line without a hex"),
+             ("# only a header comment\n", "line 1: no samples in the input")]
+    for i, (text, want) in enumerate(cases):
+        f = c.path("bad%d.txt" % i)
+        with open(f, "w") as o:
+            o.write(text)
+        c.bad(f, f + ": " + want, "--from=perf-script")
+    if shutil.which("perf"):
+        f = c.path("trunc.perf.data")
+        with open(FIXTURE, "rb") as i, open(f, "wb") as o:
+            o.write(b"PERFILE2" + i.read(100))
+        c.bad(f, "perf script failed", "--from=perf")
+
+
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
 
 
