@@ -316,6 +316,163 @@ def t_perf_errors(c):
         c.bad(f, "perf script failed", "--from=perf")
 
 
+# ----------------------------------------------------------------------------- pprof
+
+def pb_varint(v):
+    out = bytearray()
+    v &= (1 << 64) - 1
+    while True:
+        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
+
+
+def pb_field(num, v):
+    """Field NUM: an int (varint), bytes/str (length-delimited), or a list of ints
+    (packed)."""
+    if isinstance(v, int):
+        return pb_varint(num << 3) + pb_varint(v)
+    if isinstance(v, list):
+        v = b"".join(pb_varint(x) for x in v)
+    if isinstance(v, str):
+        v = v.encode()
+    return pb_varint(num << 3 | 2) + pb_varint(len(v)) + v
+
+
+class Pprof:
+    """A profile.proto writer for the tests (our own minimal encoder)."""
+
+    def __init__(self):
+        self.strings = [""]
+        self.body = b""
+
+    def s(self, text):
+        if text not in self.strings:
+            self.strings.append(text)
+        return self.strings.index(text)
+
+    def add(self, num, v):
+        self.body += pb_field(num, v)
+
+    def sample_type(self, t, u, num=1):
+        self.add(num, pb_field(1, self.s(t)) + pb_field(2, self.s(u)))
+
+    def function(self, fid, name, file="prog.c", line=1):
+        self.add(5, pb_field(1, fid) + pb_field(2, self.s(name)) + pb_field(4, self.s(file)) +
+                 pb_field(5, line))
+
+    def location(self, lid, addr, *fids):
+        """FIDS innermost first (inlined frames)."""
+        self.add(4, pb_field(1, lid) + pb_field(3, addr) +
+                 b"".join(pb_field(4, pb_field(1, f) + pb_field(2, 10)) for f in fids))
+
+    def sample(self, locs, values, packed=True):
+        if packed:
+            self.add(2, pb_field(1, locs) + pb_field(2, values))
+        else:
+            self.add(2, b"".join(pb_field(1, x) for x in locs) +
+                     b"".join(pb_field(2, x) for x in values))
+
+    def data(self):
+        return self.body + b"".join(pb_field(6, x) for x in self.strings)
+
+
+def ctx_pprof(time_only=False):
+    """ctxcost's shape: main -> light|heavy -> shared_step -> work, work inlined into
+    shared_step at location 4; samples of 1000 ns."""
+    p = Pprof()
+    if time_only:
+        p.sample_type("time", "nanoseconds")
+    else:
+        p.sample_type("samples", "count")
+        p.sample_type("cpu", "nanoseconds")
+    p.sample_type("calls", "count")
+    p.sample_type("alloc_space", "bytes")
+    p.sample_type("inuse_space", "bytes")
+    p.add(11, pb_field(1, p.s("cpu")) + pb_field(2, p.s("nanoseconds")))
+    p.add(12, 1000)
+    for fid, name in enumerate(["main", "light", "heavy", "shared_step", "work"], 1):
+        p.function(fid, name)
+    p.location(1, 0x1010, 1)      # in main, calling light
+    p.location(2, 0x1020, 1)      # in main, calling heavy
+    p.location(3, 0x2010, 2)      # in light
+    p.location(5, 0x3010, 3)      # in heavy
+    p.location(4, 0x4010, 5, 4)   # work inlined into shared_step
+    v = (lambda n, c, b: [n * 1000, c, b, 7]) if time_only else \
+        (lambda n, c, b: [n, n * 1000, c, b, 7])
+    p.sample([4, 3, 1], v(3, 3, 0))
+    p.sample([4, 5, 2], v(20, 2, 64), packed=False)
+    p.sample([4, 5, 2], v(7, 0, 0))
+    p.sample([2], v(1, 0, 0))
+    return p.data()
+
+
+def t_pprof(c):
+    for name, data in (("plain.pb", ctx_pprof()), ("z.pb.gz", gzip.compress(ctx_pprof())),
+                       ("t.pb.gz", gzip.compress(ctx_pprof(True)))):
+        f = c.path(name)
+        with open(f, "wb") as o:
+            o.write(data)
+        p = c.imp(f, c.path(name + ".data"), "--from=pprof")
+        expect(name + ": work under heavy", p.ctx("samples", ["heavy", "shared_step", "work"]),
+               27)
+        expect(name + ": work under light", p.ctx("samples", ["light", "shared_step", "work"]),
+               3)
+        expect(name + ": main self", p.ctx("samples", ["<thread>", "main"]), 1)
+        expect(name + ": period", p.j["sample_period_ns"], 1000)
+        expect(name + ": calls", p.ctx("calls", ["heavy", "shared_step", "work"]), 2)
+        expect(name + ": bytes", p.ctx("alloc_bytes", ["heavy", "shared_step", "work"]), 64)
+        expect(name + ": metrics", p.j["metrics"], 1 | 8 | 64)
+        heavy = [q["id"] for q in p.j["ps"] if q["name"] == "heavy"]
+        shared = [q["id"] for q in p.j["ps"] if q["name"] == "shared_step"]
+        expect(name + ": call site of heavy", sorted(s["addr"] for s in p.j["css"]
+                                                     if s["ps"] in heavy), ["0x3010"])
+        expect(name + ": inlined work has no site", sorted(s["addr"] for s in p.j["css"]
+                                                          if s["ps"] in shared), ["0x0"])
+    expect("guessed", c.imp(c.path("z.pb.gz"), c.path("g.data")).j["origin"], "pprof")
+
+
+def t_pprof_go(c):
+    go = shutil.which("go")
+    if not go:
+        raise Skip("go not installed")
+    env = dict(os.environ, HOME=c.work, GOCACHE=c.path("gocache"), GOPATH=c.path("gopath"),
+               GOFLAGS="-mod=mod", GO111MODULE="off")
+    prof = c.path("cpu.pprof")
+    print("+ go run ctxcost.go", flush=True)
+    r = subprocess.run([go, "run", os.path.join(HERE, "ctxcost.go"), prof], cwd=c.work,
+                       env=env, capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise Fail("go run failed: %s" % r.stderr)
+    p = c.imp(prof, c.path("go.data"))
+    heavy = p.ctx("samples", ["main.heavy", "main.sharedStep", "main.work"])
+    light = p.ctx("samples", ["main.light", "main.sharedStep", "main.work"])
+    expect_ratio("Go work samples heavy/light", heavy, light, 2, 60)
+    expect("Go period", p.j["sample_period_ns"], 10000000)
+
+
+def t_pprof_errors(c):
+    good = ctx_pprof()
+    p = Pprof()
+    p.add(2, pb_field(1, [99]) + pb_field(2, [1]))
+    nostr = Pprof()
+    nostr.strings = ["x"]
+    cases = [("trunc.pb", good[:-3], "at byte"),
+             ("trunc.pb.gz", gzip.compress(good)[:-20], "gzip data truncated"),
+             ("noloc.pb", p.data(), "Sample refers to a Location id that does not exist"),
+             ("strs.pb", nostr.data(), "string table missing or its first entry is not empty"),
+             ("wire.pb", b"\x0b\x00" + good, "unsupported wire type (groups are not used by profile.proto) at byte 0"),
+             ("neg.pb", pb_field(2, pb_field(2, [-5])) + pb_field(6, ""),
+              "negative sample value")]
+    for name, data, want in cases:
+        f = c.path(name)
+        with open(f, "wb") as o:
+            o.write(data)
+        c.bad(f, f + ": ", "--from=pprof")
+        c.bad(f, want, "--from=pprof")
+
+
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
 
 
