@@ -183,7 +183,7 @@ int imp_begin(struct imp *b, struct dp_profile *p)
 int64_t imp_thread(struct imp *b, uint64_t tid, const char *name)
 {
 	uint32_t t = imp_map_get(&b->th_map, tid, 0, 0);
-	int64_t pd, csd, nm = 0;
+	int64_t pd, csd = 0, nm = 0;
 	int rc;
 
 	if (t)

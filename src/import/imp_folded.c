@@ -117,7 +117,7 @@ int dp_imp_folded(struct imp *b, const struct dp_import_opts *o)
 	struct folded f = {.b = b, .name = o->input, .metric = o->metric};
 	char *data, note[160];
 	size_t len;
-	int rc = imp_read_all(o->input, &data, &len);
+	int rc = imp_contents(o, &data, &len);
 	int64_t t;
 
 	if (rc == 0 && (t = imp_thread(b, 0, NULL)) < 0)

@@ -80,6 +80,20 @@ int imp_read_all(const char *path, char **data, size_t *len)
 	return rc;
 }
 
+int imp_contents(const struct dp_import_opts *o, char **data, size_t *len)
+{
+	if (!o->data)
+		return imp_read_all(o->input, data, len);
+	*data = malloc(o->len + 1);
+	if (!*data)
+		return dp_error(DP_ENOMEM, "%s: out of memory", o->input);
+	if (o->len)
+		memcpy(*data, o->data, o->len);
+	(*data)[o->len] = 0;
+	*len = o->len;
+	return 0;
+}
+
 int imp_run_capture(const char *const argv[], const char *what, char **data, size_t *len)
 {
 	int fds[2], status = 0, rc;

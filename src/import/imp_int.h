@@ -116,9 +116,15 @@ int64_t imp_str(struct imp *b, const char *s, size_t len);
 
 /* ------------------------------------------------------------------- input --- */
 
+struct dp_import_opts;
+
 /* imp_read_all - the whole file at @path in a malloc'd buffer (*@data, NUL-terminated,
  * *@len bytes without the NUL). Return: 0, -DP_ENOENT / -DP_EIO / -DP_ENOMEM. */
 int imp_read_all(const char *path, char **data, size_t *len);
+
+/* imp_contents - @o's input: a copy of @o->data when set, else the file @o->input, as
+ * imp_read_all() gives it. */
+int imp_contents(const struct dp_import_opts *o, char **data, size_t *len);
 
 /* imp_run_capture - run @argv (argv[0] found on PATH) and capture its standard output
  * into a malloc'd buffer as imp_read_all() does; stderr goes to ours. A non-zero exit
@@ -127,7 +133,6 @@ int imp_run_capture(const char *const argv[], const char *what, char **data, siz
 
 /* The importers (one file each): fill @b from @o->input and imp_finish() it; on failure
  * imp_abort() it and return the error (message "INPUT: position: problem"). */
-struct dp_import_opts;
 int dp_imp_folded(struct imp *b, const struct dp_import_opts *o);
 int dp_imp_uftrace(struct imp *b, const struct dp_import_opts *o);
 int dp_imp_perf(struct imp *b, const struct dp_import_opts *o);

@@ -324,7 +324,7 @@ int dp_imp_perf(struct imp *b, const struct dp_import_opts *o)
 	size_t len = 0;
 	int rc;
 
-	if (o->from == DP_IMPORT_PERF) {
+	if (o->from == DP_IMPORT_PERF && !o->data) {
 		const char *argv[] = {o->perf ? o->perf : "perf",
 				      "script",
 				      "-i",
@@ -338,7 +338,7 @@ int dp_imp_perf(struct imp *b, const struct dp_import_opts *o)
 		snprintf(note, sizeof(note), "%s: perf script", o->input);
 		rc = imp_run_capture(argv, note, &data, &len);
 	} else {
-		rc = imp_read_all(o->input, &data, &len);
+		rc = imp_contents(o, &data, &len);
 	}
 	if (rc == 0)
 		rc = parse(&f, data, len);

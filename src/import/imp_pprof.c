@@ -645,7 +645,7 @@ int dp_imp_pprof(struct imp *b, const struct dp_import_opts *o)
 	char *raw, *plain = NULL, note[400];
 	size_t len, plen = 0;
 	uint32_t metrics = 0;
-	int rc = imp_read_all(o->input, &raw, &len);
+	int rc = imp_contents(o, &raw, &len);
 
 	if (rc == 0 && len >= 2 && (uint8_t)raw[0] == 0x1f && (uint8_t)raw[1] == 0x8b) {
 		rc = gunzip(o->input, (const uint8_t *)raw, len, &plain, &plen);

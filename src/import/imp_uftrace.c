@@ -203,7 +203,8 @@ static int load_syms(struct uft *u, struct uft_obj *ob)
 		}
 		s = nl ? nl + 1 : e;
 	}
-	qsort(ob->sym, ob->n, sizeof(*ob->sym), cmp_sym);
+	if (ob->n)
+		qsort(ob->sym, ob->n, sizeof(*ob->sym), cmp_sym);
 	return 0;
 }
 
@@ -265,7 +266,8 @@ static int load_map(struct uft *u, const char *sid)
 		s = nl ? nl + 1 : e;
 	}
 	free(d);
-	qsort(u->maps, u->n_maps, sizeof(*u->maps), cmp_map);
+	if (u->n_maps)
+		qsort(u->maps, u->n_maps, sizeof(*u->maps), cmp_map);
 	return 0;
 }
 

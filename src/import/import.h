@@ -28,6 +28,10 @@ struct dp_import_opts {
 	uint32_t metric;    /* folded: the DP_CSD_* counter the weights count (default samples) */
 	uint64_t period_ns; /* folded: ns per sample (0 unknown) */
 	const char *perf;   /* perf: the perf executable (NULL: "perf" on PATH) */
+	/* folded, perf-script, pprof: when @data is set, the input's @len bytes (borrowed)
+	 * instead of reading @input, which still names it in messages (fuzzing, tests) */
+	const uint8_t *data;
+	size_t len;
 };
 
 /* dp_import_from_name - the format named @s ("folded", "uftrace", "perf", "perf-script",

@@ -28,7 +28,7 @@ func heavy() { sharedStep(9) }
 func main() {
 	f, _ := os.Create(os.Args[1])
 	pprof.StartCPUProfile(f)
-	for r := 0; r < 30000000; r++ {
+	for r := 0; r < 100000000; r++ {
 		light()
 		heavy()
 	}

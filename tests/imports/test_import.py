@@ -164,12 +164,13 @@ def t_folded_errors(c):
 
 # --------------------------------------------------------------------------- uftrace
 
-def uftrace_record(c, threads):
+def uftrace_record(c, threads, scale=200000, name="rec"):
     if not shutil.which("uftrace"):
         raise Skip("uftrace not installed (scripts/install-deps installs it)")
     exe = c.cc(c.path("ctx_pg"), "-pg", "-g", "-O0")
-    d = c.path("rec%d" % threads)
-    run(["uftrace", "record", "--no-pager", "-d", d, exe, "200000", str(threads)], c.work)
+    d = c.path("%s%d" % (name, threads))
+    shutil.rmtree(d, ignore_errors=True)
+    run(["uftrace", "record", "--no-pager", "-d", d, exe, str(scale), str(threads)], c.work)
     return d
 
 
@@ -194,11 +195,20 @@ def t_uftrace(c):
     p = c.imp(d, c.path("u.data"), "--from=uftrace")
     check_ctxcost_calls(p, 0)
     expect("origin", p.j["origin"], "uftrace")
-    expect_ratio("work time heavy/light per context",
-                 p.ctx("samples", ["heavy", "shared_step", "work"]),
-                 p.ctx("samples", ["light", "shared_step", "work"]), 2, 60)
     p = c.imp(d, c.path("u2.data"))  # guessed from the directory
     expect("guessed format", p.j["origin"], "uftrace")
+    # uftrace's times are wall-clock: a preemption on a loaded machine can land in
+    # light's few ms, so the time check gets three recordings to see the 6x it expects
+    for attempt in range(3):
+        p = c.imp(uftrace_record(c, 0, 2000000, "time"), c.path("ut.data"))
+        try:
+            expect_ratio("work time heavy/light per context",
+                         p.ctx("samples", ["heavy", "shared_step", "work"]),
+                         p.ctx("samples", ["light", "shared_step", "work"]), 2, 60)
+            break
+        except Fail:
+            if attempt == 2:
+                raise
 
 
 def t_uftrace_threads(c):
