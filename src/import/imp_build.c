@@ -141,6 +141,8 @@ static int64_t new_pd(struct imp *b, uint32_t ps, uint32_t thread)
 {
 	int rc = GROW(b, pd, b->n_pd + 1);
 
+	if (rc == 0)
+		rc = GROW(b, pdc, b->n_pd + 1);
 	if (rc < 0)
 		return rc;
 	b->n_pd++;
@@ -235,7 +237,8 @@ int imp_stack_start(struct imp *b, struct imp_stack *s, uint32_t thread)
 	}
 	s->n = 1;
 	s->thread = thread;
-	s->f[0] = (struct imp_frame){b->th_csd[thread], b->th[thread].root_pd, IMP_PS_THREAD, 0};
+	s->f[0] = (struct imp_frame){
+		.csd = b->th_csd[thread], .pd = b->th[thread].root_pd, .ps = IMP_PS_THREAD};
 	return 0;
 }
 
@@ -296,8 +299,26 @@ int64_t imp_enter(struct imp *b, struct imp_stack *s, uint32_t ps, uint64_t site
 		if (rc < 0)
 			return rc;
 	}
-	s->f[s->n++] = (struct imp_frame){(uint32_t)csd, b->csd[csd].callee, ps, key};
+	s->f[s->n++] = (struct imp_frame){
+		.csd = (uint32_t)csd, .pd = b->csd[csd].callee, .ps = ps, .key = key};
 	return csd;
+}
+
+int imp_reenter(struct imp *b, struct imp_stack *s, uint32_t csd, uint64_t key)
+{
+	uint32_t pd = b->csd[csd].callee;
+
+	if (s->n == s->cap) {
+		struct imp_frame *f = realloc(s->f, (size_t)s->cap * 2 * sizeof(*f));
+
+		if (!f || s->cap > UINT32_MAX / 4)
+			return dp_error(DP_ENOMEM, "out of memory importing (stack depth %u)",
+					s->n);
+		s->f = f;
+		s->cap *= 2;
+	}
+	s->f[s->n++] = (struct imp_frame){.csd = csd, .pd = pd, .ps = b->pd[pd].ps, .key = key};
+	return 0;
 }
 
 static void release_build(struct imp *b)
@@ -308,6 +329,7 @@ static void release_build(struct imp *b)
 	free(b->csd);
 	free(b->th);
 	free(b->th_csd);
+	free(b->pdc);
 	imp_map_release(&b->ps_map);
 	imp_map_release(&b->css_map);
 	imp_map_release(&b->csd_map);
@@ -318,6 +340,7 @@ static void release_build(struct imp *b)
 	b->csd = NULL;
 	b->th = NULL;
 	b->th_csd = NULL;
+	b->pdc = NULL;
 }
 
 void imp_abort(struct imp *b)

@@ -3,12 +3,13 @@
  * standard output of a helper program (`perf script`), and the entry points of
  * import.h: format names, guessing the format, dispatch.
  */
-#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, pipe, fork, execvp */
+#define _GNU_SOURCE /* O_CLOEXEC, pipe, fork, execvp, MAP_POPULATE, madvise */
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -78,6 +79,45 @@ int imp_read_all(const char *path, char **data, size_t *len)
 		*data = NULL;
 	}
 	return rc;
+}
+
+int imp_map_file(const char *path, const uint8_t **data, size_t *len)
+{
+	struct stat st;
+	void *m;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*data = NULL;
+	*len = 0;
+	if (fd < 0)
+		return dp_error(errno == ENOENT ? DP_ENOENT : DP_EIO, "%s: cannot open: %s", path,
+				strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return dp_error(DP_EIO, "%s: not a regular file", path);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return dp_error(DP_EIO, "%s: cannot map: %s", path, strerror(errno));
+	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	*data = m;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+void imp_unmap_file(const uint8_t *data, size_t len)
+{
+	void *m;
+
+	if (!data)
+		return;
+	memcpy(&m, &data, sizeof(m)); /* munmap's prototype is not const */
+	munmap(m, len);
 }
 
 int imp_contents(const struct dp_import_opts *o, char **data, size_t *len)

@@ -45,6 +45,12 @@ struct imp_frame {
 	uint64_t key;
 };
 
+/* Per PD: the key and CSD of the last call made from it (an importer's cache). */
+struct imp_pdc {
+	uint64_t key;
+	uint32_t csd;
+};
+
 /* A thread's context stack; f[0] is the thread root (the CSD from the program root). */
 struct imp_stack {
 	struct imp_frame *f;
@@ -63,7 +69,8 @@ struct imp {
 	struct dp_thread *th;
 	uint32_t *th_csd; /* [1..n_th]: the thread's root CSD */
 	uint32_t n_ps, n_css, n_pd, n_csd, n_th;
-	uint32_t cap_ps, cap_css, cap_pd, cap_csd, cap_th, cap_th_csd;
+	uint32_t cap_ps, cap_css, cap_pd, cap_csd, cap_th, cap_th_csd, cap_pdc;
+	struct imp_pdc *pdc; /* [1..n_pd] */
 	struct imp_map ps_map, css_map, csd_map, th_map;
 };
 
@@ -96,6 +103,16 @@ int imp_stack_start(struct imp *b, struct imp_stack *s, uint32_t thread);
  */
 int64_t imp_enter(struct imp *b, struct imp_stack *s, uint32_t ps, uint64_t site, uint64_t key);
 
+/*
+ * imp_reenter - push the activation of CSD @csd (key @key) on @s: a call that
+ * imp_enter() returned @csd for, made again from the same caller PD. Importers keep the
+ * last (key, CSD) called from each PD in b->pdc and call this when the next call from
+ * that PD has the same key, saving the lookups (the CSD of a caller PD and a key never
+ * changes).
+ * Return: 0 or -DP_ENOMEM.
+ */
+int imp_reenter(struct imp *b, struct imp_stack *s, uint32_t csd, uint64_t key);
+
 /* imp_stack_release - free the stack's memory. */
 void imp_stack_release(struct imp_stack *s);
 
@@ -121,6 +138,12 @@ struct dp_import_opts;
 /* imp_read_all - the whole file at @path in a malloc'd buffer (*@data, NUL-terminated,
  * *@len bytes without the NUL). Return: 0, -DP_ENOENT / -DP_EIO / -DP_ENOMEM. */
 int imp_read_all(const char *path, char **data, size_t *len);
+
+/* imp_map_file - the file at @path mapped read-only (*@data, *@len bytes; NULL for an
+ * empty file): big binary inputs are walked in place. Release with imp_unmap_file().
+ * Return: 0, -DP_ENOENT, -DP_EIO. */
+int imp_map_file(const char *path, const uint8_t **data, size_t *len);
+void imp_unmap_file(const uint8_t *data, size_t len);
 
 /* imp_contents - @o's input: a copy of @o->data when set, else the file @o->input, as
  * imp_read_all() gives it. */

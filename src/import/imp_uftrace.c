@@ -324,6 +324,19 @@ static int64_t proc_at(struct uft *u, uint64_t addr)
 	return id;
 }
 
+/* A little-endian u64 (the records are; we read only little-endian traces), as one
+ * load on a little-endian host. */
+static inline uint64_t le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
 /* The time since the previous record goes to the activation on top. */
 static void charge(struct imp *b, const struct imp_stack *s, uint64_t *last, uint64_t t)
 {
@@ -364,9 +377,11 @@ static int walk(struct uft *u, struct imp_stack *s, uint32_t thread, const char 
 			      "truncated record (the file size is not a "
 			      "multiple of 16)");
 	for (size_t at = 0; at < len; at += 16) {
-		uint64_t t = dp_fmt_get_u64(d + at), w = dp_fmt_get_u64(d + at + 8);
+		uint64_t t = le64(d + at), w = le64(d + at + 8);
 		uint32_t type = (uint32_t)(w & 3), more = (uint32_t)(w >> 2 & 1);
 		uint64_t addr = w >> 16;
+		struct imp_frame *top;
+		struct imp_pdc *c;
 		int64_t ps, csd;
 
 		if ((w >> 3 & 7) != UFT_RECORD_MAGIC)
@@ -388,11 +403,22 @@ static int walk(struct uft *u, struct imp_stack *s, uint32_t thread, const char 
 			leave(u, s, addr);
 			continue;
 		}
-		if ((ps = proc_at(u, addr)) < 0)
-			return (int)ps;
-		b->csd[s->f[s->n - 1].csd].callseqs++;
-		if ((csd = imp_enter(b, s, (uint32_t)ps, 0, addr)) < 0)
-			return (int)csd;
+		top = &s->f[s->n - 1];
+		b->csd[top->csd].callseqs++;
+		c = &b->pdc[top->pd];
+		if (c->csd && c->key == addr) { /* the same call as last time from this PD */
+			csd = c->csd;
+			if ((rc = imp_reenter(b, s, (uint32_t)csd, addr)) < 0)
+				return rc;
+		} else {
+			uint32_t pd = top->pd;
+
+			if ((ps = proc_at(u, addr)) < 0)
+				return (int)ps;
+			if ((csd = imp_enter(b, s, (uint32_t)ps, 0, addr)) < 0)
+				return (int)csd;
+			b->pdc[pd] = (struct imp_pdc){addr, (uint32_t)csd};
+		}
 		b->csd[csd].calls++;
 	}
 	return 0;
@@ -425,7 +451,8 @@ static int walk_tasks(struct uft *u)
 			rc = sid ? load_map(u, sid) : dp_error(DP_ENOMEM, "out of memory");
 		} else if (strncmp(l, "TASK ", 5) == 0 && (f = strstr(l, " tid="))) {
 			uint64_t tid = strtoull(f + 5, NULL, 10);
-			char dat[32], *path, *data;
+			const uint8_t *data;
+			char dat[32], *path;
 			size_t dl;
 			int64_t th;
 
@@ -435,17 +462,15 @@ static int walk_tasks(struct uft *u)
 				rc = dp_error(DP_ENOMEM, "out of memory");
 				break;
 			}
-			rc = imp_read_all(path, &data, &dl);
+			rc = imp_map_file(path, &data, &dl);
 			if (rc == -DP_ENOENT) {
 				rc = 0; /* a task that recorded nothing */
 			} else if (rc == 0) {
 				th = imp_thread(u->b, tid, NULL);
-				rc = th < 0 ? (int)th
-					    : walk(u, &s, (uint32_t)th, path, (const uint8_t *)data,
-						   dl);
+				rc = th < 0 ? (int)th : walk(u, &s, (uint32_t)th, path, data, dl);
 				if (th > 0 && tid == main_pid)
 					u->b->th[th].flags |= DP_THREAD_MAIN;
-				free(data);
+				imp_unmap_file(data, dl);
 			}
 			free(path);
 		}
