@@ -399,6 +399,8 @@ int imp_finish(struct imp *b, const char *tool, const char *input, uint32_t metr
 		p->samples_outside += p->csd[i].samples;
 		p->total_callseqs += p->csd[i].callseqs;
 	}
+	if (!p->program) /* the menu's title: the input when the tool named no program */
+		p->program = (uint32_t)in;
 	p->origin = (uint32_t)t;
 	p->origin_input = (uint32_t)in;
 	p->origin_note = (uint32_t)nt;

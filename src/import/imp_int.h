@@ -119,7 +119,8 @@ void imp_stack_release(struct imp_stack *s);
 /*
  * imp_finish - move the nodes into the profile, set the INFO totals (samples_outside,
  * total_callseqs), the symbolized flag and the ORIG fields: @tool, @input, @metrics
- * (DP_CSD_* bits measured), @note. The builder is released either way.
+ * (DP_CSD_* bits measured), @note; INFO's program becomes @input if the importer set
+ * none. The builder is released either way.
  * Return: 0 or -DP_ENOMEM.
  */
 int imp_finish(struct imp *b, const char *tool, const char *input, uint32_t metrics,

@@ -147,6 +147,11 @@ static int header(struct perf *f, char *s, char *e)
 		return 0;
 	}
 	f->thread = imp_thread(f->b, tid, comm);
+	if (!f->b->p->program && f->thread > 0) { /* the first sample's command names it */
+		int64_t id = imp_str(f->b, comm, strlen(comm));
+
+		f->b->p->program = id > 0 ? (uint32_t)id : 0;
+	}
 	return f->thread < 0 ? (int)f->thread : 0;
 }
 

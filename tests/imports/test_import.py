@@ -141,6 +141,9 @@ def t_folded(c):
     expect("total", p.total("samples"), 45)
     expect("period", p.j["sample_period_ns"], 1000)
     expect("origin", (p.j["origin"], p.j["metrics"]), ("folded", 8))
+    menu = run([c.dp, "report", c.path("f.data")], c.work).stdout
+    if "imported from                         folded" not in menu or f not in menu:
+        raise Fail("the menu does not say where the profile came from:\n" + menu)
     # calls as the metric: calls == exits
     p = c.imp(f, c.path("fc.data"), "--from=folded", "--metric=calls")
     expect("calls metric", p.ctx("calls", ["heavy", "shared_step", "work"]), 36)
