@@ -12,11 +12,16 @@
 
 /* ------------------------------------------------------------------ hash map --- */
 
+/* The keys are small ids and addresses: mixed fully (a multiply-xorshift finaliser),
+ * since the slot takes the low bits. */
 static size_t slot_of(const struct imp_map *m, uint64_t a, uint64_t b, uint64_t c)
 {
-	uint64_t h = a * 0x9E3779B97F4A7C15u ^ b * 0xC2B2AE3D27D4EB4Fu ^ c * 0x165667B19E3779F9u;
+	uint64_t h = (a * 0x9E3779B97F4A7C15u + b) * 0xC2B2AE3D27D4EB4Fu + c;
 
-	return (size_t)(h ^ h >> 29) & m->mask;
+	h ^= h >> 33;
+	h *= 0xFF51AFD7ED558CCDu;
+	h ^= h >> 33;
+	return (size_t)h & m->mask;
 }
 
 uint32_t imp_map_get(const struct imp_map *m, uint64_t a, uint64_t b, uint64_t c)

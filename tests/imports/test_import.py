@@ -144,6 +144,26 @@ def t_folded(c):
     menu = run([c.dp, "report", c.path("f.data")], c.work).stdout
     if "imported from                         folded" not in menu or f not in menu:
         raise Fail("the menu does not say where the profile came from:\n" + menu)
+    # lines sharing leading frames with the line before reuse its walk: the order of the
+    # lines must not matter (recursion, repeats, a line that is a prefix of the last)
+    lines = ["a;b;a;b 1", "a;b;a 2", "a;b;a;b;c 3", "a;b 4", "a;b;a;b 5", "a;b;a;b 6",
+             "a;c;a 7", "a 8", "a;b;c;b 9", "a;b;c 10"]
+    got = []
+    for order in (lines, sorted(lines), list(reversed(lines))):
+        f2 = c.path("order.folded")
+        with open(f2, "w") as o:
+            o.write("\n".join(order) + "\n")
+        p = c.imp(f2, c.path("order.data"))
+        sums = {}
+        for d in p.csds:
+            k = p.path[d["callee"]]
+            sums[k] = sums.get(k, 0) + d["samples"]
+        got.append(sums)
+    expect("the same contexts whatever the order", got[1] == got[0] and got[2] == got[0], True)
+    expect("a;b;a;b and a;b;c;b folded onto a;b", got[0][("<thread>", "a", "b")],
+           4 + 1 + 5 + 6 + 9)
+    expect("a;b;c;b: b folded, c under b", got[0][("<thread>", "a", "b", "c")], 3 + 10)
+    expect("a;b;a and a;c;a folded onto a", got[0][("<thread>", "a")], 2 + 7 + 8)
     # calls as the metric: calls == exits
     p = c.imp(f, c.path("fc.data"), "--from=folded", "--metric=calls")
     expect("calls metric", p.ctx("calls", ["heavy", "shared_step", "work"]), 36)
