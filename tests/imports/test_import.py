@@ -296,13 +296,17 @@ def t_perf_script(c):
                (p.j["threads"][0]["tid"], p.ctx("samples", ["main", "work"])), (12, 1))
 
 
-def perf_record(c, threads):
+def perf_record(c, threads, dwarf=False):
     if not shutil.which("perf"):
         raise Skip("perf not installed")
-    exe = c.cc(c.path("ctx_fp"), "-g", "-O0", "-fno-omit-frame-pointer")
-    out = c.path("perf%d.data" % threads)
-    r = run(["perf", "record", "-e", "cpu-clock", "-g", "-o", out, exe, "20000000",
-             str(threads)], c.work, ok=False)
+    if dwarf:  # no frame pointers: the call chains come from DWARF unwinding
+        exe = c.cc(c.path("ctx_dw"), "-g", "-O1", "-fomit-frame-pointer")
+    else:
+        exe = c.cc(c.path("ctx_fp"), "-g", "-O0", "-fno-omit-frame-pointer")
+    out = c.path("perf%d%s.data" % (threads, "dw" if dwarf else ""))
+    r = run(["perf", "record", "-e", "cpu-clock",
+             *(["--call-graph=dwarf"] if dwarf else ["-g"]), "-o", out, exe,
+             "20000000", str(threads)], c.work, ok=False)
     if r.returncode != 0:
         raise Skip("perf record is not permitted here: %s" % r.stderr.strip()[-300:])
     return out
@@ -316,6 +320,13 @@ def t_perf(c):
     if heavy + light < p.total("samples") * 0.6:
         raise Fail("only %d of %d samples in work" % (heavy + light, p.total("samples")))
     expect("origin", p.j["origin"], "perf")
+
+
+def t_perf_dwarf(c):
+    p = c.imp(perf_record(c, 0, dwarf=True), c.path("pd.data"), "--from=perf")
+    expect_ratio("work samples heavy/light (DWARF call chains)",
+                 p.ctx("samples", ["main", "heavy", "shared_step", "work"]),
+                 p.ctx("samples", ["main", "light", "shared_step", "work"]), 2, 60)
 
 
 def t_perf_threads(c):
