@@ -43,6 +43,22 @@ struct uft_map {
 	uint32_t obj; /* index into objs */
 };
 
+/* A session (a program started or exec'd): its memory map. */
+struct uft_sess {
+	uint64_t ts, pid; /* start time (ns) */
+	struct uft_map *maps;
+	size_t n_maps;
+};
+
+/* task.txt's FORK and TASK lines. */
+struct uft_fork {
+	uint64_t ts, pid, ppid;
+};
+
+struct uft_task {
+	uint64_t tid, pid;
+};
+
 struct uft {
 	struct imp *b;
 	const struct dp_import_opts *o;
@@ -50,9 +66,14 @@ struct uft {
 	uint64_t feat;
 	struct uft_obj *objs;
 	size_t n_objs;
-	struct uft_map *maps;
-	size_t n_maps;
-	struct imp_map addr_ps; /* record address -> PS */
+	struct uft_sess *sess;
+	size_t n_sess;
+	uint32_t cur; /* the session the records being walked belong to */
+	struct uft_fork *forks;
+	size_t n_forks;
+	struct uft_task *tasks;
+	size_t n_tasks;
+	struct imp_map addr_ps; /* (record address, session) -> PS */
 	uint64_t lost, strays;
 };
 
@@ -215,8 +236,9 @@ static int cmp_map(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Loads sid-SID.map: "START-END PERMS OFFSET DEV INODE PATH [build-id:...]". */
-static int load_map(struct uft *u, const char *sid)
+/* Loads sid-SID.map into session @sess: "START-END PERMS OFFSET DEV INODE PATH
+ * [build-id:...]". */
+static int load_map(struct uft *u, struct uft_sess *sess, const char *sid)
 {
 	char name[128], *d;
 	size_t len;
@@ -235,7 +257,7 @@ static int load_map(struct uft *u, const char *sid)
 			*nl = 0;
 		if (sscanf(s, "%llx-%llx %*s %*s %*s %*s %4095s", &st, &en, path) == 3 &&
 		    path[0] == '/') {
-			struct uft_map *nm = realloc(u->maps, (u->n_maps + 1) * sizeof(*nm));
+			struct uft_map *nm = realloc(sess->maps, (sess->n_maps + 1) * sizeof(*nm));
 
 			base = strrchr(path, '/') + 1;
 			for (i = 0; i < u->n_objs && strcmp(u->objs[i].base, base) != 0; i++)
@@ -244,7 +266,7 @@ static int load_map(struct uft *u, const char *sid)
 				free(d);
 				return dp_error(DP_ENOMEM, "out of memory");
 			}
-			u->maps = nm;
+			sess->maps = nm;
 			if (i == u->n_objs) {
 				struct uft_obj *no = realloc(u->objs, (i + 1) * sizeof(*no));
 
@@ -261,21 +283,22 @@ static int load_map(struct uft *u, const char *sid)
 					return dp_error(DP_ENOMEM, "out of memory");
 				}
 			}
-			u->maps[u->n_maps++] = (struct uft_map){st, en, (uint32_t)i};
+			sess->maps[sess->n_maps++] = (struct uft_map){st, en, (uint32_t)i};
 		}
 		s = nl ? nl + 1 : e;
 	}
 	free(d);
-	if (u->n_maps)
-		qsort(u->maps, u->n_maps, sizeof(*u->maps), cmp_map);
+	if (sess->n_maps)
+		qsort(sess->maps, sess->n_maps, sizeof(*sess->maps), cmp_map);
 	return 0;
 }
 
-/* The PS of the function at runtime address @addr (cached per address). */
+/* The PS of the function at runtime address @addr in the current session (cached). */
 static int64_t proc_at(struct uft *u, uint64_t addr)
 {
-	uint32_t ps = imp_map_get(&u->addr_ps, addr, 0, 0);
-	size_t lo = 0, hi = u->n_maps;
+	uint32_t ps = imp_map_get(&u->addr_ps, addr, u->cur, 0);
+	const struct uft_sess *se = &u->sess[u->cur];
+	size_t lo = 0, hi = se->n_maps;
 	char hex[32];
 	int64_t id;
 	int rc;
@@ -285,14 +308,14 @@ static int64_t proc_at(struct uft *u, uint64_t addr)
 	while (lo < hi) { /* the last map starting at or below addr */
 		size_t mid = (lo + hi) / 2;
 
-		if (u->maps[mid].start <= addr)
+		if (se->maps[mid].start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	id = 0;
-	if (lo > 0 && addr < u->maps[lo - 1].end) {
-		const struct uft_map *m = &u->maps[lo - 1];
+	if (lo > 0 && addr < se->maps[lo - 1].end) {
+		const struct uft_map *m = &se->maps[lo - 1];
 		struct uft_obj *ob = &u->objs[m->obj];
 		uint64_t rel = (u->feat & UFT_SYM_REL_ADDR) ? addr - m->start : addr;
 		size_t a = 0, z;
@@ -319,7 +342,7 @@ static int64_t proc_at(struct uft *u, uint64_t addr)
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
 		id = imp_proc(u->b, hex, strlen(hex), addr, addr);
 	}
-	if (id > 0 && (rc = imp_map_put(&u->addr_ps, addr, 0, 0, (uint32_t)id)) < 0)
+	if (id > 0 && (rc = imp_map_put(&u->addr_ps, addr, u->cur, 0, (uint32_t)id)) < 0)
 		return rc;
 	return id;
 }
@@ -363,15 +386,41 @@ static void leave(struct uft *u, struct imp_stack *s, uint64_t key)
 }
 
 /* One TID.dat file: the records of thread @thread. */
-static int walk(struct uft *u, struct imp_stack *s, uint32_t thread, const char *file,
-		const uint8_t *d, size_t len)
+/* The sessions task @t's records belong to: *@init before the first of @sw's @n_sw
+ * (the task's own sessions, by time); for a forked task, its parent's session then. */
+static void task_sessions(const struct uft *u, const struct uft_task *t, uint32_t *init,
+			  uint32_t *sw, size_t *n_sw)
+{
+	uint64_t parent = 0, fork_ts = UINT64_MAX;
+
+	*n_sw = 0;
+	*init = 0;
+	for (size_t i = 0; i < u->n_forks; i++) {
+		if (u->forks[i].pid == t->pid) {
+			parent = u->forks[i].ppid;
+			fork_ts = u->forks[i].ts;
+		}
+	}
+	for (size_t i = 0; i < u->n_sess; i++) {
+		if (u->sess[i].pid == t->pid)
+			sw[(*n_sw)++] = (uint32_t)i;
+		else if (parent && u->sess[i].pid == parent && u->sess[i].ts <= fork_ts)
+			*init = (uint32_t)i;
+	}
+	if (!parent && *n_sw)
+		*init = sw[0];
+}
+
+/* The records [@d, @d + @len) of one TID.dat, named @file, on stack @s; the session
+ * changes to sw[i] at its start time (exec). */
+static int walk_records(struct uft *u, struct imp_stack *s, const char *file, const uint8_t *d,
+			size_t len, const uint32_t *sw, size_t n_sw)
 {
 	struct imp *b = u->b;
 	uint64_t last = 0;
-	int rc = imp_stack_start(b, s, thread);
+	size_t next = 0;
+	int rc;
 
-	if (rc < 0)
-		return rc;
 	if (len % 16)
 		return bad_at(file, len - len % 16,
 			      "truncated record (the file size is not a "
@@ -382,6 +431,7 @@ static int walk(struct uft *u, struct imp_stack *s, uint32_t thread, const char 
 		uint64_t addr = w >> 16;
 		struct imp_frame *top;
 		struct imp_pdc *c;
+		uint64_t ckey;
 		int64_t ps, csd;
 
 		if ((w >> 3 & 7) != UFT_RECORD_MAGIC)
@@ -398,15 +448,22 @@ static int walk(struct uft *u, struct imp_stack *s, uint32_t thread, const char 
 		}
 		if (type == 3)
 			continue; /* an event (no data): nothing to count */
+		while (next < n_sw && t >= u->sess[sw[next]].ts)
+			u->cur = sw[next++]; /* the task exec'd: a new program and map */
 		charge(b, s, &last, t);
 		if (type == 1) {
 			leave(u, s, addr);
 			continue;
 		}
+		/* an entry at depth D has D activations below it: ours above that were left
+		 * unseen (an exec, lost records); a depth of 1023 may be saturated */
+		for (uint32_t depth = (uint32_t)(w >> 6 & 0x3FF); depth < 1023 && s->n - 1 > depth;)
+			b->csd[s->f[--s->n].csd].unwinds++;
 		top = &s->f[s->n - 1];
 		b->csd[top->csd].callseqs++;
 		c = &b->pdc[top->pd];
-		if (c->csd && c->key == addr) { /* the same call as last time from this PD */
+		ckey = addr | (uint64_t)u->cur << 48; /* the same address, another program */
+		if (c->csd && c->key == ckey) {	      /* the same call as last time from this PD */
 			csd = c->csd;
 			if ((rc = imp_reenter(b, s, (uint32_t)csd, addr)) < 0)
 				return rc;
@@ -417,21 +474,63 @@ static int walk(struct uft *u, struct imp_stack *s, uint32_t thread, const char 
 				return (int)ps;
 			if ((csd = imp_enter(b, s, (uint32_t)ps, 0, addr)) < 0)
 				return (int)csd;
-			b->pdc[pd] = (struct imp_pdc){addr, (uint32_t)csd};
+			b->pdc[pd] = (struct imp_pdc){ckey, (uint32_t)csd};
 		}
 		b->csd[csd].calls++;
 	}
 	return 0;
 }
 
-/* task.txt: "SESS ... pid=P sid=S ...", "TASK ... tid=T pid=P" lines. The first
- * session's map names the functions (forked children share it). */
-static int walk_tasks(struct uft *u)
+/* "timestamp=SEC.NSEC" in @l as ns, 0 if absent. */
+static uint64_t line_ts(const char *l)
 {
-	char *d, *sid = NULL, tn[] = "task.txt";
+	const char *f = strstr(l, "timestamp=");
+	uint64_t ns = 0;
+	char *p;
+	int digits = 0;
+
+	if (!f)
+		return 0;
+	ns = strtoull(f + 10, &p, 10) * 1000000000u;
+	if (*p == '.') {
+		uint64_t frac = 0;
+
+		for (p++; *p >= '0' && *p <= '9' && digits < 9; p++, digits++)
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		for (; digits < 9; digits++)
+			frac *= 10;
+		ns += frac;
+	}
+	return ns;
+}
+
+static uint64_t line_num(const char *l, const char *key)
+{
+	const char *f = strstr(l, key);
+
+	return f ? strtoull(f + strlen(key), NULL, 10) : 0;
+}
+
+/* Grows *@v (elements of @size) to hold @n + 1. */
+static int room(void *v, size_t n, size_t size)
+{
+	void **pv = v, *q;
+
+	if ((n > 0 && n < 8) || (n > 8 && (n & (n - 1)) != 0))
+		return 0; /* room left: capacities are 8, then powers of two */
+	q = realloc(*pv, (n < 8 ? 8 : n * 2) * size);
+	if (!q)
+		return dp_error(DP_ENOMEM, "out of memory reading task.txt");
+	*pv = q;
+	return 0;
+}
+
+/* task.txt: "SESS timestamp=T pid=P sid=S exename=...", "FORK timestamp=T pid=P
+ * ppid=Q", "TASK timestamp=T tid=T pid=P" lines (others, such as DLOP, are ignored). */
+static int read_tasks(struct uft *u)
+{
+	char *d, tn[] = "task.txt";
 	size_t len;
-	uint64_t main_pid = 0;
-	struct imp_stack s = {0};
 	int rc = read_in(u, tn, &d, &len);
 
 	if (rc == -DP_ENOENT)
@@ -444,40 +543,70 @@ static int walk_tasks(struct uft *u)
 
 		if (nl)
 			*nl = 0;
-		if (strncmp(l, "SESS ", 5) == 0 && !sid && (f = strstr(l, " sid="))) {
-			sid = strndup(f + 5, strcspn(f + 5, " "));
-			f = strstr(l, " pid=");
-			main_pid = f ? strtoull(f + 5, NULL, 10) : 0;
-			rc = sid ? load_map(u, sid) : dp_error(DP_ENOMEM, "out of memory");
-		} else if (strncmp(l, "TASK ", 5) == 0 && (f = strstr(l, " tid="))) {
-			uint64_t tid = strtoull(f + 5, NULL, 10);
-			const uint8_t *data;
-			char dat[32], *path;
-			size_t dl;
-			int64_t th;
+		if (strncmp(l, "SESS ", 5) == 0 && (f = strstr(l, " sid=")) &&
+		    (rc = room(&u->sess, u->n_sess, sizeof(*u->sess))) == 0) {
+			char sid[64];
+			struct uft_sess *se = &u->sess[u->n_sess++];
 
-			snprintf(dat, sizeof(dat), "%" PRIu64 ".dat", tid);
-			path = path_in(u, dat);
-			if (!path) {
-				rc = dp_error(DP_ENOMEM, "out of memory");
-				break;
-			}
-			rc = imp_map_file(path, &data, &dl);
-			if (rc == -DP_ENOENT) {
-				rc = 0; /* a task that recorded nothing */
-			} else if (rc == 0) {
-				th = imp_thread(u->b, tid, NULL);
-				rc = th < 0 ? (int)th : walk(u, &s, (uint32_t)th, path, data, dl);
-				if (th > 0 && tid == main_pid)
-					u->b->th[th].flags |= DP_THREAD_MAIN;
-				imp_unmap_file(data, dl);
-			}
-			free(path);
+			memset(se, 0, sizeof(*se));
+			se->ts = line_ts(l);
+			se->pid = line_num(l, " pid=");
+			snprintf(sid, sizeof(sid), "%.*s", (int)strcspn(f + 5, " "), f + 5);
+			rc = load_map(u, se, sid);
+		} else if (strncmp(l, "FORK ", 5) == 0 &&
+			   (rc = room(&u->forks, u->n_forks, sizeof(*u->forks))) == 0) {
+			u->forks[u->n_forks++] = (struct uft_fork){line_ts(l), line_num(l, " pid="),
+								   line_num(l, " ppid=")};
+		} else if (strncmp(l, "TASK ", 5) == 0 && strstr(l, " tid=") &&
+			   (rc = room(&u->tasks, u->n_tasks, sizeof(*u->tasks))) == 0) {
+			u->tasks[u->n_tasks++] =
+				(struct uft_task){line_num(l, " tid="), line_num(l, " pid=")};
 		}
 		l = nl ? nl + 1 : e;
 	}
-	free(sid);
 	free(d);
+	if (rc == 0 && u->n_sess == 0)
+		rc = dp_error(DP_EFORMAT, "%s: task.txt has no session (SESS line)", u->o->input);
+	return rc;
+}
+
+/* Each task's TID.dat, in task.txt's order, as a thread. */
+static int walk_tasks(struct uft *u)
+{
+	struct imp_stack s = {0};
+	uint32_t *sw = NULL;
+	int rc = read_tasks(u);
+
+	if (rc == 0 && !(sw = malloc((u->n_sess + 1) * sizeof(*sw))))
+		rc = dp_error(DP_ENOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < u->n_tasks; i++) {
+		const struct uft_task *t = &u->tasks[i];
+		const uint8_t *data;
+		char dat[32], *path;
+		size_t dl, n_sw;
+		int64_t th;
+
+		snprintf(dat, sizeof(dat), "%" PRIu64 ".dat", t->tid);
+		if (!(path = path_in(u, dat))) {
+			rc = dp_error(DP_ENOMEM, "out of memory");
+			break;
+		}
+		rc = imp_map_file(path, &data, &dl);
+		if (rc == -DP_ENOENT) {
+			rc = 0; /* a task that recorded nothing */
+		} else if (rc == 0) {
+			th = imp_thread(u->b, t->tid, NULL);
+			task_sessions(u, t, &u->cur, sw, &n_sw);
+			rc = th < 0 ? (int)th : imp_stack_start(u->b, &s, (uint32_t)th);
+			if (rc == 0)
+				rc = walk_records(u, &s, path, data, dl, sw, n_sw);
+			if (th > 0 && t->tid == u->sess[0].pid)
+				u->b->th[th].flags |= DP_THREAD_MAIN;
+			imp_unmap_file(data, dl);
+		}
+		free(path);
+	}
+	free(sw);
 	imp_stack_release(&s);
 	if (rc == 0 && u->b->n_th == 0)
 		rc = dp_error(DP_EFORMAT, "%s: no task with records in task.txt", u->o->input);
@@ -492,7 +621,11 @@ static void uft_release(struct uft *u)
 		free(u->objs[i].text);
 	}
 	free(u->objs);
-	free(u->maps);
+	for (size_t i = 0; i < u->n_sess; i++)
+		free(u->sess[i].maps);
+	free(u->sess);
+	free(u->forks);
+	free(u->tasks);
 	free(u->dir);
 	imp_map_release(&u->addr_ps);
 }

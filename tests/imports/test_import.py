@@ -240,6 +240,26 @@ def t_uftrace_threads(c):
     check_ctxcost_calls(p, 3)
 
 
+def t_uftrace_exec(c):
+    """A forked child that execs another program: its records before the exec resolve
+    through the parent's session, after it through its own (sid-*.map of ctxcost)."""
+    d = uftrace_record(c, 0)  # builds ctx_pg
+    exe = c.path("forkexec")
+    run([shutil.which("gcc") or "cc", "-pg", "-g", "-O0", "-o", exe,
+         os.path.join(HERE, "forkexec.c")], c.work)
+    d = c.path("fe")
+    run(["uftrace", "record", "--no-pager", "-d", d, exe, c.path("ctx_pg")], c.work)
+    p = c.imp(d, c.path("fe.data"))
+    expect("threads", len(p.j["threads"]), 2)
+    expect("parent: parentwork", p.ctx("calls", ["main", "parentwork"], thread=1), 1)
+    expect("child before exec: parentwork", p.ctx("calls", ["<thread>", "parentwork"],
+                                                   thread=2), 1)
+    expect("child after exec: ctxcost's light", p.ctx("calls", ["main", "light"], thread=2), 3)
+    expect("child after exec: ctxcost's heavy", p.ctx("calls", ["main", "heavy"], thread=2), 2)
+    expect("execl never returned: an unwind", p.ctx("unwinds", ["<thread>", "execl"],
+                                                    thread=2), 1)
+
+
 def t_uftrace_corrupt(c):
     d = uftrace_record(c, 0)
     dat = [f for f in os.listdir(d) if f.endswith(".dat") and f[0].isdigit()][0]
