@@ -210,6 +210,14 @@ static int frame(struct perf *f, char *s, char *e)
 		      (uint64_t)dso_id, 0);
 	if (ps < 0)
 		return (int)ps;
+	if (dso && !f->b->ps[ps].file && dso_end - dso > 1 && *dso == '/') {
+		/* no source file: the object stands for the module (contours, module pages) */
+		int64_t file = imp_str(f->b, dso, (size_t)(dso_end - dso));
+
+		if (file < 0)
+			return (int)file;
+		f->b->ps[ps].file = (uint32_t)file;
+	}
 	if (f->n_fr == f->cap_fr) {
 		uint32_t c = f->cap_fr ? f->cap_fr * 2 : 64;
 		struct frame *q = realloc(f->fr, c * sizeof(*q));

@@ -30,8 +30,9 @@ struct uft_sym {
 	const char *name;
 };
 
-struct uft_obj {    /* one `NAME.sym` file */
-	char *base; /* basename of the object's path */
+struct uft_obj {       /* one `NAME.sym` file */
+	char *base;    /* basename of the object's path */
+	uint32_t path; /* string id of its path: the module of its functions */
 	struct uft_sym *sym;
 	size_t n;
 	char *text; /* the file, names point into it */
@@ -241,6 +242,7 @@ static int cmp_map(const void *a, const void *b)
 static int load_map(struct uft *u, struct uft_sess *sess, const char *sid)
 {
 	char name[128], *d;
+	int64_t id;
 	size_t len;
 	int rc;
 
@@ -277,6 +279,8 @@ static int load_map(struct uft *u, struct uft_sess *sess, const char *sid)
 				u->objs = no;
 				memset(&no[i], 0, sizeof(*no));
 				no[i].base = strdup(base);
+				id = imp_str(u->b, path, strlen(path));
+				no[i].path = id > 0 ? (uint32_t)id : 0;
 				u->n_objs++;
 				if (!no[i].base) {
 					free(d);
@@ -336,6 +340,8 @@ static int64_t proc_at(struct uft *u, uint64_t addr)
 				(u->feat & UFT_SYM_REL_ADDR) ? s->addr + m->start : s->addr;
 
 			id = imp_proc(u->b, s->name, strlen(s->name), entry, entry);
+			if (id > 0) /* no source file: the object is the module */
+				u->b->ps[id].file = ob->path;
 		}
 	}
 	if (id == 0) {

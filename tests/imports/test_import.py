@@ -218,6 +218,8 @@ def t_uftrace(c):
     p = c.imp(d, c.path("u.data"), "--from=uftrace")
     check_ctxcost_calls(p, 0)
     expect("origin", p.j["origin"], "uftrace")
+    expect("work's module: the executable",
+           [q["file"] for q in p.j["ps"] if q["name"] == "work"], [c.path("ctx_pg")])
     p = c.imp(d, c.path("u2.data"))  # guessed from the directory
     expect("guessed format", p.j["origin"], "uftrace")
     # uftrace's times are wall-clock: a preemption on a loaded machine can land in
@@ -304,6 +306,15 @@ def t_perf_script(c):
     expect("threads", [t["name"] for t in p.j["threads"]], ["ctxcost", "ctxcost"])
     expect("no call counts", (p.total("calls") - len(p.j["threads"]), p.j["metrics"]), (0, 8))
     expect("guessed format", c.imp(FIXTURE, c.path("ps2.data")).j["origin"], "perf")
+    # the DSOs are the modules: a contour names them
+    work = [q for q in p.j["ps"] if q["name"] == "work"]
+    expect("work's module: its object", [q["file"] for q in work], ["/build/ctxcost"])
+    with open(c.path("Deep.contour"), "w") as o:
+        o.write("all libc.so.6\n")
+    r = run([c.dp, "report", "--contour", c.path("Deep.contour"), c.path("ps.data"),
+             "page=modules&inactive=sss"], c.work)
+    if "libc.so.6" not in r.stdout or r.stderr:
+        raise Fail("modules page / contour on a perf import:\n%s%s" % (r.stdout, r.stderr))
     # the same sample in other field layouts: [CPU], PID/TID, no time, no period
     for hdr in ("prog 12 [001] 5.000001: 250000 cpu-clock:u:",
                 "prog  11/12 [000]  5.5: 250000 cpu-clock:u:",
