@@ -21,6 +21,7 @@
 #include "deepprof/format.h"
 #include "imp_int.h"
 #include "import.h"
+#include "symbol/symbol.h"
 
 #define UFT_SYM_REL_ADDR (1u << 5)
 #define UFT_RECORD_MAGIC 5u
@@ -339,9 +340,18 @@ static int64_t proc_at(struct uft *u, uint64_t addr)
 			uint64_t entry =
 				(u->feat & UFT_SYM_REL_ADDR) ? s->addr + m->start : s->addr;
 
-			id = imp_proc(u->b, s->name, strlen(s->name), entry, entry);
+			char *dm = dp_demangle(s->name); /* the .sym files hold C++ names mangled */
+
+			id = imp_proc(u->b, dm ? dm : s->name, strlen(dm ? dm : s->name), entry,
+				      entry);
 			if (id > 0) /* no source file: the object is the module */
 				u->b->ps[id].file = ob->path;
+			if (id > 0 && dm) {
+				int64_t ln = imp_str(u->b, s->name, strlen(s->name));
+
+				u->b->ps[id].linkage_name = ln > 0 ? (uint32_t)ln : 0;
+			}
+			free(dm);
 		}
 	}
 	if (id == 0) {

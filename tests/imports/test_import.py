@@ -262,6 +262,22 @@ def t_uftrace_exec(c):
                                                     thread=2), 1)
 
 
+def t_uftrace_cxx(c):
+    """C++ names: uftrace's symbol files hold them mangled; the import demangles them
+    and keeps the mangled form as the linkage name."""
+    if not shutil.which("uftrace") or not shutil.which("g++"):
+        raise Skip("uftrace or g++ not installed")
+    exe = c.path("cxx")
+    run(["g++", "-pg", "-g", "-O0", "-o", exe, os.path.join(HERE, "cxx.cpp")], c.work)
+    d = c.path("cxxrec")
+    run(["uftrace", "record", "--no-pager", "-d", d, exe], c.work)
+    p = c.imp(d, c.path("cxx.data"))
+    area = [q for q in p.j["ps"] if q["name"] == "ns::W::area(int) const"]
+    expect("demangled, with its linkage name", [q["linkage_name"] for q in area],
+           ["_ZNK2ns1W4areaEi"])
+    expect("calls", p.ctx("calls", ["main", "ns::W::area(int) const"]), 10)
+
+
 def t_uftrace_corrupt(c):
     d = uftrace_record(c, 0)
     dat = [f for f in os.listdir(d) if f.endswith(".dat") and f[0].isdigit()][0]
