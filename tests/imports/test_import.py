@@ -117,8 +117,9 @@ def expect(what, got, want):
     print("ok: %s = %r" % (what, got))
 
 
-def expect_ratio(what, a, b, lo, hi):
-    r = a / b if b else float("inf")
+def expect_ratio(what, a, b, lo, hi=float("inf")):
+    """A / B within [LO, HI]; B may be 0 (a few samples) when A is not and HI is inf."""
+    r = a / b if b else (float("inf") if a else 0.0)
     if not lo <= r <= hi:
         raise Fail("%s: ratio %.2f (%d / %d) not within [%g, %g]" % (what, r, a, b, lo, hi))
     print("ok: %s ratio %.2f" % (what, r))
@@ -229,7 +230,7 @@ def t_uftrace(c):
         try:
             expect_ratio("work time heavy/light per context",
                          p.ctx("samples", ["heavy", "shared_step", "work"]),
-                         p.ctx("samples", ["light", "shared_step", "work"]), 2, 60)
+                         p.ctx("samples", ["light", "shared_step", "work"]), 2)
             break
         except Fail:
             if attempt == 2:
@@ -363,7 +364,7 @@ def t_perf(c):
     p = c.imp(perf_record(c, 0), c.path("p.data"), "--from=perf")
     heavy = p.ctx("samples", ["main", "heavy", "shared_step", "work"])
     light = p.ctx("samples", ["main", "light", "shared_step", "work"])
-    expect_ratio("work samples heavy/light", heavy, light, 2, 60)
+    expect_ratio("work samples heavy/light", heavy, light, 2)
     if heavy + light < p.total("samples") * 0.6:
         raise Fail("only %d of %d samples in work" % (heavy + light, p.total("samples")))
     expect("origin", p.j["origin"], "perf")
@@ -373,7 +374,7 @@ def t_perf_dwarf(c):
     p = c.imp(perf_record(c, 0, dwarf=True), c.path("pd.data"), "--from=perf")
     expect_ratio("work samples heavy/light (DWARF call chains)",
                  p.ctx("samples", ["main", "heavy", "shared_step", "work"]),
-                 p.ctx("samples", ["main", "light", "shared_step", "work"]), 2, 60)
+                 p.ctx("samples", ["main", "light", "shared_step", "work"]), 2)
 
 
 def t_perf_threads(c):
@@ -539,7 +540,7 @@ def t_pprof_go(c):
     p = c.imp(prof, c.path("go.data"))
     heavy = p.ctx("samples", ["main.heavy", "main.sharedStep", "main.work"])
     light = p.ctx("samples", ["main.light", "main.sharedStep", "main.work"])
-    expect_ratio("Go work samples heavy/light", heavy, light, 2, 60)
+    expect_ratio("Go work samples heavy/light", heavy, light, 2)
     expect("Go period", p.j["sample_period_ns"], 10000000)
 
 
