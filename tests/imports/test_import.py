@@ -565,6 +565,67 @@ def t_pprof_errors(c):
         c.bad(f, want, "--from=pprof")
 
 
+# ------------------------------------------------------------------------ round trips
+
+def contexts(p, field):
+    """FIELD per context, the context a path of names without the artificial roots
+    (exporters may or may not write <program> and <thread> frames)."""
+    out = {}
+    for d in p.csds:
+        k = tuple(x for x in p.path[d["callee"]] if not x.startswith("<"))
+        if k:
+            out[k] = out.get(k, 0) + d[field]
+    return {k: v for k, v in out.items() if v}
+
+
+def same_shape(what, a, b):
+    """A and B have the same contexts and values, or values in one constant ratio (an
+    exporter that writes time in ns, an importer that reads it back as samples)."""
+    if a == b:
+        print("ok: %s: %d contexts equal" % (what, len(a)))
+        return
+    if set(a) != set(b):
+        raise Fail("%s: contexts differ: only before %s, only after %s" %
+                   (what, sorted(set(a) - set(b))[:5], sorted(set(b) - set(a))[:5]))
+    k = next(iter(a))
+    for c in a:
+        if a[c] * b[k] != b[c] * a[k]:
+            raise Fail("%s: %r: %d before, %d after (not in the ratio of %r)" %
+                       (what, c, a[c], b[c], k))
+    print("ok: %s: %d contexts in one ratio" % (what, len(a)))
+
+
+def exporter(c):
+    r = run([c.dp, "export", "--help"], c.work, ok=False)
+    if r.returncode != 0:
+        raise Skip("this deepprof has no export command")
+
+
+def t_roundtrip_folded(c):
+    """deepprof export --format=folded, then import: the same per-context samples."""
+    exporter(c)
+    src = c.imp(FIXTURE, c.path("src.data"), "--from=perf-script")
+    run([c.dp, "export", "--format=folded", c.path("src.data"), "-o", c.path("rt.folded")],
+        c.work)
+    back = c.imp(c.path("rt.folded"), c.path("rt.data"), "--from=folded")
+    same_shape("folded round trip, samples", contexts(src, "samples"),
+               contexts(back, "samples"))
+
+
+def t_roundtrip_pprof(c):
+    """deepprof export --format=pprof, then import: the same per-context samples and
+    calls."""
+    exporter(c)
+    d = uftrace_record(c, 1)
+    src = c.imp(d, c.path("src.data"))
+    run([c.dp, "export", "--format=pprof", c.path("src.data"), "-o", c.path("rt.pb.gz")],
+        c.work)
+    back = c.imp(c.path("rt.pb.gz"), c.path("rt.data"), "--from=pprof")
+    same_shape("pprof round trip, samples", contexts(src, "samples"),
+               contexts(back, "samples"))
+    same_shape("pprof round trip, calls", contexts(src, "calls"), contexts(back, "calls"))
+
+
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
 
 
