@@ -65,10 +65,11 @@ check-tsan:
 	$(CMAKE) --build $(BUILD_TSAN) -j $(JOBS)
 	cd $(BUILD_TSAN) && $(CTEST) --output-on-failure -j $(JOBS) -L unit
 
-# The reader's libFuzzer target for a bounded time, with clang.
+# The libFuzzer targets (the reader, the importers) for a bounded time, with clang.
 check-fuzz:
 	CC=clang $(CMAKE) -S . -B $(BUILD_FUZZ) -DDP_WERROR=ON -DDP_FUZZ=ON
-	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_reader
+	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_reader fuzz_import_folded \
+		fuzz_import_perf fuzz_import_pprof fuzz_import_uftrace
 	cd $(BUILD_FUZZ) && $(CTEST) --output-on-failure -L fuzz
 
 demo: deps build

@@ -77,6 +77,7 @@
 #define DP_CHUNK_PDYN DP_FMT_ID('P', 'D', 'Y', 'N') /* ProcDynamic records */
 #define DP_CHUNK_CSDY DP_FMT_ID('C', 'S', 'D', 'Y') /* CallSiteDynamic records */
 #define DP_CHUNK_SYMS DP_FMT_ID('S', 'Y', 'M', 'S') /* symbols (after symbolization) */
+#define DP_CHUNK_ORIG DP_FMT_ID('O', 'R', 'I', 'G') /* optional: imported from another tool */
 
 /* ---------------------------------------------------------------- node kinds --- */
 

@@ -18,6 +18,7 @@ int dp_cmd_tree(int argc, char **argv);
 int dp_cmd_check(int argc, char **argv);
 int dp_cmd_serve(int argc, char **argv); /* cmd_serve.c */
 int dp_cmd_export(int argc, char **argv);
+int dp_cmd_import(int argc, char **argv);
 
 /* dp_cli_prefix - the installation (or build tree) root: the directory above the one
  * holding the deepprof executable. Owned by the CLI; never NULL after main() starts. */

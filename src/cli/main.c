@@ -35,6 +35,7 @@ static const struct dp_cli_command dp_commands[] = {
 	{"tree", dp_cmd_tree, "the calling-context tree with costs"},
 	{"check", dp_cmd_check, "render every page of a profile and verify it"},
 	{"export", dp_cmd_export, "write a profile for other tools (callgrind, pprof, ...)"},
+	{"import", dp_cmd_import, "convert perf, uftrace, pprof or folded stacks to a profile"},
 #ifdef DP_HAVE_SERVE
 	{"serve", dp_cmd_serve, "browse profiles in a web browser"},
 #endif

@@ -89,6 +89,12 @@ static void jd_run(struct jd *d)
 	dp_json_end_object(j);
 	jd_str(d, "stop_reason", p->stop_reason);
 	dp_json_kv_u64(j, "root_pd", p->root_pd);
+	if (!p->origin)
+		return; /* written by the runtime: every counter measured */
+	jd_str(d, "origin", p->origin);
+	jd_str(d, "origin_input", p->origin_input);
+	jd_str(d, "origin_note", p->origin_note);
+	dp_json_kv_u64(j, "metrics", p->metrics);
 }
 
 static int jd_threads(struct jd *d)

@@ -87,6 +87,15 @@ static void td_run(struct td *d, const char *name)
 	dp_buf_adds(o, "  stop reason       ");
 	td_text(d, p->stop_reason ? dp_profile_str(p, p->stop_reason) : "-");
 	dp_buf_addf(o, "\n  root PD           %" PRIu32 "\n", p->root_pd);
+	if (p->origin) {
+		dp_buf_adds(o, "  imported from     ");
+		td_text(d, dp_profile_str(p, p->origin));
+		dp_buf_adds(o, " ");
+		td_text(d, dp_profile_str(p, p->origin_input));
+		dp_buf_addf(o, " (metrics 0x%" PRIx32 ")\n  import note       ", p->metrics);
+		td_text(d, dp_profile_str(p, p->origin_note));
+		dp_buf_adds(o, "\n");
+	}
 }
 
 static int td_threads(struct td *d)

@@ -107,6 +107,14 @@ struct dp_profile {
 	uint64_t start_ns, end_ns;
 	uint64_t exit_status; /* exit() status + 1; 0 unknown */
 
+	/* ORIG (optional): where an imported profile came from. origin is 0 for a profile
+	 * written by the deepprof runtime, which measures every counter */
+	uint32_t origin;       /* string id: the tool ("uftrace", "perf", "pprof", "folded") */
+	uint32_t origin_input; /* string id: the input it was imported from */
+	uint32_t origin_note;  /* string id: free text (units, what was converted how) */
+	uint32_t metrics;      /* DP_CSD_* bits of the counters the source measured; only
+				  meaningful when origin != 0 */
+
 	uint32_t n_threads;
 	struct dp_thread *threads; /* [1..n_threads] */
 	uint32_t n_objects;

@@ -113,3 +113,29 @@ int dp_rd_syms(struct dp_rd *rd)
 		rc = syms_css(&s, id);
 	return rc < 0 ? rc : dp_rd_end(&s.c);
 }
+
+/* ORIG: tool, input, metrics (known CSD bits only), note; see docs/FORMAT.md. */
+int dp_rd_orig(struct dp_rd *rd)
+{
+	struct dp_profile *p = rd->p;
+	struct dp_cur c = {rd, rd->off[DP_RD_ORIG], rd->off[DP_RD_ORIG] + rd->len[DP_RD_ORIG],
+			   "ORIG"};
+	size_t at;
+	int rc;
+
+	if (!rd->have[DP_RD_ORIG])
+		return 0;
+	rc = dp_rd_str(&c, &p->origin, "tool");
+	if (rc == 0)
+		rc = dp_rd_str(&c, &p->origin_input, "input");
+	at = c.pos;
+	if (rc == 0)
+		rc = dp_rd_u32(&c, &p->metrics, "metrics");
+	if (rc == 0 && (p->metrics & ~DP_CSD_FIELDS_KNOWN))
+		rc = dp_rd_fail(rd, at, "ORIG metrics 0x%" PRIx32 " has unknown bits", p->metrics);
+	if (rc == 0)
+		rc = dp_rd_str(&c, &p->origin_note, "note");
+	if (rc == 0 && p->origin == 0)
+		rc = dp_rd_fail(rd, rd->off[DP_RD_ORIG], "ORIG chunk with an empty tool name");
+	return rc < 0 ? rc : dp_rd_end(&c);
+}

@@ -22,7 +22,7 @@
 #include "deepprof/format.h"
 #include "reader.h"
 
-#define MAX_CHUNKS 8
+#define MAX_CHUNKS 9
 
 struct wr {
 	const struct dp_profile *p;
@@ -287,6 +287,17 @@ static int write_syms(struct wr *w)
 	return dp_buf_error(b);
 }
 
+/* ORIG, only for imported profiles (origin set). */
+static void write_orig(struct wr *w)
+{
+	chunk_begin(w);
+	put_str(w, w->p->origin);
+	put_str(w, w->p->origin_input);
+	put_num(w, w->p->metrics);
+	put_str(w, w->p->origin_note);
+	chunk_end(w, DP_CHUNK_ORIG);
+}
+
 static void write_header(struct wr *w)
 {
 	uint8_t h[DP_FMT_HEADER_SIZE] = {0};
@@ -346,6 +357,8 @@ int dp_write_buffer(const struct dp_profile *p, struct dp_buf *out)
 	write_csdy(&w);
 	if ((p->features & DP_FEAT_SYMBOLIZED) && write_syms(&w) < 0)
 		return dp_buf_error(out) ? dp_buf_error(out) : -DP_ENOMEM;
+	if (p->origin)
+		write_orig(&w);
 	write_toc_end(&w);
 	return dp_buf_error(out);
 }

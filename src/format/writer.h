@@ -12,7 +12,8 @@
 
 /*
  * dp_write_buffer - append the complete file for @p (borrowed) to @out: header, chunks
- * (SYMS when DP_FEAT_SYMBOLIZED is set, coverage points when DP_FEAT_COVERAGE is set),
+ * (SYMS when DP_FEAT_SYMBOLIZED is set, coverage points when DP_FEAT_COVERAGE is set,
+ * ORIG when @p->origin is set),
  * table of contents and end record. The profile is not validated here.
  * Return: 0, or -DP_ENOMEM (@out's ceiling or malloc).
  */

@@ -71,6 +71,12 @@ static int menu_run_facts(struct dp_report *r, const struct dp_profile *p)
 
 	if (!cmd)
 		return -DP_ENOMEM;
+	if (p->origin) /* imported by `deepprof import`: where from, and what it measured */
+		rc |= dp_rep_fact_str(r, "origin", "imported from", dp_profile_str(p, p->origin)) |
+		      dp_rep_fact_str(r, "origin_input", "imported input",
+				      dp_profile_str(p, p->origin_input)) |
+		      dp_rep_fact_str(r, "origin_note", "import note",
+				      dp_profile_str(p, p->origin_note));
 	rc |= dp_rep_fact_str(r, "program", "program", dp_profile_str(p, p->program));
 	rc |= dp_rep_fact_str(r, "command_line", "command line", cmd);
 	rc |= dp_rep_fact_u64(r, "pid", "process id", p->pid);

@@ -108,6 +108,22 @@ int dp_sym_demangle(struct dp_sym_ctx *c, const char *mangled, uint32_t *id)
 	return r;
 }
 
+char *dp_demangle(const char *mangled)
+{
+	dp_demangle_fn dm;
+	int status = -1;
+	char *d;
+
+	if (strncmp(mangled, "_Z", 2) != 0 || (dm = demangler()) == NULL)
+		return NULL;
+	d = dm(mangled, NULL, NULL, &status);
+	if (status != 0) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
 /* dp_sym_is_runtime_name - whether @name is provided by libdeepprof itself (the hooks,
  * the allocation wrappers, the API): calls to these are never profiled call sites. */
 int dp_sym_is_runtime_name(const char *name)

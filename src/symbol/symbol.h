@@ -36,6 +36,11 @@ struct dp_symbolize_opts {
  */
 int dp_symbolize(struct dp_profile *p, struct dp_symbolize_opts *opts);
 
+/* dp_demangle - the demangled form of the C++ name @mangled (malloc'd: free() it), or
+ * NULL when it is not a mangled name, does not demangle, or no demangler (libstdc++'s,
+ * loaded on first use) is available. For names from elsewhere (deepprof import). */
+char *dp_demangle(const char *mangled);
+
 /*
  * dp_symbolize_file - read the data file @path, symbolize it and rewrite it atomically.
  * On success writes a one-line summary ("PATH: 12 functions, 45 call sites (3 never
