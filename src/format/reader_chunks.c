@@ -308,7 +308,7 @@ static int pdyn_one(struct dp_cur *c, uint32_t id)
 		rc = dp_rd_id(c, &pd->thread, 0, p->n_threads, "PD", id, "thread", "threads");
 	if (rc < 0)
 		return rc;
-	if (pd->thread == 0 && id != p->root_pd)
+	if (pd->thread == 0 && id != p->root_pd && p->ps[pd->ps].kind != DP_PS_PROGRAM)
 		return dp_rd_fail(c->rd, at, "PD %" PRIu32 " has no thread but is not the root PD",
 				  id);
 	if (pd->thread != 0 && id == p->root_pd)
