@@ -216,6 +216,18 @@ static uint32_t upd(const struct dp_pm_in *x, uint32_t j)
 	return j == root ? 1 : x->pd_base + j - (j > root);
 }
 
+/* The runs a single-program profile holds: the most calls of one of its threads (each
+ * run calls its main thread once; 1 for a file the runtime wrote). */
+static uint64_t runs(const struct dp_profile *p)
+{
+	uint64_t n = 1;
+
+	for (uint32_t d = 1; d <= p->n_csd; d++)
+		if (p->csd[d].caller == p->root_pd && p->csd[d].calls > n)
+			n = p->csd[d].calls;
+	return n;
+}
+
 static void copy_nodes(struct dp_pm *m, struct dp_pm_in *x)
 {
 	const struct dp_profile *p = x->p;
@@ -249,8 +261,7 @@ static void copy_nodes(struct dp_pm *m, struct dp_pm_in *x)
 			.caller = 1,
 			.css = x->root_prog_css,
 			.callee = x->prog_pd,
-			.calls = 1,
-			.exits = p->exit_status ? 1 : 0,
+			.calls = runs(p),
 		};
 }
 
