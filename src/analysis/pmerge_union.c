@@ -37,7 +37,8 @@ static int cmp_pair(const void *a, const void *b)
 	return (*x > *y) - (*x < *y);
 }
 
-/* Fold input thread @t of @p into union thread @id (@fresh: its first instance). */
+/* Fold input thread @t of @p into union thread @id (@fresh: its first instance). The
+ * name is part of the key, so it is the same in every instance. */
 static int fold_thread(struct dp_pm *m, const struct dp_profile *p, uint32_t t, uint32_t id,
 		       int fresh)
 {
@@ -56,9 +57,6 @@ static int fold_thread(struct dp_pm *m, const struct dp_profile *p, uint32_t t, 
 		return 0;
 	}
 	d->tid = s->tid < d->tid ? s->tid : d->tid;
-	if (name && (!d->name || strcmp(dp_profile_str(m->u, (uint32_t)name),
-					dp_profile_str(m->u, d->name)) < 0))
-		d->name = (uint32_t)name;
 	d->start_ns = s->start_ns < d->start_ns ? s->start_ns : d->start_ns;
 	d->samples_inside += s->samples_inside;
 	d->flags = (d->flags & s->flags) | ((d->flags | s->flags) & keep);
@@ -68,8 +66,9 @@ static int fold_thread(struct dp_pm *m, const struct dp_profile *p, uint32_t t, 
 
 /*
  * Match input @i's threads: key = program, the sorted ranks (@rank) of the functions its
- * root enters, and its ordinal among the input's threads with that program and those
- * entries. @pairs is scratch for n_csd + 1 values.
+ * root enters, its name, and its ordinal among the input's threads with that program,
+ * those entries and that name (workers named by number match by name, even when they
+ * started in another order). @pairs is scratch for n_csd + 1 values.
  */
 int dp_pm_map_threads(struct dp_pm *m, uint32_t i, const uint32_t *rank, uint64_t *pairs)
 {
@@ -107,6 +106,7 @@ int dp_pm_map_threads(struct dp_pm *m, uint32_t i, const uint32_t *rank, uint64_
 		for (uint32_t j = b; j < at; j++)
 			if (j == b || pairs[j] != pairs[j - 1])
 				dp_pm_put_u32(&m->key, (uint32_t)pairs[j]);
+		dp_pm_put_str(&m->key, p, p->threads[t].name);
 		sid = dp_pm_intern(m, &sigs, &fresh);
 		if (sid >= 0)
 			dp_pm_put_u32(&m->key, ord[sid]++);

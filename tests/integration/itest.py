@@ -409,6 +409,84 @@ def t_multifile(ctx, ck):
     ck.balanced(p)
 
 
+def merged_sums(profiles):
+    """{(caller, callee): counters} summed over PROFILES, and the INFO totals summed."""
+    edges, info = {}, {}
+    for p in profiles:
+        for key, v in p.edges().items():
+            acc = edges.setdefault(key, dict.fromkeys(v, 0))
+            for k in v:
+                acc[k] += v[k]
+        for k in ("samples_inside", "samples_outside", "total_callseqs"):
+            info[k] = info.get(k, 0) + p.doc[k]
+    return edges, info
+
+
+def t_merge(ctx, ck):
+    """deepprof merge: N runs of recursion summed exactly (every counter of every edge,
+    INFO totals, run time), merge order and grouping give the same bytes, threads
+    matched by name, two programs each under its own node, bad input named."""
+    exe = ctx.build("recursion", ["recursion.c"])
+    runs = []
+    for i, (n, m) in enumerate([(12, 100), (15, 60), (17, 1000)]):
+        runs.append(ctx.run(exe, n, m, output="r%d.data" % i)[1])
+    ctx.must([ctx.deepprof, "merge", "-o", "all.data", "r0.data", "r1.data", "r2.data"])
+    ctx.must([ctx.deepprof, "merge", "-o", "r21.data", "r2.data", "r1.data"])
+    ctx.must([ctx.deepprof, "merge", "-o", "other.data", "r21.data", "r0.data"])
+    with open(os.path.join(ctx.work, "all.data"), "rb") as a, \
+            open(os.path.join(ctx.work, "other.data"), "rb") as b:
+        ck.true("merge(r0, r1, r2) and merge(merge(r2, r1), r0) are the same bytes",
+                a.read() == b.read())
+    m = Profile.load(ctx.deepprof, os.path.join(ctx.work, "all.data"))
+    edges, info = merged_sums(runs)
+    ck.eq("edges of the merged profile", sorted(m.edges()), sorted(edges))
+    for key, want in edges.items():
+        for k, v in want.items():
+            ck.eq("%s -> %s %s" % (key[0], key[1], k), m.edge(*key)[k], v)
+    for k, v in info.items():
+        ck.eq("INFO " + k, m.doc[k], v)
+    ck.eq("run time", m.doc["end_ns"] - m.doc["start_ns"],
+          sum(p.doc["end_ns"] - p.doc["start_ns"] for p in runs))
+    ck.edge(m, "fib", "fib", calls=sum(fib_calls(n) - 1 for n in (12, 15, 17)))
+    ck.edge(m, "is_even", "is_odd", calls=50 + 30 + 500)
+    ck.eq("PDs of fib (recursion folded)", len(m.pds_of("fib")), 1)
+    ck.eq("threads", len(m.threads), 1)
+    chk = ctx.sh([ctx.deepprof, "check", "--max", "40", os.path.join(ctx.work, "all.data")])
+    ck.eq("deepprof check of the merged file", chk.returncode, 0)
+    # threads: each worker matched with the worker of the same name
+    texe = ctx.build("threads", ["threads.c"], extra=["-pthread"])
+    t1 = ctx.run(texe, 1000, output="t1.data")[1]
+    ctx.run(texe, 300, output="t2.data")
+    ctx.must([ctx.deepprof, "merge", "-o", "tt.data", "t1.data", "t2.data"])
+    tt = Profile.load(ctx.deepprof, os.path.join(ctx.work, "tt.data"))
+    ck.eq("threads after merging", len(tt.threads), len(t1.threads))
+    for i in range(8):
+        t = tt.thread_named("worker-%d" % i)
+        ck.edge(tt, "work", "leaf", thread=t, calls=(i + 1) * 1300)
+    # two programs: one node each under the root, named by the program
+    ctx.must([ctx.deepprof, "merge", "-o", "two.data", "all.data", "tt.data"])
+    two = Profile.load(ctx.deepprof, os.path.join(ctx.work, "two.data"))
+    root = two.doc["root_pd"]
+    kids = sorted((two.ps[two.pd[c["callee"]]["ps"]]["name"], c["calls"])
+                  for c in two.csd if c["caller"] == root)
+    ck.eq("program nodes under the root", kids, [(exe, 3), (texe, 2)])
+    ck.edge(two, "fib", "fib", calls=sum(fib_calls(n) - 1 for n in (12, 15, 17)))
+    ck.edge(two, "work", "leaf", calls=36 * 1300)
+    chk = ctx.sh([ctx.deepprof, "check", "--max", "40", os.path.join(ctx.work, "two.data")])
+    ck.eq("deepprof check of the two-program file", chk.returncode, 0)
+    # bad input: named, non-zero exit, the output untouched
+    with open(os.path.join(ctx.work, "r0.data"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(ctx.work, "cut.data"), "wb") as f:
+        f.write(data[:len(data) // 2])
+    r = ctx.sh([ctx.deepprof, "merge", "-o", "all.data", "r1.data", "cut.data"])
+    ck.eq("exit status on a truncated input", r.returncode, 2)
+    ck.true("the message names the file", "cut.data" in r.stderr)
+    with open(os.path.join(ctx.work, "all.data"), "rb") as a, \
+            open(os.path.join(ctx.work, "other.data"), "rb") as b:
+        ck.true("the output is untouched after a failure", a.read() == b.read())
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 
