@@ -202,11 +202,10 @@ static int ps_key(struct dp_pm *m, const struct dp_pm_in *x, const struct dp_ps 
 		return dp_pm_put_key(b, &m->units, unit);
 	if (s->kind != DP_PS_FUNCTION)
 		return 0;
-	if ((m->flags & DP_MERGE_FORCE) && s->name) {
+	if ((m->flags & DP_MERGE_FORCE) && s->name) { /* the line moves with edits above */
 		dp_buf_addc(b, 'n');
 		dp_pm_put_str(b, x->p, s->name);
-		dp_pm_put_str(b, x->p, s->file);
-		return dp_pm_put_u32(b, s->line);
+		return dp_pm_put_str(b, x->p, s->file);
 	}
 	o = dp_pm_obj_of(x->p, s->object, s->addr);
 	if (!o) {
@@ -314,20 +313,26 @@ int dp_pm_map_ps(struct dp_pm *m, uint32_t i)
 	return 0;
 }
 
-/* m->key := the key of a CSS of kind @kind in union PS @ps at address @a of input @x (or
- * source position @file:@line with DP_MERGE_FORCE). */
-static int css_key(struct dp_pm *m, const struct dp_pm_in *x, uint32_t ps, uint32_t kind,
-		   uint64_t a, uint32_t file, uint32_t line)
+/*
+ * m->key := the key of CSS @s of input @x (NULL: a call of kind @kind the merge makes in
+ * union PS @ps): union PS, kind, and the address in its object; with DP_MERGE_FORCE
+ * instead the source file, the line counted from the caller's first line (edits above
+ * the function move both) and the statically known callee.
+ */
+static int css_key(struct dp_pm *m, const struct dp_pm_in *x, const struct dp_css *s, uint32_t ps,
+		   uint32_t kind)
 {
 	struct dp_buf *b = &m->key;
+	uint64_t a = s ? s->addr : 0;
 	uint32_t o;
 
 	dp_buf_reset(b);
 	dp_pm_put_key(b, &m->k.ps, ps);
 	dp_buf_addc(b, (uint8_t)kind);
-	if (m->flags & DP_MERGE_FORCE) {
-		dp_pm_put_str(b, x->p, file);
-		return dp_pm_put_u32(b, line);
+	if ((m->flags & DP_MERGE_FORCE) && s) {
+		dp_pm_put_str(b, x->p, s->file);
+		dp_pm_put_u32(b, s->line - x->p->ps[s->ps].line);
+		return s->callee_ps ? dp_pm_put_key(b, &m->k.ps, x->ps[s->callee_ps]) : 0;
 	}
 	o = dp_pm_obj_at(x->p, a);
 	if (!o) {
@@ -379,7 +384,7 @@ static int64_t add_css(struct dp_pm *m, struct dp_pm_src s)
  * @ps: the root's call of the program node, or the program node's call of a thread. */
 static int64_t made_css(struct dp_pm *m, uint32_t i, uint32_t ps, uint32_t kind)
 {
-	css_key(m, &m->in[i], ps, kind, 0, 0, 0);
+	css_key(m, &m->in[i], NULL, ps, kind);
 	return add_css(m, (struct dp_pm_src){i, 0, ps, kind});
 }
 
@@ -395,7 +400,7 @@ int dp_pm_map_css(struct dp_pm *m, uint32_t i)
 
 		if (m->multi && x->unit && s->ps == root_ps && s->kind == DP_CSS_THREAD)
 			continue; /* replaced by the program node's */
-		css_key(m, x, x->ps[s->ps], s->kind, s->addr, s->file, s->line);
+		css_key(m, x, s, x->ps[s->ps], s->kind);
 		if ((id = add_css(m, (struct dp_pm_src){i, c, 0, 0})) < 0)
 			return (int)id;
 		x->css[c] = (uint32_t)id;
@@ -488,14 +493,20 @@ static int pm_alloc(struct dp_pm *m, struct dp_profile *u)
 	return 0;
 }
 
-/* With DP_MERGE_FORCE: per input, its functions that no other input has. */
+/* With DP_MERGE_FORCE: per input, its functions that no other input has (a line each:
+ * "NAME: N of M functions matched none in the other inputs: f (file:line), ..."). */
 static int force_notes(struct dp_pm *m, struct dp_buf *notes)
 {
+	struct dp_buf list;
+	int rc = 0;
+
+	dp_buf_init(&list, (size_t)1 << 16);
 	for (uint32_t i = 0; notes && m->n_in > 1 && i < m->n_in; i++) {
 		const struct dp_pm_in *x = &m->in[i];
 		const struct dp_profile *p = x->p;
 		uint32_t n_fn = 0, n_alone = 0;
 
+		dp_buf_reset(&list);
 		for (uint32_t s = 1; s <= p->n_ps; s++) {
 			if (p->ps[s].kind != DP_PS_FUNCTION)
 				continue;
@@ -503,20 +514,22 @@ static int force_notes(struct dp_pm *m, struct dp_buf *notes)
 			if (m->ps_seen[x->ps[s]] > 1)
 				continue;
 			if (n_alone++ < 8)
-				dp_buf_addf(notes, "%s %s (%s:%" PRIu32 ")",
-					    n_alone > 1 ? "," : ":",
+				dp_buf_addf(&list, "%s%s (%s:%" PRIu32 ")", n_alone > 1 ? ", " : "",
 					    dp_profile_str(p, p->ps[s].name),
 					    dp_profile_str(p, p->ps[s].file), p->ps[s].line);
 			else if (n_alone == 9)
-				dp_buf_adds(notes, ", ...");
+				dp_buf_adds(&list, ", ...");
 		}
 		if (n_alone)
 			dp_buf_addf(notes,
-				    " -- %s: %" PRIu32 " of %" PRIu32
-				    " functions matched none in the other inputs\n",
-				    x->name, n_alone, n_fn);
+				    "%s: %" PRIu32 " of %" PRIu32
+				    " functions matched none in the other inputs: %s\n",
+				    x->name, n_alone, n_fn, dp_buf_cstr(&list));
 	}
-	return notes && dp_buf_error(notes) ? nomem() : 0;
+	if (notes && (dp_buf_error(notes) || dp_buf_error(&list)))
+		rc = nomem();
+	dp_buf_release(&list);
+	return rc;
 }
 
 /* The union of @m's inputs into @u (initialised), keys in m->k. */

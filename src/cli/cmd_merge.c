@@ -70,8 +70,11 @@ int dp_cmd_merge(int argc, char **argv)
 	dp_buf_init(&notes, (size_t)1 << 20);
 	rc = dp_merge_files((const char *const *)argv + i, (uint32_t)(argc - i), flags, &notes,
 			    out);
-	if (notes.len)
-		fprintf(stderr, "deepprof merge: %s", dp_buf_cstr(&notes));
+	for (const char *l = dp_buf_cstr(&notes), *e; *l; l = *e ? e + 1 : e) {
+		e = strchr(l, '\n');
+		e = e ? e : l + strlen(l);
+		fprintf(stderr, "deepprof merge: %.*s\n", (int)(e - l), l);
+	}
 	dp_buf_release(&notes);
 	if (rc < 0) {
 		fprintf(stderr, "deepprof: %s\n", dp_errmsg());

@@ -474,6 +474,31 @@ def t_merge(ctx, ck):
     ck.edge(two, "work", "leaf", calls=36 * 1300)
     chk = ctx.sh([ctx.deepprof, "check", "--max", "40", os.path.join(ctx.work, "two.data")])
     ck.eq("deepprof check of the two-program file", chk.returncode, 0)
+    # --force: a rebuild with a function added above fib matches by name and position
+    src = os.path.join(ctx.work, "recursion.c")
+    with open(os.path.join(PROGS, "recursion.c")) as f:
+        text = f.read()
+    with open(src, "w") as f:
+        f.write(text)
+    ctx.must([ctx.deepprof, "cc", ctx.opt, "-I", PROGS, "-o", "rb", src])
+    ctx.run("./rb", 12, 100, output="v1.data")
+    with open(src, "w") as f:
+        f.write(text.replace("NOINLINE static long fib(long n)\n{",
+                             "NOINLINE long extra(long n)\n{\n\treturn n + 1;\n}\n\n"
+                             "NOINLINE static long fib(long n)\n{", 1)
+                .replace("is_even(m));", "is_even(m) + (int)extra(n));"))
+    ctx.must([ctx.deepprof, "cc", ctx.opt, "-I", PROGS, "-o", "rb", src])
+    ctx.run("./rb", 13, 100, output="v2.data")
+    r = ctx.must([ctx.deepprof, "merge", "--force", "-o", "f.data", "v1.data", "v2.data"])
+    f = Profile.load(ctx.deepprof, os.path.join(ctx.work, "f.data"))
+    ck.edge(f, "fib", "fib", calls=fib_calls(12) - 1 + fib_calls(13) - 1)
+    ck.eq("functions named fib after --force", len(f.pds_of("fib")), 1)
+    ck.true("--force reports the new function", "v2.data: 1 of 5 functions matched none"
+            in r.stderr and "extra (" in r.stderr)
+    r = ctx.must([ctx.deepprof, "merge", "-o", "nf.data", "v1.data", "v2.data"])
+    nf = Profile.load(ctx.deepprof, os.path.join(ctx.work, "nf.data"))
+    ck.eq("two builds without --force: two program nodes",
+          sum(1 for p in nf.ps.values() if p["kind"] == "program"), 2)
     # bad input: named, non-zero exit, the output untouched
     with open(os.path.join(ctx.work, "r0.data"), "rb") as f:
         data = f.read()
