@@ -1,0 +1,208 @@
+/*
+ * analysis/diff.c - dp_diff_procs(): per-procedure self costs of two profiles matched by
+ * name and source file, in one pass over each profile's CSDs, then sorted by change.
+ */
+#include "diff.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "../core/strtab.h"
+#include "deepprof/format.h"
+
+static int nomem(void)
+{
+	return dp_error(DP_ENOMEM, "out of memory comparing profiles");
+}
+
+int dp_diff_metric_parse(const char *s, enum dp_diff_metric *m)
+{
+	static const char *const names[] = {"time", "calls", "callseqs", "allocs", "bytes"};
+
+	for (int i = 0; i < 5; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*m = (enum dp_diff_metric)i;
+			return 0;
+		}
+	return -1;
+}
+
+static uint64_t counter(const struct dp_csd *c, enum dp_diff_metric m)
+{
+	switch (m) {
+	case DP_DIFF_TIME:
+		return c->samples;
+	case DP_DIFF_CALLS:
+		return c->calls;
+	case DP_DIFF_CALLSEQS:
+		return c->callseqs;
+	case DP_DIFF_ALLOCS:
+		return c->allocs;
+	case DP_DIFF_BYTES:
+		return c->alloc_bytes;
+	}
+	return 0;
+}
+
+/* The matching key of PS @s of @p into @b: "name\0file", or its address if unnamed. */
+static size_t ps_key(const struct dp_profile *p, uint32_t s, char *b, size_t len)
+{
+	const struct dp_ps *ps = &p->ps[s];
+	int n;
+
+	if (ps->name)
+		n = snprintf(b, len, "%s%c%s", dp_profile_str(p, ps->name), 0,
+			     dp_profile_str(p, ps->file));
+	else
+		n = snprintf(b, len, "%s", dp_profile_ps_label(p, s, b, len));
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+struct side {
+	uint64_t *raw; /* by key id */
+	uint8_t *seen;
+	uint32_t *ps; /* a PS of the key in this profile */
+};
+
+/* Sum @metric per procedure of @p into @s (keys interned into @keys). */
+static int collect(const struct dp_profile *p, enum dp_diff_metric metric, struct dp_strtab *keys,
+		   uint32_t *ps_key_id, struct side *s, uint64_t *total)
+{
+	char buf[1024];
+
+	for (uint32_t i = 1; i <= p->n_ps; i++) {
+		int64_t id;
+
+		if (p->ps[i].kind != DP_PS_FUNCTION) {
+			ps_key_id[i] = 0;
+			continue;
+		}
+		id = dp_strtab_intern(keys, buf, ps_key(p, i, buf, sizeof(buf)));
+		if (id < 0)
+			return (int)id;
+		ps_key_id[i] = (uint32_t)id;
+		s->seen[id] = 1;
+		s->ps[id] = i;
+	}
+	for (uint32_t d = 1; d <= p->n_csd; d++) {
+		const struct dp_csd *c = &p->csd[d];
+		uint32_t ps = c->callee <= p->n_pd ? p->pd[c->callee].ps : 0;
+		uint64_t v = counter(c, metric);
+
+		*total += v;
+		if (ps && ps <= p->n_ps && ps_key_id[ps])
+			s->raw[ps_key_id[ps]] += v;
+	}
+	return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct dp_diff_row *x = a, *y = b;
+	double cx = fabs(x->change), cy = fabs(y->change);
+	int c;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	return strcmp(x->file, y->file);
+}
+
+/* The value compared for @raw of a run whose counter sums to @total. */
+static double value(uint64_t raw, uint64_t total, double period, enum dp_diff_metric m,
+		    int absolute)
+{
+	if (m != DP_DIFF_TIME)
+		return (double)raw;
+	if (absolute)
+		return (double)raw * period;
+	return total ? (double)raw / (double)total : 0.0;
+}
+
+/* Fill row @r for key @k from the two sides (an unnamed procedure's address label is
+ * copied into d->arena). Returns 0 or -DP_ENOMEM. */
+static int fill_row(struct dp_diff_row *r, const struct dp_profile *base,
+		    const struct dp_profile *new_, const struct side *s, uint32_t k,
+		    enum dp_diff_metric m, int absolute, struct dp_diff *d)
+{
+	const struct dp_profile *p = s[1].seen[k] ? new_ : base;
+	const struct dp_ps *ps = &p->ps[s[1].seen[k] ? s[1].ps[k] : s[0].ps[k]];
+	char buf[32];
+
+	r->name = ps->name ? dp_profile_str(p, ps->name) : "";
+	if (!ps->name) {
+		const char *l = dp_profile_ps_label(p, (uint32_t)(ps - p->ps), buf, sizeof(buf));
+
+		if (!(r->name = dp_arena_strndup(&d->arena, l, strlen(l))))
+			return nomem();
+	}
+	r->file = dp_profile_str(p, ps->file);
+	r->line = ps->line;
+	r->side = s[0].seen[k] && s[1].seen[k] ? DP_DIFF_BOTH
+		  : s[0].seen[k]	       ? DP_DIFF_ONLY_BASE
+					       : DP_DIFF_ONLY_NEW;
+	r->base_raw = s[0].raw[k];
+	r->new_raw = s[1].raw[k];
+	r->base = value(r->base_raw, d->base_total, d->base_period_ns, m, absolute);
+	r->new_ = value(r->new_raw, d->new_total, d->new_period_ns, m, absolute);
+	r->change = r->new_ - r->base;
+	r->rel = r->base != 0.0 ? r->change / r->base : (double)NAN;
+	return 0;
+}
+
+int dp_diff_procs(const struct dp_profile *base, const struct dp_profile *new_,
+		  enum dp_diff_metric metric, int absolute, struct dp_diff *d)
+{
+	size_t n_keys = (size_t)base->n_ps + new_->n_ps + 2;
+	struct dp_strtab keys;
+	struct side s[2];
+	uint32_t *kid;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	dp_arena_init(&d->arena, 0);
+	d->base_period_ns = (double)base->sample_period_ns;
+	d->new_period_ns = (double)new_->sample_period_ns;
+	if ((rc = dp_strtab_init(&keys)) < 0)
+		return rc;
+	for (int i = 0; i < 2; i++) {
+		s[i].raw = dp_arena_array(&d->arena, n_keys, sizeof(uint64_t));
+		s[i].seen = dp_arena_array(&d->arena, n_keys, 1);
+		s[i].ps = dp_arena_array(&d->arena, n_keys, sizeof(uint32_t));
+	}
+	kid = dp_arena_array(&d->arena, n_keys, sizeof(uint32_t));
+	if (!s[0].raw || !s[0].seen || !s[0].ps || !s[1].raw || !s[1].seen || !s[1].ps || !kid)
+		rc = nomem();
+	if (rc == 0)
+		rc = collect(base, metric, &keys, kid, &s[0], &d->base_total);
+	if (rc == 0)
+		rc = collect(new_, metric, &keys, kid, &s[1], &d->new_total);
+	if (rc == 0 && !(d->rows = dp_arena_array(&d->arena, keys.n, sizeof(*d->rows))))
+		rc = nomem();
+	for (uint32_t k = 1; rc == 0 && k < keys.n; k++) {
+		struct dp_diff_row *r = &d->rows[d->n_rows];
+
+		if (!s[0].raw[k] && !s[1].raw[k])
+			continue;
+		rc = fill_row(r, base, new_, s, k, metric, absolute, d);
+		d->n_rows++;
+	}
+	dp_strtab_release(&keys);
+	if (rc < 0) {
+		dp_diff_release(d);
+		return rc;
+	}
+	qsort(d->rows, d->n_rows, sizeof(*d->rows), cmp_row);
+	return 0;
+}
+
+void dp_diff_release(struct dp_diff *d)
+{
+	dp_arena_release(&d->arena);
+	memset(d, 0, sizeof(*d));
+}
