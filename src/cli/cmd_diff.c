@@ -25,7 +25,7 @@ static const char diff_usage[] =
 	"Procedures are matched by name and source file; those in one profile only are\n"
 	"marked. Time is compared as a share of each run's total samples.\n"
 	"\n"
-	"  --format=text|json  output format (default text; JSON in docs/QUERIES.md)\n"
+	"  --format=text|json  output format (default text; JSON in docs/MERGE.md)\n"
 	"  --metric=M          time (default), calls, callseqs, allocs or bytes\n"
 	"  --absolute          compare time in seconds instead of shares\n"
 	"  --limit N           print at most N procedures (text default 40, JSON all;\n"

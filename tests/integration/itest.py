@@ -8,6 +8,7 @@ usage: itest.py --deepprof BIN --cc gcc|clang --opt O0|O2 --work DIR TEST
 Exit status: 0 pass, 1 fail, 77 skip (compiler missing).
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -510,6 +511,51 @@ def t_merge(ctx, ck):
     with open(os.path.join(ctx.work, "all.data"), "rb") as a, \
             open(os.path.join(ctx.work, "other.data"), "rb") as b:
         ck.true("the output is untouched after a failure", a.read() == b.read())
+
+
+def t_diff(ctx, ck):
+    """deepprof diff: a variant of loops.c whose grows() loop runs 4 times longer lists
+    grows first (time and callseqs, text and JSON), with exact callseqs changes and the
+    function only the variant has marked; a profile against itself is all zero."""
+    n = 1000000
+    base = ctx.build("loops", ["loops.c"])
+    ctx.run(base, n, output="base.data")
+    var = ctx.build("loops4", ["loops.c"], extra=["-DGROW=4"])
+    ctx.run(var, n, output="new.data")
+
+    def diff(*args):
+        r = ctx.must([ctx.deepprof, "diff", "--format=json"] + list(args))
+        return json.loads(r.stdout)["procedures"]
+
+    rows = diff("base.data", "new.data")
+    ck.eq("first procedure by change in time share", rows[0]["name"], "grows")
+    ck.true("grows' share grew", rows[0]["change"] > 0.2)
+    rows = diff("--metric=callseqs", "base.data", "new.data")
+    ck.eq("first procedure by change in callseqs", rows[0]["name"], "grows")
+    by = {r["name"]: r for r in rows}
+    ck.eq("grows' callseqs change", by["grows"]["change"], 3 * n)
+    ck.eq("grows' relative change", by["grows"]["relative"], 3.0)
+    for f in ("steady_a", "steady_b", "steady_c"):
+        ck.eq("%s's callseqs change" % f, by[f]["change"], 0)
+    rows = diff("--metric=calls", "base.data", "new.data")
+    by = {r["name"]: r for r in rows}
+    ck.eq("added() is only in the variant", (by["added"]["side"], by["added"]["new_raw"]),
+          ("new", 1))
+    ck.eq("tick's calls change", by["tick"]["change"], 3 * n)
+    for metric in ("time", "callseqs", "calls", "allocs", "bytes"):
+        rows = diff("--metric=" + metric, "new.data", "new.data")
+        ck.eq("changes of a profile against itself (%s)" % metric,
+              [r["change"] for r in rows], [0] * len(rows))
+    text = ctx.must([ctx.deepprof, "diff", "--metric=callseqs", "base.data", "new.data"]).stdout
+    lines = text.splitlines()
+    first = lines[lines.index(next(line for line in lines if line.endswith(" procedure"))) + 1]
+    ck.true("text output lists grows first", "grows" in first and "+3000000" in first)
+    text = ctx.must([ctx.deepprof, "diff", "--metric=calls", "base.data", "new.data"]).stdout
+    ck.true("text output marks added()", any("added" in line and "[only in new]" in line
+                                             for line in text.splitlines()))
+    r = ctx.sh([ctx.deepprof, "diff", "base.data", "missing.data"])
+    ck.eq("exit status for a missing file", r.returncode, 2)
+    ck.true("the message names it", "missing.data" in r.stderr)
 
 
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
