@@ -13,6 +13,7 @@
 #include "../core/err.h"
 #include "../core/strtab.h"
 #include "deepprof/format.h"
+#include "diff_int.h"
 
 static int nomem(void)
 {
@@ -31,9 +32,9 @@ int dp_diff_metric_parse(const char *s, enum dp_diff_metric *m)
 	return -1;
 }
 
-static uint64_t counter(const struct dp_csd *c, enum dp_diff_metric m)
+static uint64_t counter(const struct dp_csd *c, int m)
 {
-	switch (m) {
+	switch ((enum dp_diff_metric)m) {
 	case DP_DIFF_TIME:
 		return c->samples;
 	case DP_DIFF_CALLS:
@@ -77,10 +78,19 @@ static int collect(const struct dp_profile *p, enum dp_diff_metric metric, struc
 	for (uint32_t i = 1; i <= p->n_ps; i++) {
 		int64_t id;
 
-		if (p->ps[i].kind != DP_PS_FUNCTION) {
-			ps_key_id[i] = 0;
-			continue;
+		ps_key_id[i] = 0;
+		if (p->ps[i].kind == DP_PS_PROGRAM) { /* a context, not a procedure */
+			int n = snprintf(buf, sizeof(buf), "%c%s", 1,
+					 dp_profile_str(p, p->ps[i].name));
+
+			id = dp_strtab_intern(keys, buf,
+					      n < 0			? 0
+					      : (size_t)n < sizeof(buf) ? (size_t)n
+									: sizeof(buf) - 1);
+			ps_key_id[i] = id < 0 ? 0 : (uint32_t)id;
 		}
+		if (p->ps[i].kind != DP_PS_FUNCTION)
+			continue;
 		id = dp_strtab_intern(keys, buf, ps_key(p, i, buf, sizeof(buf)));
 		if (id < 0)
 			return (int)id;
@@ -94,7 +104,7 @@ static int collect(const struct dp_profile *p, enum dp_diff_metric metric, struc
 		uint64_t v = counter(c, metric);
 
 		*total += v;
-		if (ps && ps <= p->n_ps && ps_key_id[ps])
+		if (ps && ps <= p->n_ps && ps_key_id[ps] && p->ps[ps].kind == DP_PS_FUNCTION)
 			s->raw[ps_key_id[ps]] += v;
 	}
 	return 0;
@@ -155,21 +165,72 @@ static int fill_row(struct dp_diff_row *r, const struct dp_profile *base,
 	return 0;
 }
 
+/* The context rows: every context with a cost in either profile. */
+static int ctx_rows(struct dp_diff *d, enum dp_diff_metric m, int absolute)
+{
+	const struct dp_diff_ctx *c = d->ctx;
+	uint32_t n = c->tab.n;
+
+	if (!(d->ctx_rows = dp_arena_array(&d->arena, n, sizeof(*d->ctx_rows))))
+		return nomem();
+	for (uint32_t k = 1; k < n; k++) {
+		struct dp_diff_row *r = &d->ctx_rows[d->n_ctx_rows];
+		const char *key = d->keys->str[c->proc[k]];
+
+		if (!c->raw[0][k] && !c->raw[1][k])
+			continue;
+		r->name = key[0] == 1 ? key + 1 : key;
+		r->file = key[0] == 1 ? "" : key + strlen(key) + 1;
+		r->ctx = k;
+		r->side = c->seen[0][k] && c->seen[1][k] ? DP_DIFF_BOTH
+			  : c->seen[0][k]		 ? DP_DIFF_ONLY_BASE
+							 : DP_DIFF_ONLY_NEW;
+		r->base_raw = c->raw[0][k];
+		r->new_raw = c->raw[1][k];
+		r->base = value(r->base_raw, d->base_total, d->base_period_ns, m, absolute);
+		r->new_ = value(r->new_raw, d->new_total, d->new_period_ns, m, absolute);
+		r->change = r->new_ - r->base;
+		r->rel = r->base != 0.0 ? r->change / r->base : (double)NAN;
+		d->n_ctx_rows++;
+	}
+	return 0;
+}
+
+/* Procedures of both sides into d->rows. */
+static int proc_rows(struct dp_diff *d, const struct dp_profile *base,
+		     const struct dp_profile *new_, const struct side *s, enum dp_diff_metric m,
+		     int absolute)
+{
+	int rc = 0;
+
+	if (!(d->rows = dp_arena_array(&d->arena, d->keys->n, sizeof(*d->rows))))
+		return nomem();
+	for (uint32_t k = 1; rc == 0 && k < d->keys->n; k++) {
+		if (!s[0].raw[k] && !s[1].raw[k])
+			continue;
+		rc = fill_row(&d->rows[d->n_rows], base, new_, s, k, m, absolute, d);
+		d->n_rows++;
+	}
+	return rc;
+}
+
 int dp_diff_procs(const struct dp_profile *base, const struct dp_profile *new_,
 		  enum dp_diff_metric metric, int absolute, struct dp_diff *d)
 {
 	size_t n_keys = (size_t)base->n_ps + new_->n_ps + 2;
-	struct dp_strtab keys;
 	struct side s[2];
 	uint32_t *kid;
-	int rc;
+	int rc = 0;
 
 	memset(d, 0, sizeof(*d));
 	dp_arena_init(&d->arena, 0);
 	d->base_period_ns = (double)base->sample_period_ns;
 	d->new_period_ns = (double)new_->sample_period_ns;
-	if ((rc = dp_strtab_init(&keys)) < 0)
-		return rc;
+	d->keys = calloc(1, sizeof(*d->keys));
+	d->ctx = calloc(1, sizeof(*d->ctx));
+	if (!d->keys || !d->ctx || dp_strtab_init(d->keys) < 0 ||
+	    dp_diff_ctx_init(d->ctx, (size_t)base->n_pd + new_->n_pd) < 0)
+		rc = nomem();
 	for (int i = 0; i < 2; i++) {
 		s[i].raw = dp_arena_array(&d->arena, n_keys, sizeof(uint64_t));
 		s[i].seen = dp_arena_array(&d->arena, n_keys, 1);
@@ -178,31 +239,49 @@ int dp_diff_procs(const struct dp_profile *base, const struct dp_profile *new_,
 	kid = dp_arena_array(&d->arena, n_keys, sizeof(uint32_t));
 	if (!s[0].raw || !s[0].seen || !s[0].ps || !s[1].raw || !s[1].seen || !s[1].ps || !kid)
 		rc = nomem();
-	if (rc == 0)
-		rc = collect(base, metric, &keys, kid, &s[0], &d->base_total);
-	if (rc == 0)
-		rc = collect(new_, metric, &keys, kid, &s[1], &d->new_total);
-	if (rc == 0 && !(d->rows = dp_arena_array(&d->arena, keys.n, sizeof(*d->rows))))
-		rc = nomem();
-	for (uint32_t k = 1; rc == 0 && k < keys.n; k++) {
-		struct dp_diff_row *r = &d->rows[d->n_rows];
-
-		if (!s[0].raw[k] && !s[1].raw[k])
-			continue;
-		rc = fill_row(r, base, new_, s, k, metric, absolute, d);
-		d->n_rows++;
-	}
-	dp_strtab_release(&keys);
+	if (rc == 0 && (rc = collect(base, metric, d->keys, kid, &s[0], &d->base_total)) == 0)
+		rc = dp_diff_ctx_collect(d->ctx, base, 0, kid, counter, (int)metric);
+	if (rc == 0 && (rc = collect(new_, metric, d->keys, kid, &s[1], &d->new_total)) == 0)
+		rc = dp_diff_ctx_collect(d->ctx, new_, 1, kid, counter, (int)metric);
+	if (rc == 0 && (rc = proc_rows(d, base, new_, s, metric, absolute)) == 0)
+		rc = ctx_rows(d, metric, absolute);
 	if (rc < 0) {
 		dp_diff_release(d);
 		return rc;
 	}
 	qsort(d->rows, d->n_rows, sizeof(*d->rows), cmp_row);
+	qsort(d->ctx_rows, d->n_ctx_rows, sizeof(*d->ctx_rows), cmp_row);
 	return 0;
+}
+
+const char *dp_diff_ctx_path(const struct dp_diff *d, uint32_t ctx, struct dp_buf *b)
+{
+	uint32_t chain[256], n = 0;
+
+	dp_buf_reset(b);
+	for (uint32_t k = ctx; k && k < d->ctx->cap; k = d->ctx->parent[k])
+		if (n < 256)
+			chain[n++] = k;
+		else
+			chain[255] = k; /* deeper than 256: the root end is kept */
+	for (uint32_t i = n; i-- > 0;) {
+		const char *key = d->keys->str[d->ctx->proc[chain[i]]];
+
+		if (i + 1 < n)
+			dp_buf_adds(b, i == 254 && n == 256 ? " > ... > " : " > ");
+		dp_buf_adds(b, key[0] == 1 ? key + 1 : key);
+	}
+	return dp_buf_cstr(b);
 }
 
 void dp_diff_release(struct dp_diff *d)
 {
+	if (d->keys)
+		dp_strtab_release(d->keys);
+	if (d->ctx)
+		dp_diff_ctx_release(d->ctx);
+	free(d->keys);
+	free(d->ctx);
 	dp_arena_release(&d->arena);
 	memset(d, 0, sizeof(*d));
 }

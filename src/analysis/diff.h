@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include "../core/arena.h"
+#include "../core/buf.h"
+#include "../core/strtab.h"
 #include "../format/profile.h"
 
 enum dp_diff_metric {
@@ -26,10 +28,12 @@ enum dp_diff_side {
 	DP_DIFF_ONLY_NEW   /* only in the new profile */
 };
 
-/* One procedure: names borrowed from the profile it was found in (the new one first). */
+/* One procedure or context: names borrowed from the profile it was found in (the new one
+ * first) or from the diff. */
 struct dp_diff_row {
-	const char *name, *file;
-	uint32_t line;
+	const char *name, *file; /* the procedure (a context's last one) */
+	uint32_t line;		 /* 0 for contexts */
+	uint32_t ctx;		 /* contexts: the id for dp_diff_ctx_path(); 0 for procedures */
 	enum dp_diff_side side;
 	uint64_t base_raw, new_raw; /* the counter: samples, calls, callseqs, allocs, bytes */
 	double base, new_;	    /* the values compared: a share of the run's total (time,
@@ -38,25 +42,35 @@ struct dp_diff_row {
 	double rel;		    /* change / base; NaN when base is 0 */
 };
 
+struct dp_diff_ctx;
+
 struct dp_diff {
 	struct dp_arena arena; /* owns rows */
-	struct dp_diff_row *rows;
-	uint32_t n_rows;
+	struct dp_diff_row *rows, *ctx_rows;
+	uint32_t n_rows, n_ctx_rows;
+	struct dp_strtab *keys;		/* procedure keys "name\0file" */
+	struct dp_diff_ctx *ctx;	/* the contexts' chains */
 	uint64_t base_total, new_total; /* the counter summed over each profile */
 	double base_period_ns, new_period_ns;
 };
 
 /*
- * dp_diff_procs - compare @base and @new (borrowed; they must outlive @d) per procedure:
- * procedures match by name and source file (unnamed ones by address), each side's self
- * cost is the sum of @metric over the CSDs calling the procedure's contexts. Time is a
- * share of each run's total samples unless @absolute (then ns: samples times the
- * sampling period). Rows are sorted by decreasing |change|, then name; procedures with
- * no cost in either profile are left out.
+ * dp_diff_procs - compare @base and @new (borrowed; they must outlive @d) per procedure
+ * (d->rows) and per calling context (d->ctx_rows): procedures match by name and source
+ * file (unnamed ones by address), contexts by the chain of procedures from the root
+ * that first reaches them (thread roots skipped: a context sums over threads). Each
+ * side's self cost is the sum of @metric over the CSDs calling the procedure's (the
+ * context's) PDs. Time is a share of each run's total samples unless @absolute (then
+ * ns: samples times the sampling period). Rows are sorted by decreasing |change|, then
+ * name; rows with no cost in either profile are left out.
  * Return: 0 with @d filled (release with dp_diff_release()), or -DP_ENOMEM.
  */
 int dp_diff_procs(const struct dp_profile *base, const struct dp_profile *new_,
 		  enum dp_diff_metric metric, int absolute, struct dp_diff *d);
+
+/* dp_diff_ctx_path - context @ctx as "main > parse > lex" in @b (reset first);
+ * returns dp_buf_cstr(@b). */
+const char *dp_diff_ctx_path(const struct dp_diff *d, uint32_t ctx, struct dp_buf *b);
 
 /* dp_diff_release - free what @d owns. */
 void dp_diff_release(struct dp_diff *d);

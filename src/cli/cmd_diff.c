@@ -1,7 +1,7 @@
 /*
  * cli/cmd_diff.c - `deepprof diff [--format=text|json] [--metric=M] [--absolute]
- * [--limit N] BASE NEW`: compare two profiles procedure by procedure (src/analysis/diff.c
- * computes; this file parses the command line and prints text or JSON).
+ * [--limit N] BASE NEW`: compare two profiles per procedure and per context
+ * (src/analysis/diff.c computes; this file parses the command line and prints text or JSON).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -20,16 +20,17 @@ static const char diff_usage[] =
 	"usage: deepprof diff [--format=text|json] [--metric=M] [--absolute] [--limit N]\n"
 	"                     BASE NEW\n"
 	"\n"
-	"Compare two profiles procedure by procedure: each procedure's self cost in BASE and\n"
-	"in NEW, the change and the relative change, the procedure that changed most first.\n"
-	"Procedures are matched by name and source file; those in one profile only are\n"
-	"marked. Time is compared as a share of each run's total samples.\n"
+	"Compare two profiles procedure by procedure, then calling context by context: the\n"
+	"self cost of each in BASE and in NEW, the change and the relative change, the one\n"
+	"that changed most first. Procedures are matched by name and source file, contexts\n"
+	"by their chain of procedures from the root; those in one profile only are marked.\n"
+	"Time is compared as a share of each run's total samples.\n"
 	"\n"
 	"  --format=text|json  output format (default text; JSON in docs/MERGE.md)\n"
 	"  --metric=M          time (default), calls, callseqs, allocs or bytes\n"
 	"  --absolute          compare time in seconds instead of shares\n"
-	"  --limit N           print at most N procedures (text default 40, JSON all;\n"
-	"                      0 = all)\n"
+	"  --limit N           print at most N procedures and N contexts (text default\n"
+	"                      40, JSON all; 0 = all)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"Exit status: 0 success, 2 bad usage or an unreadable file (named).\n";
@@ -66,20 +67,17 @@ static void put_value(struct dp_buf *b, const struct diff_opts *o, double v, int
 		dp_buf_addf(b, sign ? "%+11.0f" : "%11.0f", v);
 }
 
-static void print_text(struct dp_buf *b, const struct dp_diff *d, const struct diff_opts *o)
+/* One table of rows (@n shown of @n_rows); contexts print their chain. */
+static void text_rows(struct dp_buf *b, const struct dp_diff *d, const struct diff_opts *o,
+		      const struct dp_diff_row *rows, uint32_t n_rows, const char *what)
 {
-	uint32_t n = o->limit > 0 && o->limit < (long)d->n_rows ? (uint32_t)o->limit : d->n_rows;
+	uint32_t n = o->limit > 0 && o->limit < (long)n_rows ? (uint32_t)o->limit : n_rows;
+	struct dp_buf path;
 
-	dp_buf_addf(b, "Differences in %s%s, procedures by change in self cost\n",
-		    metric_names[o->metric],
-		    o->metric != DP_DIFF_TIME ? ""
-		    : o->absolute	      ? " (CPU seconds)"
-					      : " (share of each run's samples)");
-	dp_buf_addf(b, "  base  %s (%" PRIu64 " in all)\n  new   %s (%" PRIu64 " in all)\n\n",
-		    o->base, d->base_total, o->new_, d->new_total);
-	dp_buf_addf(b, "%11s%11s%11s%10s  %s\n", "base", "new", "change", "relative", "procedure");
+	dp_buf_init(&path, (size_t)1 << 20);
+	dp_buf_addf(b, "%11s%11s%11s%10s  %s\n", "base", "new", "change", "relative", what);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct dp_diff_row *r = &d->rows[i];
+		const struct dp_diff_row *r = &rows[i];
 
 		put_value(b, o, r->base, 0);
 		put_value(b, o, r->new_, 0);
@@ -88,22 +86,70 @@ static void print_text(struct dp_buf *b, const struct dp_diff *d, const struct d
 			dp_buf_addf(b, "%10s", "-");
 		else
 			dp_buf_addf(b, "%+9.1f%%", r->rel * 100.0);
-		dp_buf_addf(b, "  %s", r->name);
-		if (r->file[0])
+		if (r->ctx)
+			dp_buf_addf(b, "  %s", dp_diff_ctx_path(d, r->ctx, &path));
+		else
+			dp_buf_addf(b, "  %s", r->name);
+		if (!r->ctx && r->file[0])
 			dp_buf_addf(b, " (%s:%" PRIu32 ")", r->file, r->line);
 		if (r->side != DP_DIFF_BOTH)
 			dp_buf_addf(b, " [only in %s]", side_name(r->side));
 		dp_buf_addc(b, '\n');
 	}
-	if (n < d->n_rows)
-		dp_buf_addf(b, "(%" PRIu32 " more procedures; --limit 0 shows all)\n",
-			    d->n_rows - n);
+	if (n < n_rows)
+		dp_buf_addf(b, "(%" PRIu32 " more; --limit 0 shows all)\n", n_rows - n);
+	dp_buf_release(&path);
+}
+
+static void print_text(struct dp_buf *b, const struct dp_diff *d, const struct diff_opts *o)
+{
+	dp_buf_addf(b, "Differences in %s%s, by change in self cost\n", metric_names[o->metric],
+		    o->metric != DP_DIFF_TIME ? ""
+		    : o->absolute	      ? " (CPU seconds)"
+					      : " (share of each run's samples)");
+	dp_buf_addf(b, "  base  %s (%" PRIu64 " in all)\n  new   %s (%" PRIu64 " in all)\n\n",
+		    o->base, d->base_total, o->new_, d->new_total);
+	text_rows(b, d, o, d->rows, d->n_rows, "procedure");
+	dp_buf_addc(b, '\n');
+	text_rows(b, d, o, d->ctx_rows, d->n_ctx_rows, "context");
+}
+
+/* One JSON array of rows under @key; contexts carry their chain as "path". */
+static void json_rows(struct dp_json *j, const struct dp_diff *d, const struct diff_opts *o,
+		      const struct dp_diff_row *rows, uint32_t n_rows, const char *key)
+{
+	uint32_t n = o->limit > 0 && o->limit < (long)n_rows ? (uint32_t)o->limit : n_rows;
+	struct dp_buf path;
+
+	dp_buf_init(&path, (size_t)1 << 20);
+	dp_json_key(j, key);
+	dp_json_begin_array(j);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct dp_diff_row *r = &rows[i];
+
+		dp_json_begin_object(j);
+		if (r->ctx)
+			dp_json_kv_str(j, "path", dp_diff_ctx_path(d, r->ctx, &path));
+		dp_json_kv_str(j, "name", r->name);
+		dp_json_kv_str(j, "file", r->file);
+		if (!r->ctx)
+			dp_json_kv_u64(j, "line", r->line);
+		dp_json_kv_str(j, "side", side_name(r->side));
+		dp_json_kv_u64(j, "base_raw", r->base_raw);
+		dp_json_kv_u64(j, "new_raw", r->new_raw);
+		dp_json_kv_double(j, "base", r->base);
+		dp_json_kv_double(j, "new", r->new_);
+		dp_json_kv_double(j, "change", r->change);
+		dp_json_kv_double(j, "relative", r->rel);
+		dp_json_end_object(j);
+	}
+	dp_json_end_array(j);
+	dp_buf_release(&path);
 }
 
 static void print_json(struct dp_buf *b, const struct dp_diff *d, const struct diff_opts *o)
 {
 	struct dp_json j;
-	uint32_t n = o->limit > 0 && o->limit < (long)d->n_rows ? (uint32_t)o->limit : d->n_rows;
 
 	dp_json_init(&j, b, 0);
 	dp_json_begin_object(&j);
@@ -116,25 +162,8 @@ static void print_json(struct dp_buf *b, const struct dp_diff *d, const struct d
 						 : "share");
 	dp_json_kv_u64(&j, "base_total", d->base_total);
 	dp_json_kv_u64(&j, "new_total", d->new_total);
-	dp_json_key(&j, "procedures");
-	dp_json_begin_array(&j);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct dp_diff_row *r = &d->rows[i];
-
-		dp_json_begin_object(&j);
-		dp_json_kv_str(&j, "name", r->name);
-		dp_json_kv_str(&j, "file", r->file);
-		dp_json_kv_u64(&j, "line", r->line);
-		dp_json_kv_str(&j, "side", side_name(r->side));
-		dp_json_kv_u64(&j, "base_raw", r->base_raw);
-		dp_json_kv_u64(&j, "new_raw", r->new_raw);
-		dp_json_kv_double(&j, "base", r->base);
-		dp_json_kv_double(&j, "new", r->new_);
-		dp_json_kv_double(&j, "change", r->change);
-		dp_json_kv_double(&j, "relative", r->rel);
-		dp_json_end_object(&j);
-	}
-	dp_json_end_array(&j);
+	json_rows(&j, d, o, d->rows, d->n_rows, "procedures");
+	json_rows(&j, d, o, d->ctx_rows, d->n_ctx_rows, "contexts");
 	dp_json_end_object(&j);
 	dp_buf_addc(b, '\n');
 }

@@ -532,6 +532,14 @@ def t_diff(ctx, ck):
     ck.true("grows' share grew", rows[0]["change"] > 0.2)
     rows = diff("--metric=callseqs", "base.data", "new.data")
     ck.eq("first procedure by change in callseqs", rows[0]["name"], "grows")
+    r = ctx.must([ctx.deepprof, "diff", "--format=json", "--metric=callseqs", "base.data",
+                  "new.data"])
+    ctxs = json.loads(r.stdout)["contexts"]
+    ck.eq("first context by change in callseqs", (ctxs[0]["path"], ctxs[0]["change"]),
+          ("main > grows", 3 * n))
+    ck.eq("contexts of the steady loops unchanged",
+          sorted(c["path"] for c in ctxs if c["change"] == 0 and "steady" in c["path"]),
+          ["main > steady_a", "main > steady_b", "main > steady_c"])
     by = {r["name"]: r for r in rows}
     ck.eq("grows' callseqs change", by["grows"]["change"], 3 * n)
     ck.eq("grows' relative change", by["grows"]["relative"], 3.0)
@@ -543,9 +551,11 @@ def t_diff(ctx, ck):
           ("new", 1))
     ck.eq("tick's calls change", by["tick"]["change"], 3 * n)
     for metric in ("time", "callseqs", "calls", "allocs", "bytes"):
-        rows = diff("--metric=" + metric, "new.data", "new.data")
-        ck.eq("changes of a profile against itself (%s)" % metric,
-              [r["change"] for r in rows], [0] * len(rows))
+        doc = json.loads(ctx.must([ctx.deepprof, "diff", "--format=json", "--metric=" + metric,
+                                   "new.data", "new.data"]).stdout)
+        changes = [r["change"] for r in doc["procedures"] + doc["contexts"]]
+        ck.eq("changes of a profile against itself (%s)" % metric, changes,
+              [0] * len(changes))
     text = ctx.must([ctx.deepprof, "diff", "--metric=callseqs", "base.data", "new.data"]).stdout
     lines = text.splitlines()
     first = lines[lines.index(next(line for line in lines if line.endswith(" procedure"))) + 1]
