@@ -169,7 +169,7 @@ static int fill_row(struct dp_diff_row *r, const struct dp_profile *base,
 static int ctx_rows(struct dp_diff *d, enum dp_diff_metric m, int absolute)
 {
 	const struct dp_diff_ctx *c = d->ctx;
-	uint32_t n = c->tab.n;
+	uint32_t n = c->n;
 
 	if (!(d->ctx_rows = dp_arena_array(&d->arena, n, sizeof(*d->ctx_rows))))
 		return nomem();
@@ -214,8 +214,46 @@ static int proc_rows(struct dp_diff *d, const struct dp_profile *base,
 	return rc;
 }
 
+/* Sift @r[i] down the heap @r[0..n) whose top is the row that sorts last. */
+static void sift(struct dp_diff_row *r, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, big = i;
+		struct dp_diff_row t;
+
+		if (l < n && cmp_row(&r[l], &r[big]) > 0)
+			big = l;
+		if (l + 1 < n && cmp_row(&r[l + 1], &r[big]) > 0)
+			big = l + 1;
+		if (big == i)
+			return;
+		t = r[i];
+		r[i] = r[big];
+		r[big] = t;
+		i = big;
+	}
+}
+
+/* Keep the first @limit of the @n rows @r in sorted order (all when @limit is 0): a heap
+ * of the best @limit, O(n log limit), then sorted. Returns the rows kept. */
+static uint32_t top(struct dp_diff_row *r, uint32_t n, uint32_t limit)
+{
+	if (limit && limit < n) {
+		for (uint32_t i = limit / 2 + 1; i-- > 0;)
+			sift(r, limit, i);
+		for (uint32_t i = limit; i < n; i++)
+			if (cmp_row(&r[i], &r[0]) < 0) {
+				r[0] = r[i];
+				sift(r, limit, 0);
+			}
+		n = limit;
+	}
+	qsort(r, n, sizeof(*r), cmp_row);
+	return n;
+}
+
 int dp_diff_procs(const struct dp_profile *base, const struct dp_profile *new_,
-		  enum dp_diff_metric metric, int absolute, struct dp_diff *d)
+		  enum dp_diff_metric metric, int absolute, uint32_t limit, struct dp_diff *d)
 {
 	size_t n_keys = (size_t)base->n_ps + new_->n_ps + 2;
 	struct side s[2];
@@ -249,8 +287,10 @@ int dp_diff_procs(const struct dp_profile *base, const struct dp_profile *new_,
 		dp_diff_release(d);
 		return rc;
 	}
-	qsort(d->rows, d->n_rows, sizeof(*d->rows), cmp_row);
-	qsort(d->ctx_rows, d->n_ctx_rows, sizeof(*d->ctx_rows), cmp_row);
+	d->n_rows_all = d->n_rows;
+	d->n_ctx_rows_all = d->n_ctx_rows;
+	d->n_rows = top(d->rows, d->n_rows, limit);
+	d->n_ctx_rows = top(d->ctx_rows, d->n_ctx_rows, limit);
 	return 0;
 }
 

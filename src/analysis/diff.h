@@ -47,10 +47,11 @@ struct dp_diff_ctx;
 struct dp_diff {
 	struct dp_arena arena; /* owns rows */
 	struct dp_diff_row *rows, *ctx_rows;
-	uint32_t n_rows, n_ctx_rows;
-	struct dp_strtab *keys;		/* procedure keys "name\0file" */
-	struct dp_diff_ctx *ctx;	/* the contexts' chains */
-	uint64_t base_total, new_total; /* the counter summed over each profile */
+	uint32_t n_rows, n_ctx_rows;	     /* kept (at most the limit) */
+	uint32_t n_rows_all, n_ctx_rows_all; /* with a cost in either profile */
+	struct dp_strtab *keys;		     /* procedure keys "name\0file" */
+	struct dp_diff_ctx *ctx;	     /* the contexts' chains */
+	uint64_t base_total, new_total;	     /* the counter summed over each profile */
 	double base_period_ns, new_period_ns;
 };
 
@@ -62,11 +63,13 @@ struct dp_diff {
  * side's self cost is the sum of @metric over the CSDs calling the procedure's (the
  * context's) PDs. Time is a share of each run's total samples unless @absolute (then
  * ns: samples times the sampling period). Rows are sorted by decreasing |change|, then
- * name; rows with no cost in either profile are left out.
+ * name; rows with no cost in either profile are left out, and only the first @limit of
+ * each kind are kept (0 = all: d->n_rows and d->n_ctx_rows say how many there were
+ * otherwise in d->n_rows_all, d->n_ctx_rows_all).
  * Return: 0 with @d filled (release with dp_diff_release()), or -DP_ENOMEM.
  */
 int dp_diff_procs(const struct dp_profile *base, const struct dp_profile *new_,
-		  enum dp_diff_metric metric, int absolute, struct dp_diff *d);
+		  enum dp_diff_metric metric, int absolute, uint32_t limit, struct dp_diff *d);
 
 /* dp_diff_ctx_path - context @ctx as "main > parse > lex" in @b (reset first);
  * returns dp_buf_cstr(@b). */

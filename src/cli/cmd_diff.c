@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,11 +68,10 @@ static void put_value(struct dp_buf *b, const struct diff_opts *o, double v, int
 		dp_buf_addf(b, sign ? "%+11.0f" : "%11.0f", v);
 }
 
-/* One table of rows (@n shown of @n_rows); contexts print their chain. */
+/* One table of the @n rows kept of @n_all; contexts print their chain. */
 static void text_rows(struct dp_buf *b, const struct dp_diff *d, const struct diff_opts *o,
-		      const struct dp_diff_row *rows, uint32_t n_rows, const char *what)
+		      const struct dp_diff_row *rows, uint32_t n, uint32_t n_all, const char *what)
 {
-	uint32_t n = o->limit > 0 && o->limit < (long)n_rows ? (uint32_t)o->limit : n_rows;
 	struct dp_buf path;
 
 	dp_buf_init(&path, (size_t)1 << 20);
@@ -96,8 +96,8 @@ static void text_rows(struct dp_buf *b, const struct dp_diff *d, const struct di
 			dp_buf_addf(b, " [only in %s]", side_name(r->side));
 		dp_buf_addc(b, '\n');
 	}
-	if (n < n_rows)
-		dp_buf_addf(b, "(%" PRIu32 " more; --limit 0 shows all)\n", n_rows - n);
+	if (n < n_all)
+		dp_buf_addf(b, "(%" PRIu32 " more; --limit 0 shows all)\n", n_all - n);
 	dp_buf_release(&path);
 }
 
@@ -109,16 +109,15 @@ static void print_text(struct dp_buf *b, const struct dp_diff *d, const struct d
 					      : " (share of each run's samples)");
 	dp_buf_addf(b, "  base  %s (%" PRIu64 " in all)\n  new   %s (%" PRIu64 " in all)\n\n",
 		    o->base, d->base_total, o->new_, d->new_total);
-	text_rows(b, d, o, d->rows, d->n_rows, "procedure");
+	text_rows(b, d, o, d->rows, d->n_rows, d->n_rows_all, "procedure");
 	dp_buf_addc(b, '\n');
-	text_rows(b, d, o, d->ctx_rows, d->n_ctx_rows, "context");
+	text_rows(b, d, o, d->ctx_rows, d->n_ctx_rows, d->n_ctx_rows_all, "context");
 }
 
 /* One JSON array of rows under @key; contexts carry their chain as "path". */
-static void json_rows(struct dp_json *j, const struct dp_diff *d, const struct diff_opts *o,
-		      const struct dp_diff_row *rows, uint32_t n_rows, const char *key)
+static void json_rows(struct dp_json *j, const struct dp_diff *d, const struct dp_diff_row *rows,
+		      uint32_t n, const char *key)
 {
-	uint32_t n = o->limit > 0 && o->limit < (long)n_rows ? (uint32_t)o->limit : n_rows;
 	struct dp_buf path;
 
 	dp_buf_init(&path, (size_t)1 << 20);
@@ -162,8 +161,8 @@ static void print_json(struct dp_buf *b, const struct dp_diff *d, const struct d
 						 : "share");
 	dp_json_kv_u64(&j, "base_total", d->base_total);
 	dp_json_kv_u64(&j, "new_total", d->new_total);
-	json_rows(&j, d, o, d->rows, d->n_rows, "procedures");
-	json_rows(&j, d, o, d->ctx_rows, d->n_ctx_rows, "contexts");
+	json_rows(&j, d, d->rows, d->n_rows, "procedures");
+	json_rows(&j, d, d->ctx_rows, d->n_ctx_rows, "contexts");
 	dp_json_end_object(&j);
 	dp_buf_addc(b, '\n');
 }
@@ -206,11 +205,53 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 	return -1;
 }
 
+/* Reading one file, on a thread of its own: the error message is thread-local, so it is
+ * copied for the main thread. */
+struct read_job {
+	const char *path;
+	struct dp_profile p;
+	int rc;
+	char msg[1024];
+};
+
+static void *read_job_run(void *arg)
+{
+	struct read_job *j = arg;
+
+	j->rc = dp_read_file(j->path, &j->p);
+	if (j->rc < 0)
+		snprintf(j->msg, sizeof(j->msg), "%s", dp_errmsg());
+	return NULL;
+}
+
+/* Read BASE on a second thread while NEW is read on this one (each file's reading is one
+ * pass; two large profiles load in the time of one). Returns 0, or 2 with the message
+ * printed (both profiles released). */
+static int read_both(struct read_job *base, struct read_job *new_)
+{
+	pthread_t th;
+	int par = pthread_create(&th, NULL, read_job_run, base) == 0;
+
+	read_job_run(new_);
+	if (!par)
+		read_job_run(base);
+	else
+		pthread_join(th, NULL);
+	if (base->rc == 0 && new_->rc == 0)
+		return 0;
+	fprintf(stderr, "deepprof: %s\n", base->rc < 0 ? base->msg : new_->msg);
+	if (base->rc == 0)
+		dp_profile_release(&base->p);
+	if (new_->rc == 0)
+		dp_profile_release(&new_->p);
+	return 2;
+}
+
 /* dp_cmd_diff - `deepprof diff`; returns the exit status (see commands.h). */
 int dp_cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = {.limit = -1, .metric = DP_DIFF_TIME};
-	struct dp_profile base, new_;
+	struct read_job jb = {0}, jn = {0};
 	struct dp_diff d;
 	struct dp_buf out;
 	int rc = parse(argc, argv, &o);
@@ -219,16 +260,12 @@ int dp_cmd_diff(int argc, char **argv)
 		return rc;
 	if (o.limit < 0)
 		o.limit = o.json ? 0 : 40;
-	if ((rc = dp_read_file(o.base, &base)) < 0) {
-		fprintf(stderr, "deepprof: %s\n", dp_errmsg());
+	jb.path = o.base;
+	jn.path = o.new_;
+	if (read_both(&jb, &jn))
 		return 2;
-	}
-	if ((rc = dp_read_file(o.new_, &new_)) < 0) {
-		fprintf(stderr, "deepprof: %s\n", dp_errmsg());
-		dp_profile_release(&base);
-		return 2;
-	}
-	rc = dp_diff_procs(&base, &new_, o.metric, o.absolute, &d);
+	rc = dp_diff_procs(&jb.p, &jn.p, o.metric, o.absolute,
+			   o.limit > UINT32_MAX ? 0 : (uint32_t)o.limit, &d);
 	dp_buf_init(&out, (size_t)1 << 30);
 	if (rc == 0) {
 		if (o.json)
@@ -244,7 +281,7 @@ int dp_cmd_diff(int argc, char **argv)
 	dp_buf_release(&out);
 	if (rc == 0)
 		dp_diff_release(&d);
-	dp_profile_release(&base);
-	dp_profile_release(&new_);
+	dp_profile_release(&jb.p);
+	dp_profile_release(&jn.p);
 	return rc < 0 ? 2 : 0;
 }
