@@ -136,7 +136,9 @@ static int canon_static(struct canon *c)
 		*d = *s;
 		d->path = c->str[s->path];
 		d->first_seg = o->n_segs;
-		memcpy(o->segs + o->n_segs, m->segs + s->first_seg, s->n_segs * sizeof(*o->segs));
+		if (s->n_segs) /* segs may be NULL when there are none */
+			memcpy(o->segs + o->n_segs, m->segs + s->first_seg,
+			       s->n_segs * sizeof(*o->segs));
 		o->n_segs += s->n_segs;
 	}
 	o->n_ps = m->n_ps;

@@ -138,7 +138,9 @@ static int fill_objects(struct dp_pm *m)
 		u->objects[k] = *s;
 		u->objects[k].path = (uint32_t)path;
 		u->objects[k].first_seg = u->n_segs;
-		memcpy(u->segs + u->n_segs, p->segs + s->first_seg, s->n_segs * sizeof(*u->segs));
+		if (s->n_segs) /* segs may be NULL when there are none */
+			memcpy(u->segs + u->n_segs, p->segs + s->first_seg,
+			       s->n_segs * sizeof(*u->segs));
 		u->n_segs += s->n_segs;
 	}
 	return 0;
