@@ -82,31 +82,33 @@
 
 /* PS kinds: what a ProcStatic stands for. */
 enum dp_ps_kind {
-	DP_PS_FUNCTION = 0,	/* an instrumented function; addr = its entry address */
-	DP_PS_ROOT = 1,		/* the artificial program root ("<program>"), addr 0 */
-	DP_PS_THREAD = 2,	/* the artificial root of one thread ("<thread>"), addr 0 */
-	DP_PS_KIND_MAX = 2,	/* the last kind one run's file holds (tables of names that stop
-				   here show the merged kind below as unknown) */
-	DP_PS_PROGRAM = 3,	/* artificial, in merged files only: one program of several, named
-				   by its SYMS name (the program's path), under the root; addr 0 */
-	DP_PS_KIND_FILE_MAX = 3 /* the last kind any file may hold */
+	DP_PS_FUNCTION = 0, /* an instrumented function; addr = its entry address */
+	DP_PS_ROOT = 1,	    /* the artificial program root ("<program>"), addr 0 */
+	DP_PS_THREAD = 2,   /* the artificial root of one thread ("<thread>"), addr 0 */
+	DP_PS_KIND_MAX = 2, /* the last kind one run's file holds (tables of names that stop
+			       here show the merged kind below as unknown) */
+	DP_PS_PROGRAM = 3,  /* artificial, in merged files only: one program of several, named
+			       by its SYMS name (the program's path), under the root; addr 0 */
+	/* the last kind any file may hold */
+	DP_PS_KIND_FILE_MAX = 3
 };
 
 /* CSS kinds: how the caller reaches the callee(s) at this site. */
 enum dp_css_kind {
-	DP_CSS_UNKNOWN = 0,	 /* not symbolized yet, or no call-site debug info */
-	DP_CSS_DIRECT = 1,	 /* a call whose callee is known statically */
-	DP_CSS_INDIRECT = 2,	 /* a call through a pointer (function pointer, virtual call) */
-	DP_CSS_CALLBACK = 3,	 /* the return address lies outside the caller: uninstrumented code
-				    called back into instrumented code (qsort comparator, ...) */
-	DP_CSS_THREAD = 4,	 /* artificial: program root -> a thread's root */
-	DP_CSS_ENTRY = 5,	 /* a thread root -> a top-level function of that thread
-				    (main, a thread start routine, a constructor, an atexit handler) */
-	DP_CSS_INLINED = 6,	 /* the hooks of a function inlined into the caller: the return
-				    address is the caller's own return address */
-	DP_CSS_KIND_MAX = 6,	 /* the last kind one run's file holds */
-	DP_CSS_PROGRAM = 7,	 /* artificial, merged files only: program root -> a program node */
-	DP_CSS_KIND_FILE_MAX = 7 /* the last kind any file may hold */
+	DP_CSS_UNKNOWN = 0,  /* not symbolized yet, or no call-site debug info */
+	DP_CSS_DIRECT = 1,   /* a call whose callee is known statically */
+	DP_CSS_INDIRECT = 2, /* a call through a pointer (function pointer, virtual call) */
+	DP_CSS_CALLBACK = 3, /* the return address lies outside the caller: uninstrumented code
+				called back into instrumented code (qsort comparator, ...) */
+	DP_CSS_THREAD = 4,   /* artificial: program root -> a thread's root */
+	DP_CSS_ENTRY = 5,    /* a thread root -> a top-level function of that thread
+				(main, a thread start routine, a constructor, an atexit handler) */
+	DP_CSS_INLINED = 6,  /* the hooks of a function inlined into the caller: the return
+				address is the caller's own return address */
+	DP_CSS_KIND_MAX = 6, /* the last kind one run's file holds */
+	DP_CSS_PROGRAM = 7,  /* artificial, merged files only: program root -> a program node */
+	/* the last kind any file may hold */
+	DP_CSS_KIND_FILE_MAX = 7
 };
 
 /* Linkage of a function, from its ELF symbol. */
