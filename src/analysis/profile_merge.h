@@ -48,4 +48,12 @@ int dp_profile_merge(const struct dp_profile *const *in, const char *const *name
 int dp_merge_files(const char *const *paths, uint32_t n, unsigned flags, struct dp_buf *notes,
 		   const char *out_path);
 
+/*
+ * dp_merge_dir - dp_merge_files() on the files of directory @dir whose names end in
+ * ".data" (not hidden), in name order: the per-process files of one run, for example.
+ * Return: as dp_merge_files(); -DP_EIO if @dir cannot be read, -DP_ENOENT if it holds no
+ * data file (both naming @dir).
+ */
+int dp_merge_dir(const char *dir, unsigned flags, struct dp_buf *notes, const char *out_path);
+
 #endif /* DP_ANALYSIS_PROFILE_MERGE_H */

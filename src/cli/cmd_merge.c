@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/profile_merge.h"
 #include "cli/commands.h"
@@ -12,12 +13,13 @@
 
 static const char merge_usage[] =
 	"usage: deepprof merge [--force] -o OUT IN...\n"
+	"       deepprof merge [--force] -o OUT DIR\n"
 	"\n"
 	"Merge deepprof data files into OUT: the profiles of one program (the same build-id)\n"
 	"are summed context by context, every counter exactly; different programs each get\n"
 	"a node of their own under the root. Merging is associative and commutative: any\n"
 	"order and grouping of partial merges writes the same file. OUT is written\n"
-	"atomically and may be one of the inputs.\n"
+	"atomically and may be one of the inputs. Given a directory, merge its *.data files.\n"
 	"\n"
 	"  -o, --output OUT  the merged data file (required)\n"
 	"  --force           match functions by name and source position, and programs by\n"
@@ -40,6 +42,7 @@ int dp_cmd_merge(int argc, char **argv)
 	const char *out = NULL;
 	unsigned flags = 0;
 	struct dp_buf notes;
+	struct stat st;
 	int i, rc;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -68,8 +71,11 @@ int dp_cmd_merge(int argc, char **argv)
 	if (i >= argc)
 		return merge_usage_error("missing input files", "");
 	dp_buf_init(&notes, (size_t)1 << 20);
-	rc = dp_merge_files((const char *const *)argv + i, (uint32_t)(argc - i), flags, &notes,
-			    out);
+	if (argc - i == 1 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+		rc = dp_merge_dir(argv[i], flags, &notes, out);
+	else
+		rc = dp_merge_files((const char *const *)argv + i, (uint32_t)(argc - i), flags,
+				    &notes, out);
 	for (const char *l = dp_buf_cstr(&notes), *e; *l; l = *e ? e + 1 : e) {
 		e = strchr(l, '\n');
 		e = e ? e : l + strlen(l);

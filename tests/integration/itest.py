@@ -438,6 +438,14 @@ def t_merge(ctx, ck):
             open(os.path.join(ctx.work, "other.data"), "rb") as b:
         ck.true("merge(r0, r1, r2) and merge(merge(r2, r1), r0) are the same bytes",
                 a.read() == b.read())
+    # a directory: its *.data files, the same result
+    os.makedirs(os.path.join(ctx.work, "runs"))
+    for i in range(3):
+        shutil.copy(os.path.join(ctx.work, "r%d.data" % i), os.path.join(ctx.work, "runs"))
+    ctx.must([ctx.deepprof, "merge", "-o", "dir.data", "runs"])
+    with open(os.path.join(ctx.work, "all.data"), "rb") as a, \
+            open(os.path.join(ctx.work, "dir.data"), "rb") as b:
+        ck.true("merging the directory gives the same bytes", a.read() == b.read())
     m = Profile.load(ctx.deepprof, os.path.join(ctx.work, "all.data"))
     edges, info = merged_sums(runs)
     ck.eq("edges of the merged profile", sorted(m.edges()), sorted(edges))
