@@ -4,13 +4,16 @@
  * shape with every counter doubled; merge is associative and commutative to the byte
  * (the written files are equal); every counter total and every function's calls are the
  * sums of the inputs'; the canonical form is a fixed point; the result loads in the
- * analysis; several programs each get their own node; bad input is named.
+ * analysis; several programs each get their own node; bad input is named. And diff
+ * (analysis/diff.h) against merge: diff(a, merge(a, a)) doubles every count of every
+ * procedure and context and keeps every time share; diff(a, a) is all zero.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/diff.h"
 #include "analysis/profile_merge.h"
 #include "core/err.h"
 #include "deepprof/format.h"
@@ -283,5 +286,48 @@ TEST(bad_input_named)
 	dp_profile_release(&a);
 }
 
+/* Every row of @d (procedures and contexts): in both, new = @factor * base. */
+static void check_rows(const struct dp_diff *d, uint64_t factor, int shares)
+{
+	const struct dp_diff_row *tabs[2] = {d->rows, d->ctx_rows};
+	uint32_t n[2] = {d->n_rows, d->n_ctx_rows};
+
+	for (int t = 0; t < 2; t++)
+		for (uint32_t i = 0; i < n[t]; i++) {
+			const struct dp_diff_row *r = &tabs[t][i];
+
+			CHECK_EQ(r->side, DP_DIFF_BOTH);
+			CHECK_EQ(r->new_raw, factor * r->base_raw);
+			if (shares)
+				CHECK(r->change == 0.0);
+		}
+}
+
+TEST(diff_against_merge)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct dp_profile a, aa;
+		struct dp_diff d;
+
+		if (gen(&a, seed, 2500, (uint32_t)(seed % 3)) < 0)
+			continue;
+		if (merge2(&a, &a, &aa) == 0) {
+			CHECK_EQ(dp_diff_procs(&a, &aa, DP_DIFF_CALLS, 0, 0, &d), 0);
+			CHECK(d.n_rows > 0 && d.n_ctx_rows >= d.n_rows);
+			check_rows(&d, 2, 0);
+			dp_diff_release(&d);
+			CHECK_EQ(dp_diff_procs(&a, &aa, DP_DIFF_TIME, 0, 0, &d), 0);
+			check_rows(&d, 2, 1);
+			dp_diff_release(&d);
+			CHECK_EQ(dp_diff_procs(&a, &a, DP_DIFF_CALLSEQS, 0, 3, &d), 0);
+			CHECK(d.n_rows <= 3 && d.n_ctx_rows <= 3);
+			check_rows(&d, 1, 1);
+			dp_diff_release(&d);
+			dp_profile_release(&aa);
+		}
+		dp_profile_release(&a);
+	}
+}
+
 DP_TEST_MAIN(test_self_merge_doubles, test_associative_commutative, test_programs_apart,
-	     test_bad_input_named)
+	     test_bad_input_named, test_diff_against_merge)
