@@ -1,7 +1,8 @@
 /*
  * bench/gen/genprof.c - deepprof-genprof: write a large synthetic profile for the load
- * benchmarks. Usage: deepprof-genprof N OUT.data [--threads T] [--seed S]
+ * benchmarks. Usage: deepprof-genprof N OUT.data [--threads T] [--seed S] [--run R]
  * About N contexts (PDs; CSDs a few percent more), deterministic for a given seed; the
+ * structure is the seed's, the counters also depend on R (the runs of one program); the
  * file is checked by reading it back before it replaces OUT.data (dp_write_file).
  */
 #include "genprof.h"
@@ -16,7 +17,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: deepprof-genprof N OUT.data [--threads T] [--seed S]\n");
+	fprintf(stderr, "usage: deepprof-genprof N OUT.data [--threads T] [--seed S] [--run R]\n");
 	return 2;
 }
 
@@ -92,6 +93,9 @@ int main(int argc, char **argv)
 			o.n_threads = (uint32_t)v;
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			if (parse_num(argv[++i], 0, 1e15, &o.seed) < 0)
+				return usage();
+		} else if (!strcmp(argv[i], "--run") && i + 1 < argc) {
+			if (parse_num(argv[++i], 0, 1e15, &o.run) < 0)
 				return usage();
 		} else if (pos == 0 && parse_num(argv[i], 100, 2e9, &o.n_contexts) == 0) {
 			pos++;

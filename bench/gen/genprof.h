@@ -18,6 +18,7 @@ struct dp_gen_opts {
 	uint64_t n_contexts; /* wanted PDs, about */
 	uint32_t n_threads;
 	uint64_t seed;
+	uint64_t run; /* varies the counters only: runs of one program (deepprof merge) */
 };
 
 /* A function of the synthetic program (PS id = index + 3: 1 root, 2 thread). */

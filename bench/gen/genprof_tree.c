@@ -339,7 +339,7 @@ int dp_gen_threads(struct dp_gen *g)
 		return dp_error(DP_ENOMEM, "out of memory growing a context tree");
 	g->pd[1].thread = 0;
 	p->root_pd = 1;
-	g->crng = dp_gen_next(g) | 1;
+	g->crng = (dp_gen_next(g) ^ g->o.run * 0xD6E8FEB86659FD93u) | 1; /* --run: counters */
 	g->worker_rng[0] = dp_gen_next(g) | 1;
 	g->worker_rng[1] = dp_gen_next(g) | 1;
 	for (uint32_t t = 1; t <= nt && rc == 0; t++) {

@@ -86,7 +86,12 @@ enum dp_ps_kind {
 	DP_PS_FUNCTION = 0, /* an instrumented function; addr = its entry address */
 	DP_PS_ROOT = 1,	    /* the artificial program root ("<program>"), addr 0 */
 	DP_PS_THREAD = 2,   /* the artificial root of one thread ("<thread>"), addr 0 */
-	DP_PS_KIND_MAX = 2
+	DP_PS_KIND_MAX = 2, /* the last kind one run's file holds (tables of names that stop
+			       here show the merged kind below as unknown) */
+	DP_PS_PROGRAM = 3,  /* artificial, in merged files only: one program of several, named
+			       by its SYMS name (the program's path), under the root; addr 0 */
+	/* the last kind any file may hold */
+	DP_PS_KIND_FILE_MAX = 3
 };
 
 /* CSS kinds: how the caller reaches the callee(s) at this site. */
@@ -101,7 +106,10 @@ enum dp_css_kind {
 				(main, a thread start routine, a constructor, an atexit handler) */
 	DP_CSS_INLINED = 6,  /* the hooks of a function inlined into the caller: the return
 				address is the caller's own return address */
-	DP_CSS_KIND_MAX = 6
+	DP_CSS_KIND_MAX = 6, /* the last kind one run's file holds */
+	DP_CSS_PROGRAM = 7,  /* artificial, merged files only: program root -> a program node */
+	/* the last kind any file may hold */
+	DP_CSS_KIND_FILE_MAX = 7
 };
 
 /* Linkage of a function, from its ELF symbol. */

@@ -128,7 +128,8 @@ static void sig_number(struct dp_mg *m, const struct sig_rec *r, uint32_t n, con
 	}
 }
 
-/* m->sig: thread root PDs (PS kind thread) with equal entry sets get equal classes. */
+/* m->sig: thread root PDs (PS kind thread) with equal entry sets get equal classes; or,
+ * merging by thread, those of the same thread. */
 static int thread_signatures(struct dp_mg *m)
 {
 	const struct dp_profile *p = m->in;
@@ -142,6 +143,15 @@ static int thread_signatures(struct dp_mg *m)
 		return nomem();
 	for (uint32_t i = 1; i <= p->n_ps; i++)
 		n_thr_ps += thr[i] = p->ps[i].kind == DP_PS_THREAD;
+	if (m->by_thread) {
+		for (uint32_t i = 1; n_thr_ps && i <= p->n_pd; i++)
+			if (thr[m->key[i] >> 32] && p->pd[i].thread) {
+				m->sig[i] = p->pd[i].thread;
+				m->key[i] |= m->sig[i];
+			}
+		free(thr);
+		return 0;
+	}
 	for (uint32_t i = 1; n_thr_ps && i <= p->n_pd; i++) /* key >> 32: the PD's PS */
 		if (thr[m->key[i] >> 32]) {
 			n_t++;
@@ -516,6 +526,11 @@ static int mg_init(struct dp_mg *m, struct dp_arena *tmp, const struct dp_profil
 
 int dp_profile_merge_threads(const struct dp_profile *in, struct dp_profile *out)
 {
+	return dp_mg_merge(in, out, 0);
+}
+
+int dp_mg_merge(const struct dp_profile *in, struct dp_profile *out, int by_thread)
+{
 	struct dp_arena tmp;
 	struct dp_mg m;
 	int rc = check_ids(in);
@@ -524,6 +539,7 @@ int dp_profile_merge_threads(const struct dp_profile *in, struct dp_profile *out
 	if (rc < 0)
 		return rc;
 	memset(&m, 0, sizeof(m));
+	m.by_thread = by_thread;
 	dp_arena_init(&tmp, 0);
 	rc = mg_init(&m, &tmp, in);
 	if (rc == 0)

@@ -33,6 +33,8 @@ struct dp_mg_ent {
  */
 struct dp_mg {
 	const struct dp_profile *in;
+	int by_thread;			/* thread roots are keyed by their thread, not by
+					   their entry functions (dp_mg_merge()) */
 	uint32_t *parent;		/* union-find, path halving */
 	uint32_t *size;			/* class size, valid at representatives */
 	uint32_t *next;			/* circular list of a class's members */
@@ -52,6 +54,14 @@ struct dp_mg {
 	uint32_t *pend;			/* pairs of PDs still to unite */
 	size_t n_pend, cap_pend;	/* in pairs */
 };
+
+/*
+ * dp_mg_merge - dp_profile_merge_threads() when @by_thread is 0; when 1, thread root PDs
+ * merge only with those of the same thread (their thread index is their signature), so
+ * a profile whose PDs of one thread are spread over several root PDs (the union of
+ * several files, profile_merge.c) becomes one tree per thread, merged top-down.
+ */
+int dp_mg_merge(const struct dp_profile *in, struct dp_profile *out, int by_thread);
 
 /* dp_mg_find - the representative of @x's class (compresses the path on the way). */
 uint32_t dp_mg_find(struct dp_mg *m, uint32_t x);

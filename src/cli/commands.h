@@ -12,6 +12,8 @@ int dp_cmd_cc(int argc, char **argv); /* deepprof cc / c++ (argv[0] says which) 
 int dp_cmd_run(int argc, char **argv);
 int dp_cmd_dump(int argc, char **argv);
 int dp_cmd_symbolize(int argc, char **argv);
+int dp_cmd_merge(int argc, char **argv);  /* cmd_merge.c */
+int dp_cmd_diff(int argc, char **argv);	  /* cmd_diff.c */
 int dp_cmd_report(int argc, char **argv); /* cmd_report.c: report, top, tree */
 int dp_cmd_top(int argc, char **argv);
 int dp_cmd_tree(int argc, char **argv);

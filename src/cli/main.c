@@ -30,6 +30,8 @@ static const struct dp_cli_command dp_commands[] = {
 	{"run", dp_cmd_run, "run a program, symbolize its profile, print a summary"},
 	{"dump", dp_cmd_dump, "print every node of a data file (text or JSON)"},
 	{"symbolize", dp_cmd_symbolize, "add names and source positions to a data file"},
+	{"merge", dp_cmd_merge, "sum the profiles of many runs into one data file"},
+	{"diff", dp_cmd_diff, "compare two profiles per procedure and per context"},
 	{"report", dp_cmd_report, "answer a query about a profile (text, JSON or HTML)"},
 	{"top", dp_cmd_top, "the procedures that cost most"},
 	{"tree", dp_cmd_tree, "the calling-context tree with costs"},

@@ -13,17 +13,17 @@
 
 const char *dp_dump_ps_kind(uint32_t kind)
 {
-	static const char *const names[] = {"function", "root", "thread"};
+	static const char *const names[] = {"function", "root", "thread", "program"};
 
-	return kind <= DP_PS_KIND_MAX ? names[kind] : "?";
+	return kind <= DP_PS_KIND_FILE_MAX ? names[kind] : "?";
 }
 
 const char *dp_dump_css_kind(uint32_t kind)
 {
 	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
-					    "thread",  "entry",	 "inlined"};
+					    "thread",  "entry",	 "inlined",  "program"};
 
-	return kind <= DP_CSS_KIND_MAX ? names[kind] : "?";
+	return kind <= DP_CSS_KIND_FILE_MAX ? names[kind] : "?";
 }
 
 const char *dp_dump_linkage(uint32_t linkage)

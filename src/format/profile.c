@@ -39,6 +39,8 @@ const char *dp_profile_ps_label(const struct dp_profile *p, uint32_t id, char *b
 		return "<program>";
 	if (ps->kind == DP_PS_THREAD)
 		return "<thread>";
+	if (ps->kind == DP_PS_PROGRAM && !ps->name)
+		return "<a program>";
 	if (ps->name)
 		return dp_profile_str(p, ps->name);
 	snprintf(buf, len, "0x%" PRIx64, ps->addr);

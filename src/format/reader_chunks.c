@@ -178,7 +178,7 @@ static int psta_one(struct dp_cur *c, uint32_t id)
 
 	if (rc < 0)
 		return rc;
-	if (ps->kind > DP_PS_KIND_MAX)
+	if (ps->kind > DP_PS_KIND_FILE_MAX)
 		return dp_rd_fail(c->rd, at, "PS %" PRIu32 " has bad kind %" PRIu32, id, ps->kind);
 	at = c->pos;
 	if ((rc = dp_rd_num(c, &ps->addr, "addr")) < 0)
@@ -243,7 +243,7 @@ int dp_rd_csst(struct dp_rd *rd)
 		at = c.pos;
 		if (rc == 0)
 			rc = dp_rd_u32(&c, &s->kind, "kind");
-		if (rc == 0 && s->kind > DP_CSS_KIND_MAX)
+		if (rc == 0 && s->kind > DP_CSS_KIND_FILE_MAX)
 			rc = dp_rd_fail(rd, at, "CSS %" PRIu32 " has bad kind %" PRIu32, id,
 					s->kind);
 	}
@@ -308,7 +308,7 @@ static int pdyn_one(struct dp_cur *c, uint32_t id)
 		rc = dp_rd_id(c, &pd->thread, 0, p->n_threads, "PD", id, "thread", "threads");
 	if (rc < 0)
 		return rc;
-	if (pd->thread == 0 && id != p->root_pd)
+	if (pd->thread == 0 && id != p->root_pd && p->ps[pd->ps].kind != DP_PS_PROGRAM)
 		return dp_rd_fail(c->rd, at, "PD %" PRIu32 " has no thread but is not the root PD",
 				  id);
 	if (pd->thread != 0 && id == p->root_pd)

@@ -8,6 +8,7 @@ usage: itest.py --deepprof BIN --cc gcc|clang --opt O0|O2 --work DIR TEST
 Exit status: 0 pass, 1 fail, 77 skip (compiler missing).
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -407,6 +408,172 @@ def t_multifile(ctx, ck):
     ck.edge(p, "main", "util_twice", calls=n, exits=n)
     ck.eq("excluded by file: PDs of more_leaf", len(p.pds_of("more_leaf")), 0)
     ck.balanced(p)
+
+
+def merged_sums(profiles):
+    """{(caller, callee): counters} summed over PROFILES, and the INFO totals summed."""
+    edges, info = {}, {}
+    for p in profiles:
+        for key, v in p.edges().items():
+            acc = edges.setdefault(key, dict.fromkeys(v, 0))
+            for k in v:
+                acc[k] += v[k]
+        for k in ("samples_inside", "samples_outside", "total_callseqs"):
+            info[k] = info.get(k, 0) + p.doc[k]
+    return edges, info
+
+
+def t_merge(ctx, ck):
+    """deepprof merge: N runs of recursion summed exactly (every counter of every edge,
+    INFO totals, run time), merge order and grouping give the same bytes, threads
+    matched by name, two programs each under its own node, bad input named."""
+    exe = ctx.build("recursion", ["recursion.c"])
+    runs = []
+    for i, (n, m) in enumerate([(12, 100), (15, 60), (17, 1000)]):
+        runs.append(ctx.run(exe, n, m, output="r%d.data" % i)[1])
+    ctx.must([ctx.deepprof, "merge", "-o", "all.data", "r0.data", "r1.data", "r2.data"])
+    ctx.must([ctx.deepprof, "merge", "-o", "r21.data", "r2.data", "r1.data"])
+    ctx.must([ctx.deepprof, "merge", "-o", "other.data", "r21.data", "r0.data"])
+    with open(os.path.join(ctx.work, "all.data"), "rb") as a, \
+            open(os.path.join(ctx.work, "other.data"), "rb") as b:
+        ck.true("merge(r0, r1, r2) and merge(merge(r2, r1), r0) are the same bytes",
+                a.read() == b.read())
+    # a directory: its *.data files, the same result
+    os.makedirs(os.path.join(ctx.work, "runs"))
+    for i in range(3):
+        shutil.copy(os.path.join(ctx.work, "r%d.data" % i), os.path.join(ctx.work, "runs"))
+    ctx.must([ctx.deepprof, "merge", "-o", "dir.data", "runs"])
+    with open(os.path.join(ctx.work, "all.data"), "rb") as a, \
+            open(os.path.join(ctx.work, "dir.data"), "rb") as b:
+        ck.true("merging the directory gives the same bytes", a.read() == b.read())
+    m = Profile.load(ctx.deepprof, os.path.join(ctx.work, "all.data"))
+    edges, info = merged_sums(runs)
+    ck.eq("edges of the merged profile", sorted(m.edges()), sorted(edges))
+    for key, want in edges.items():
+        for k, v in want.items():
+            ck.eq("%s -> %s %s" % (key[0], key[1], k), m.edge(*key)[k], v)
+    for k, v in info.items():
+        ck.eq("INFO " + k, m.doc[k], v)
+    ck.eq("run time", m.doc["end_ns"] - m.doc["start_ns"],
+          sum(p.doc["end_ns"] - p.doc["start_ns"] for p in runs))
+    ck.edge(m, "fib", "fib", calls=sum(fib_calls(n) - 1 for n in (12, 15, 17)))
+    ck.edge(m, "is_even", "is_odd", calls=50 + 30 + 500)
+    ck.eq("PDs of fib (recursion folded)", len(m.pds_of("fib")), 1)
+    ck.eq("threads", len(m.threads), 1)
+    chk = ctx.sh([ctx.deepprof, "check", "--max", "40", os.path.join(ctx.work, "all.data")])
+    ck.eq("deepprof check of the merged file", chk.returncode, 0)
+    # threads: each worker matched with the worker of the same name
+    texe = ctx.build("threads", ["threads.c"], extra=["-pthread"])
+    t1 = ctx.run(texe, 1000, output="t1.data")[1]
+    ctx.run(texe, 300, output="t2.data")
+    ctx.must([ctx.deepprof, "merge", "-o", "tt.data", "t1.data", "t2.data"])
+    tt = Profile.load(ctx.deepprof, os.path.join(ctx.work, "tt.data"))
+    ck.eq("threads after merging", len(tt.threads), len(t1.threads))
+    for i in range(8):
+        t = tt.thread_named("worker-%d" % i)
+        ck.edge(tt, "work", "leaf", thread=t, calls=(i + 1) * 1300)
+    # two programs: one node each under the root, named by the program
+    ctx.must([ctx.deepprof, "merge", "-o", "two.data", "all.data", "tt.data"])
+    two = Profile.load(ctx.deepprof, os.path.join(ctx.work, "two.data"))
+    root = two.doc["root_pd"]
+    kids = sorted((two.ps[two.pd[c["callee"]]["ps"]]["name"], c["calls"])
+                  for c in two.csd if c["caller"] == root)
+    ck.eq("program nodes under the root", kids, [(exe, 3), (texe, 2)])
+    ck.edge(two, "fib", "fib", calls=sum(fib_calls(n) - 1 for n in (12, 15, 17)))
+    ck.edge(two, "work", "leaf", calls=36 * 1300)
+    chk = ctx.sh([ctx.deepprof, "check", "--max", "40", os.path.join(ctx.work, "two.data")])
+    ck.eq("deepprof check of the two-program file", chk.returncode, 0)
+    # --force: a rebuild with a function added above fib matches by name and position
+    src = os.path.join(ctx.work, "recursion.c")
+    with open(os.path.join(PROGS, "recursion.c")) as f:
+        text = f.read()
+    with open(src, "w") as f:
+        f.write(text)
+    ctx.must([ctx.deepprof, "cc", ctx.opt, "-I", PROGS, "-o", "rb", src])
+    ctx.run("./rb", 12, 100, output="v1.data")
+    with open(src, "w") as f:
+        f.write(text.replace("NOINLINE static long fib(long n)\n{",
+                             "NOINLINE long extra(long n)\n{\n\treturn n + 1;\n}\n\n"
+                             "NOINLINE static long fib(long n)\n{", 1)
+                .replace("is_even(m));", "is_even(m) + (int)extra(n));"))
+    ctx.must([ctx.deepprof, "cc", ctx.opt, "-I", PROGS, "-o", "rb", src])
+    ctx.run("./rb", 13, 100, output="v2.data")
+    r = ctx.must([ctx.deepprof, "merge", "--force", "-o", "f.data", "v1.data", "v2.data"])
+    f = Profile.load(ctx.deepprof, os.path.join(ctx.work, "f.data"))
+    ck.edge(f, "fib", "fib", calls=fib_calls(12) - 1 + fib_calls(13) - 1)
+    ck.eq("functions named fib after --force", len(f.pds_of("fib")), 1)
+    ck.true("--force reports the new function", "v2.data: 1 of 5 functions matched none"
+            in r.stderr and "extra (" in r.stderr)
+    r = ctx.must([ctx.deepprof, "merge", "-o", "nf.data", "v1.data", "v2.data"])
+    nf = Profile.load(ctx.deepprof, os.path.join(ctx.work, "nf.data"))
+    ck.eq("two builds without --force: two program nodes",
+          sum(1 for p in nf.ps.values() if p["kind"] == "program"), 2)
+    # bad input: named, non-zero exit, the output untouched
+    with open(os.path.join(ctx.work, "r0.data"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(ctx.work, "cut.data"), "wb") as f:
+        f.write(data[:len(data) // 2])
+    r = ctx.sh([ctx.deepprof, "merge", "-o", "all.data", "r1.data", "cut.data"])
+    ck.eq("exit status on a truncated input", r.returncode, 2)
+    ck.true("the message names the file", "cut.data" in r.stderr)
+    with open(os.path.join(ctx.work, "all.data"), "rb") as a, \
+            open(os.path.join(ctx.work, "other.data"), "rb") as b:
+        ck.true("the output is untouched after a failure", a.read() == b.read())
+
+
+def t_diff(ctx, ck):
+    """deepprof diff: a variant of loops.c whose grows() loop runs 4 times longer lists
+    grows first (time and callseqs, text and JSON), with exact callseqs changes and the
+    function only the variant has marked; a profile against itself is all zero."""
+    n = 3000000  # a few hundred samples: enough for the time shares to be clear
+    base = ctx.build("loops", ["loops.c"])
+    ctx.run(base, n, output="base.data")
+    var = ctx.build("loops4", ["loops.c"], extra=["-DGROW=4"])
+    ctx.run(var, n, output="new.data")
+
+    def diff(*args):
+        r = ctx.must([ctx.deepprof, "diff", "--format=json"] + list(args))
+        return json.loads(r.stdout)["procedures"]
+
+    rows = diff("base.data", "new.data")
+    ck.eq("first procedure by change in time share", rows[0]["name"], "grows")
+    ck.true("grows' share grew (by 32 points when no sample is lost)", rows[0]["change"] > 0.1)
+    rows = diff("--metric=callseqs", "base.data", "new.data")
+    ck.eq("first procedure by change in callseqs", rows[0]["name"], "grows")
+    r = ctx.must([ctx.deepprof, "diff", "--format=json", "--metric=callseqs", "base.data",
+                  "new.data"])
+    ctxs = json.loads(r.stdout)["contexts"]
+    ck.eq("first context by change in callseqs", (ctxs[0]["path"], ctxs[0]["change"]),
+          ("main > grows", 3 * n))
+    ck.eq("contexts of the steady loops unchanged",
+          sorted(c["path"] for c in ctxs if c["change"] == 0 and "steady" in c["path"]),
+          ["main > steady_a", "main > steady_b", "main > steady_c"])
+    by = {r["name"]: r for r in rows}
+    ck.eq("grows' callseqs change", by["grows"]["change"], 3 * n)
+    ck.eq("grows' relative change", by["grows"]["relative"], 3.0)
+    for f in ("steady_a", "steady_b", "steady_c"):
+        ck.eq("%s's callseqs change" % f, by[f]["change"], 0)
+    rows = diff("--metric=calls", "base.data", "new.data")
+    by = {r["name"]: r for r in rows}
+    ck.eq("added() is only in the variant", (by["added"]["side"], by["added"]["new_raw"]),
+          ("new", 1))
+    ck.eq("tick's calls change", by["tick"]["change"], 3 * n)
+    for metric in ("time", "callseqs", "calls", "allocs", "bytes"):
+        doc = json.loads(ctx.must([ctx.deepprof, "diff", "--format=json", "--metric=" + metric,
+                                   "new.data", "new.data"]).stdout)
+        changes = [r["change"] for r in doc["procedures"] + doc["contexts"]]
+        ck.eq("changes of a profile against itself (%s)" % metric, changes,
+              [0] * len(changes))
+    text = ctx.must([ctx.deepprof, "diff", "--metric=callseqs", "base.data", "new.data"]).stdout
+    lines = text.splitlines()
+    first = lines[lines.index(next(line for line in lines if line.endswith(" procedure"))) + 1]
+    ck.true("text output lists grows first", "grows" in first and "+%d" % (3 * n) in first)
+    text = ctx.must([ctx.deepprof, "diff", "--metric=calls", "base.data", "new.data"]).stdout
+    ck.true("text output marks added()", any("added" in line and "[only in new]" in line
+                                             for line in text.splitlines()))
+    r = ctx.sh([ctx.deepprof, "diff", "base.data", "missing.data"])
+    ck.eq("exit status for a missing file", r.returncode, 2)
+    ck.true("the message names it", "missing.data" in r.stderr)
 
 
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}

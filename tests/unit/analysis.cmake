@@ -25,3 +25,8 @@ target_link_libraries(test_analysis_merge PRIVATE dp_analysis)
 
 dp_unit_test(test_analysis_contour ${CMAKE_CURRENT_LIST_DIR}/test_analysis_contour.c)
 target_link_libraries(test_analysis_contour PRIVATE dp_analysis)
+
+# merging profiles of many runs (analysis/profile_merge.h, docs/MERGE.md)
+dp_unit_test(test_analysis_pmerge ${CMAKE_CURRENT_LIST_DIR}/test_analysis_pmerge.c
+	${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
+target_link_libraries(test_analysis_pmerge PRIVATE dp_analysis)
