@@ -13,6 +13,7 @@
 /* Not exported from any header: the hooks' prototypes, to satisfy -Wmissing-prototypes. */
 void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);
+void __deepprof_func_tail_exit(void *fn, void *site);
 
 /* An enter hook finding fn's frame pointer farther than this above its own frame takes the
  * slow path, which accepts up to DP_RT_SLOW_FRAME (bounded by the top of the stack). */
@@ -82,14 +83,17 @@ _Thread_local struct dp_rt_tls dp_rt_tls
 
 /*
  * dp_rt_pop_entry - leave the top activation of the shadow stack: through the exit hook
- * (@how 0: exits++) or without it (@how 1: unwinds++). Never pops the sentinel.
+ * (@how 0: exits++) or without it (@how 1: unwinds++). Never pops the sentinel. A
+ * tail-call marker (fp 0) is popped without a count: its activation has left already.
  */
 DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 {
 	struct dp_rt_frame *e = t->top;
 	struct dp_rt_csd *csd = e->csd;
 
-	if (how)
+	if (!e->fp)
+		;
+	else if (how)
 		csd->unwinds++;
 	else
 		csd->exits++;
@@ -196,6 +200,26 @@ DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintp
 	return csd;
 }
 
+/*
+ * The tail callee's enter hook through its CSD's first slot: @fn entered at frame @fp,
+ * the one its tail caller left, from the current (the tail caller's caller's) PD through
+ * @site, marked. The marker's entry is free again, so there is room. Returns 0 if the
+ * general case must decide.
+ */
+DP_RT_HOT static int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
+				      uintptr_t fp)
+{
+	struct dp_rt_frame *top = t->top;
+	struct dp_rt_pd *pd = top->pd;
+	struct dp_rt_csd *csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, site, t->mask));
+
+	if (csd->site != site || csd->fn != fn || csd->caller != pd || top->fp <= fp ||
+	    ((const uintptr_t *)fp)[1] != (site & ~DP_RT_TAIL_SITE))
+		return 0;
+	dp_rt_push(t, top->csd, csd, fn, fp);
+	return 1;
+}
+
 /* The first hook of a thread: give it state. Returns 0 if it collects. */
 DP_RT_COLD static int dp_rt_enter_first(struct dp_rt_tls *t)
 {
@@ -215,7 +239,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	struct dp_rt_csd *csd;
-	uintptr_t fp, xr;
+	uintptr_t fp, xr, tail = 1; /* the frame of a tail caller (odd: unknown), or 1 */
 
 	if (!fa)
 		fa = DP_RT_FA(); /* DP_RT_ENTER_FA */
@@ -223,11 +247,22 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 
 	if (dp_unlikely(!t->limit) && dp_rt_enter_first(t) != 0)
 		return;
+	if (!t->top->fp) { /* a tail-call marker: fn is its caller's frame */
+		tail = t->top->fn;
+		t->top--;
+		if (tail == xr && dp_rt_tail_enter(t, fn, site | DP_RT_TAIL_SITE, xr))
+			return;
+	}
 	if (dp_unlikely(dp_rt_g.stopped)) {
 		t->th->lost_calls++;
 		return;
 	}
 	fp = dp_rt_find_fp(t, fa, xr, site, 0);
+	/* entered in the frame its tail caller left (a sibling call): from the caller's
+	 * caller, through the site marked tail; else the marker was stale (the tail callee
+	 * was not instrumented, or gcc emitted a real call after all) */
+	if (tail != 1 && (fp ? fp == tail : (tail & 1)))
+		site |= DP_RT_TAIL_SITE;
 	if (fp)
 		dp_rt_unwind_enter(t, fn, site, fp);
 	else
@@ -294,6 +329,8 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
 
 	if (!t->limit || dp_rt_g.stopped)
 		return;
+	if (!t->top->fp)
+		t->top--; /* a tail-call marker whose callee was not instrumented */
 	fp = dp_rt_find_fp(t, fa, xr, site, 1);
 	if (fp)
 		dp_rt_unwind_to(t, fp);
@@ -334,4 +371,33 @@ DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __cyg_profile_func_exit(void *fn, void
 		}
 	}
 	dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
+}
+
+/*
+ * __deepprof_func_tail_exit - called by code built with deepprof's GCC plugin just
+ * before a call in tail position that stays a sibling call (a jump): @fn leaves now
+ * (the exit is counted as by __cyg_profile_func_exit; @site is its return address, the
+ * hook is called, never tail-called), and a tail-call marker takes its place on the
+ * shadow stack, so that the callee's enter hook, finding the marker and its own frame
+ * equal to the one @fn left, enters the callee from @fn's caller through @site marked
+ * tail (MLton's rule: the exit moves before the call that is only not a tail call because
+ * of it). The marker keeps @fn's CSD current until then.
+ */
+DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __deepprof_func_tail_exit(void *fn, void *site)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+	uintptr_t fa = DP_RT_FA(), xr;
+	struct dp_rt_frame *top, left;
+
+	DP_RT_CALLER_FP(fa, xr);
+	top = t->top;
+	if (dp_unlikely(top->fn != (uintptr_t)fn || top->fp != xr)) {
+		dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
+		return; /* rare (a repaired stack): no marker, the callee nests as it can */
+	}
+	left = *top;
+	left.csd->exits++;
+	top->fp = 0; /* the marker, in the same entry: room is certain */
+	top->fn = left.fp;
+	(void)site;
 }

@@ -65,7 +65,11 @@ struct dp_rt_csd {
 
 /*
  * One shadow-stack entry per active instrumented activation. The current CSD is
- * t->top->csd (the sentinel, entry 0, holds the thread's root CSD).
+ * t->top->csd (the sentinel, entry 0, holds the thread's root CSD). A tail-call marker
+ * (fp 0, only ever the top entry) is pushed by the tail-exit hook in place of the
+ * activation it popped: csd and pd are that activation's (samples and allocations of an
+ * uninstrumented tail callee stay charged to it), fn is its frame address, which the
+ * tail callee's enter hook compares with its own (rt_hooks.c).
  */
 struct dp_rt_frame {
 	struct dp_rt_csd *csd;
@@ -75,6 +79,11 @@ struct dp_rt_frame {
 	uintptr_t fp;
 	uintptr_t fn; /* csd->fn, here so that the exit hook's check needs no CSD load */
 };
+
+/* The mark of a CSD's site entered through a tail call: bit 63, which no user-space
+ * return address has on x86-64 and aarch64. The writer gives such sites their own CSS,
+ * of kind DP_CSS_TAIL, at the address without the bit. */
+#define DP_RT_TAIL_SITE ((uintptr_t)1 << 63)
 
 /* A chunk of nodes of one kind, mmap'd; filled completely before the next one. */
 struct dp_rt_chunk {

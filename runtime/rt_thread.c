@@ -109,7 +109,8 @@ DP_RT_NOINST static void dp_rt_fork_child(void)
 	}
 	if (self && !t->disabled) {
 		for (struct dp_rt_frame *e = self->stack + 1; e <= t->top; e++)
-			e->csd->calls++;
+			if (e->fp) /* not a tail-call marker: its activation has left */
+				e->csd->calls++;
 		self->tid = gettid();
 		self->flags = DP_THREAD_MAIN | (self->flags & DP_THREAD_STOPPED);
 		self->start_ns = dp_rt_g.start_ns;

@@ -255,8 +255,11 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 	b = &w->chunk[DP_W_CSST];
 	for (uint32_t i = 0; i < w->css.n; i++) {
 		dp_rt_buf_num(b, i == 0 ? 1 : dp_rt_ps_id(w, e[i].a));
-		dp_rt_buf_num(b, e[i].b);
-		dp_rt_buf_num(b, i == 0 ? DP_CSS_THREAD : e[i].a ? DP_CSS_UNKNOWN : DP_CSS_ENTRY);
+		dp_rt_buf_num(b, e[i].b & ~DP_RT_TAIL_SITE);
+		dp_rt_buf_num(b, i == 0			    ? DP_CSS_THREAD
+				 : !e[i].a		    ? DP_CSS_ENTRY
+				 : e[i].b & DP_RT_TAIL_SITE ? DP_CSS_TAIL
+							    : DP_CSS_UNKNOWN);
 	}
 	w->count[DP_W_CSST] = w->css.n;
 	b = &w->chunk[DP_W_THRD];

@@ -100,7 +100,10 @@ enum dp_css_kind {
 				(main, a thread start routine, a constructor, an atexit handler) */
 	DP_CSS_INLINED = 6,  /* the hooks of a function inlined into the caller: the return
 				address is the caller's own return address */
-	DP_CSS_KIND_MAX = 6
+	DP_CSS_TAIL = 7,     /* entered through a tail call: the callee replaced a function
+				that the caller called at this site (same address as that
+				site's own CSS) */
+	DP_CSS_KIND_MAX = 7
 };
 
 /* Linkage of a function, from its ELF symbol. */

@@ -21,7 +21,7 @@ const char *dp_dump_ps_kind(uint32_t kind)
 const char *dp_dump_css_kind(uint32_t kind)
 {
 	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
-					    "thread",  "entry",	 "inlined"};
+					    "thread",  "entry",	 "inlined",  "tail"};
 
 	return kind <= DP_CSS_KIND_MAX ? names[kind] : "?";
 }

@@ -17,7 +17,7 @@
  *   space-separated; only when n_cp > 0), n_csds, n_callers. Sections "csds" (CSD rows of
  *   the calls it makes), "callers" (CSD rows of the calls reaching it).
  * - dump_css: facts id, ps (the caller), caller_name, addr, kind ("unknown", "direct",
- *   "indirect", "callback", "thread", "entry", "inlined"), file, line, callee_ps,
+ *   "indirect", "callback", "thread", "entry", "inlined", "tail"), file, line, callee_ps,
  *   callee_name ("" when not known statically), n_csds. Section "csds" (its CSD rows).
  * - dump_csd: facts id, caller (PD), caller_ps, caller_name, css, callee (PD), callee_ps,
  *   callee_name, calls, exits, unwinds, samples, callseqs, allocs, bytes, desc_samples,
@@ -90,7 +90,7 @@ static const char *ps_kind_name(uint32_t k)
 static const char *css_kind_name(uint32_t k)
 {
 	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
-					    "thread",  "entry",	 "inlined"};
+					    "thread",  "entry",	 "inlined",  "tail"};
 
 	return k <= DP_CSS_KIND_MAX ? names[k] : "invalid";
 }

@@ -40,7 +40,8 @@ for arr, schema in REC.items():
         if rec[key] != i + 1:
             sys.exit(f"{arr}[{i}]: {key} is {rec[key]}, expected {i + 1}")
 kinds = {"ps": {"function", "root", "thread"},
-         "css": {"unknown", "direct", "indirect", "callback", "thread", "entry", "inlined"}}
+         "css": {"unknown", "direct", "indirect", "callback", "thread", "entry", "inlined",
+                 "tail"}}
 for arr, ok in kinds.items():
     for rec in d[arr]:
         if rec["kind"] not in ok:

@@ -10,6 +10,7 @@ Exit status: 0 pass, 1 fail, 77 skip (compiler missing).
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -109,9 +110,14 @@ def t_recursion(ctx, ck):
     ck.edge(p, "main", "fib", calls=1, exits=1)
     ck.edge(p, "fib", "fib", calls=fib_calls(n) - 1, exits=fib_calls(n) - 1, unwinds=0)
     ck.eq("PDs of fib (recursion folded)", len(p.pds_of("fib")), 1)
-    ck.edge(p, "main", "is_even", calls=1)
-    ck.edge(p, "is_even", "is_odd", calls=m // 2)
-    ck.edge(p, "is_odd", "is_even", calls=m // 2)
+    if ctx.after and ctx.family == "gcc" and ctx.opt == "-O2":
+        # tail calls kept: each function entered from main's context, through a tail site
+        ck.edge(p, "main", "is_even", calls=1 + m // 2)
+        ck.eq("main -> is_odd through a tail site", tail_edges(p, "main", "is_odd"), m // 2)
+    else:
+        ck.edge(p, "main", "is_even", calls=1)
+        ck.edge(p, "is_even", "is_odd", calls=m // 2)
+        ck.edge(p, "is_odd", "is_even", calls=m // 2)
     ck.eq("PDs of is_even", len(p.pds_of("is_even")), 1)
     ck.eq("PDs of is_odd", len(p.pds_of("is_odd")), 1)
     ck.eq("callseqs of fib's activations", p.into("fib")["callseqs"], fib_calls(n) - 1)
@@ -179,7 +185,12 @@ def t_after_inline(ctx, ck):
     _, p = ctx.run(exe, n)
     ck.edge(p, "main", "work", calls=n, exits=n, unwinds=0)
     ck.edge(p, "main", "f", calls=n, exits=n, unwinds=0)
-    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    if ctx.after and ctx.family == "gcc" and ctx.opt == "-O2":
+        # the plugin keeps f's tail call: f leaves first, g runs from f's caller's context
+        ck.eq("main -> g through a tail site", tail_edges(p, "main", "g"), n)
+        ck.edge(p, "main", "g", calls=n, exits=n, unwinds=0)
+    else:
+        ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.edge(p, "main", "scaled", calls=n, exits=n, unwinds=0)
     ck.eq("PDs of scaled (its clone under its name)", len(p.pds_of("scaled")), 1)
     clone = re.search(r"^([0-9a-f]+) t scaled\.constprop\.\d+$",
@@ -199,7 +210,12 @@ def t_after_inline(ctx, ck):
     ck.true("DEEPPROF_INSTRUMENT=inlined: -finstrument-functions", not ctx.after)
     _, p = ctx.run(exe, n)
     ck.edge(p, "work", "twice", calls=n, exits=n, unwinds=0)
-    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    if ctx.after and ctx.family == "gcc" and ctx.opt == "-O2":
+        # the plugin keeps f's tail call: f leaves first, g runs from f's caller's context
+        ck.eq("main -> g through a tail site", tail_edges(p, "main", "g"), n)
+        ck.edge(p, "main", "g", calls=n, exits=n, unwinds=0)
+    else:
+        ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.balanced(p)
     if ctx.family != "gcc":
         return  # clang has no -finstrument-functions-exclude-*
@@ -209,7 +225,12 @@ def t_after_inline(ctx, ck):
     _, p = ctx.run(exe, n)
     ck.eq("excluded by name: PDs of scaled", len(p.pds_of("scaled")), 0)
     ck.edge(p, "main", "f", calls=n, exits=n, unwinds=0)
-    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    if ctx.after and ctx.family == "gcc" and ctx.opt == "-O2":
+        # the plugin keeps f's tail call: f leaves first, g runs from f's caller's context
+        ck.eq("main -> g through a tail site", tail_edges(p, "main", "g"), n)
+        ck.edge(p, "main", "g", calls=n, exits=n, unwinds=0)
+    else:
+        ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.eq("excluded by name: calls in all", sum(c["calls"] for c in p.csd), 2 + n * (3 + twice))
     ck.balanced(p)
 
@@ -407,6 +428,60 @@ def t_multifile(ctx, ck):
     ck.edge(p, "main", "util_twice", calls=n, exits=n)
     ck.eq("excluded by file: PDs of more_leaf", len(p.pds_of("more_leaf")), 0)
     ck.balanced(p)
+
+
+def tail_edges(p, caller, callee):
+    """Summed calls of CALLER -> CALLEE through call sites of kind tail."""
+    return sum(c["calls"] for c in p.csds_to(caller, callee)
+               if p.css[c["css"]]["kind"] == "tail")
+
+
+def t_tailcall(ctx, ck):
+    """A state machine written with tail calls runs in constant stack under deepprof run
+    (8 MiB stack, 10^8 steps at -O2): same output as built plainly, each function counted
+    exactly, the time on the two functions. gcc (through the plugin) keeps the sibling
+    calls and marks their sites tail; clang keeps musttail calls (its own exit hook goes
+    before them), which it does not mark."""
+    steps = 100000000 if ctx.opt == "-O2" else 20000  # no sibling calls at -O0
+    clang = ctx.family == "clang"
+    extra = ["-DDPT_MUSTTAIL"] if clang else []
+    exe = ctx.build("tailcall", ["tailcall.c"], extra=extra)
+    cc = COMPILERS[ctx.family][0]
+    ctx.must([cc, ctx.opt, "-I", PROGS, "-o", "plain", os.path.join(PROGS, "tailcall.c")]
+             + extra)
+
+    def small_stack():
+        resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))
+
+    plain = subprocess.run([os.path.join(ctx.work, "plain"), str(steps)], cwd=ctx.work,
+                           capture_output=True, text=True, check=False,
+                           preexec_fn=small_stack)
+    ck.eq("plain run's status", plain.returncode, 0)
+    saved = subprocess.run
+    try:  # deepprof run and the program under the 8 MiB stack
+        subprocess.run = lambda *a, **kw: saved(*a, preexec_fn=small_stack, **kw)
+        out, p = ctx.run(exe, steps)
+    finally:
+        subprocess.run = saved
+    ck.eq("output as built plainly", out, plain.stdout)
+    half = steps // 2
+    ck.eq("calls of st_a", p.into("st_a")["calls"], half)
+    ck.eq("calls of st_b", p.into("st_b")["calls"], half)
+    ck.edge(p, "main", "st_a", calls=half if ctx.opt == "-O2" or clang else 1)
+    ck.balanced(p)
+    if ctx.opt == "-O2":
+        ck.edge(p, "main", "st_b", calls=half, exits=half)
+        ck.eq("st_b's contexts", len(p.pds_of("st_b")), 1)
+        ck.eq("st_a's contexts (direct and tail-called share one)", len(p.pds_of("st_a")), 1)
+        if ctx.after and not clang:
+            ck.eq("main -> st_b through a tail site", tail_edges(p, "main", "st_b"), half)
+            ck.eq("main -> st_a through a tail site", tail_edges(p, "main", "st_a"), half - 1)
+        on_two = p.into("st_a")["samples"] + p.into("st_b")["samples"]
+        ck.true("st_a and st_b have >= 80 %% of the program's samples (%d of %d)"
+                % (on_two, p.doc["samples_outside"]), on_two >= 0.8 * p.doc["samples_outside"])
+        ck.true("and >= 60 %% of all, the hooks' included (%d of %d)"
+                % (on_two, p.doc["samples_outside"] + p.doc["samples_inside"]),
+                on_two >= 0.6 * (p.doc["samples_outside"] + p.doc["samples_inside"]))
 
 
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
