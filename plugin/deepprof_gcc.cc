@@ -93,8 +93,8 @@ bool dp_wanted(function *fun)
 	       builtin_decl_implicit(BUILT_IN_PROFILE_FUNC_EXIT);
 }
 
-/* The runtime's tail-exit hook, void __deepprof_func_tail_exit(void *fn, void *site)
- * (runtime/rt_hooks.c): built once per compilation. */
+/* The runtime's tail-exit hook, void __deepprof_func_tail_exit(void *fn, void *site,
+ * void *callee) (runtime/rt_hooks.c): built once per compilation. */
 tree dp_tail_decl;
 
 /* dp_tail_decl lives across functions: a root for gcc's garbage collector. */
@@ -107,7 +107,7 @@ tree dp_tail_exit_decl(void)
 	tree &decl = dp_tail_decl;
 
 	if (!decl) {
-		tree type = build_function_type_list(void_type_node, ptr_type_node,
+		tree type = build_function_type_list(void_type_node, ptr_type_node, ptr_type_node,
 						     ptr_type_node, NULL_TREE);
 
 		decl = build_fn_decl("__deepprof_func_tail_exit", type);
@@ -120,11 +120,12 @@ tree dp_tail_exit_decl(void)
 }
 
 /* A call of the hook @which (BUILT_IN_PROFILE_FUNC_ENTER or _EXIT, or END_BUILTINS for the
- * runtime's tail-exit hook) with the arguments gcc itself passes: the function's address
- * and __builtin_return_address(0), appended to @seq, at source location @loc. The enter
- * and exit hooks' declarations are gcc's own builtins, so a user's declaration merges
- * with them. */
-void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun, location_t loc)
+ * runtime's tail-exit hook, which also gets @callee) with the arguments gcc itself
+ * passes: the function's address and __builtin_return_address(0), appended to @seq, at
+ * source location @loc. The enter and exit hooks' declarations are gcc's own builtins,
+ * so a user's declaration merges with them. */
+void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun, location_t loc,
+		   tree callee = NULL_TREE)
 {
 	tree ra_fn = builtin_decl_implicit(BUILT_IN_RETURN_ADDRESS);
 	tree ra = make_ssa_name(ptr_type_node);
@@ -134,9 +135,12 @@ void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun,
 	gimple_call_set_lhs(get, ra);
 	gimple_set_location(get, loc);
 	gimple_seq_add_stmt(seq, get);
-	hook = gimple_build_call(which == END_BUILTINS ? dp_tail_exit_decl()
-							: builtin_decl_implicit(which),
-				 2, build_fold_addr_expr(fun->decl), ra);
+	if (which == END_BUILTINS)
+		hook = gimple_build_call(dp_tail_exit_decl(), 3, build_fold_addr_expr(fun->decl), ra,
+					 callee);
+	else
+		hook = gimple_build_call(builtin_decl_implicit(which), 2,
+					 build_fold_addr_expr(fun->decl), ra);
 	gimple_set_location(hook, loc);
 	gimple_seq_add_stmt(seq, hook);
 }
@@ -159,6 +163,19 @@ bool dp_keep_tail(gcall *call)
 			return false;
 	}
 	return true;
+}
+
+/* The address @call jumps to as a value the hook can take (a function's address, a
+ * pointer), or a null pointer if it is not one. */
+tree dp_callee(gcall *call)
+{
+	tree fn = gimple_call_fn(call);
+
+	if (fn && TREE_CODE(fn) == OBJ_TYPE_REF)
+		fn = OBJ_TYPE_REF_EXPR(fn);
+	if (!fn || !is_gimple_val(fn) || !POINTER_TYPE_P(TREE_TYPE(fn)))
+		return null_pointer_node;
+	return fn;
 }
 
 /*
@@ -191,7 +208,8 @@ bool dp_tails(function *fun, bool check)
 				gimple_call_set_tail(call, false);
 				continue;
 			}
-			dp_build_hook(&seq, END_BUILTINS, fun, gimple_location(call));
+			dp_build_hook(&seq, END_BUILTINS, fun, gimple_location(call),
+				      dp_callee(call));
 			gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 		}
 	}

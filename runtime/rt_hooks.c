@@ -13,7 +13,7 @@
 /* Not exported from any header: the hooks' prototypes, to satisfy -Wmissing-prototypes. */
 void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);
-void __deepprof_func_tail_exit(void *fn, void *site);
+void __deepprof_func_tail_exit(void *fn, void *site, void *callee);
 
 /* An enter hook finding fn's frame pointer farther than this above its own frame takes the
  * slow path, which accepts up to DP_RT_SLOW_FRAME (bounded by the top of the stack). */
@@ -247,8 +247,9 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 
 	if (dp_unlikely(!t->limit) && dp_rt_enter_first(t) != 0)
 		return;
-	if (!t->top->fp) { /* a tail-call marker: fn is its caller's frame */
-		tail = t->top->fn;
+	if (!t->top->fp) { /* a tail-call marker: fn is the frame its caller left */
+		if (!t->top->callee || t->top->callee == fn)
+			tail = t->top->fn;
 		t->top--;
 		if (tail == xr && dp_rt_tail_enter(t, fn, site | DP_RT_TAIL_SITE, xr))
 			return;
@@ -258,9 +259,10 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 		return;
 	}
 	fp = dp_rt_find_fp(t, fa, xr, site, 0);
-	/* entered in the frame its tail caller left (a sibling call): from the caller's
-	 * caller, through the site marked tail; else the marker was stale (the tail callee
-	 * was not instrumented, or gcc emitted a real call after all) */
+	/* the function called, entered in the frame its tail caller left (a sibling call):
+	 * from the caller's caller, through the site marked tail; else the marker was stale
+	 * (the tail callee was not instrumented and has returned, or gcc emitted a real
+	 * call after all) */
 	if (tail != 1 && (fp ? fp == tail : (tail & 1)))
 		site |= DP_RT_TAIL_SITE;
 	if (fp)
@@ -337,6 +339,14 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
 	for (e = t->top; e > t->th->stack; e--)
 		if (e->csd->fn == fn && (!fp || e->fp == fp || (e->fp & 1)))
 			break;
+	/* An exit in a frame below its entry's: the outlined part of a function split by
+	 * partial inlining (f.part.0) runs in its own frame, called from the head inlined
+	 * into the caller, which ran the enter hook in the caller's frame. The innermost
+	 * live entry of fn above the exit's frame is the one leaving. */
+	if (e == t->th->stack && fp)
+		for (e = t->top; e > t->th->stack; e--)
+			if (e->fn == fn && e->fp > fp)
+				break;
 	if (e == t->th->stack)
 		return; /* not on the stack: entered before we could see it */
 	while (t->top > e)
@@ -375,19 +385,20 @@ DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __cyg_profile_func_exit(void *fn, void
 
 /*
  * __deepprof_func_tail_exit - called by code built with deepprof's GCC plugin just
- * before a call in tail position that stays a sibling call (a jump): @fn leaves now
- * (the exit is counted as by __cyg_profile_func_exit; @site is its return address, the
- * hook is called, never tail-called), and a tail-call marker takes its place on the
- * shadow stack, so that the callee's enter hook, finding the marker and its own frame
- * equal to the one @fn left, enters the callee from @fn's caller through @site marked
- * tail (MLton's rule: the exit moves before the call that is only not a tail call because
- * of it). The marker keeps @fn's CSD current until then.
+ * before a call of @callee (0 if not known) in tail position that stays a sibling call
+ * (a jump): @fn leaves now (the exit is counted as by __cyg_profile_func_exit; @site is
+ * its return address; the hook is called, never tail-called), and a tail-call marker
+ * takes its entry, so that the callee's enter hook, finding the marker, its own address
+ * and its frame equal to the one @fn left, enters the callee from @fn's caller through
+ * @site marked tail (MLton's rule: the exit moves before the call that is only not a tail
+ * call because of it). Until then the caller's caller's CSD is current.
  */
-DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __deepprof_func_tail_exit(void *fn, void *site)
+DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __deepprof_func_tail_exit(void *fn, void *site,
+								    void *callee)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	uintptr_t fa = DP_RT_FA(), xr;
-	struct dp_rt_frame *top, left;
+	struct dp_rt_frame *top;
 
 	DP_RT_CALLER_FP(fa, xr);
 	top = t->top;
@@ -395,9 +406,9 @@ DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __deepprof_func_tail_exit(void *fn, vo
 		dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
 		return; /* rare (a repaired stack): no marker, the callee nests as it can */
 	}
-	left = *top;
-	left.csd->exits++;
-	top->fp = 0; /* the marker, in the same entry: room is certain */
-	top->fn = left.fp;
-	(void)site;
+	top->csd->exits++;
+	top->csd = top[-1].csd; /* the marker, in the same entry: room is certain */
+	top->callee = (uintptr_t)callee;
+	top->fn = xr;
+	top->fp = 0;
 }

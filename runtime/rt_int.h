@@ -66,14 +66,18 @@ struct dp_rt_csd {
 /*
  * One shadow-stack entry per active instrumented activation. The current CSD is
  * t->top->csd (the sentinel, entry 0, holds the thread's root CSD). A tail-call marker
- * (fp 0, only ever the top entry) is pushed by the tail-exit hook in place of the
- * activation it popped: csd and pd are that activation's (samples and allocations of an
- * uninstrumented tail callee stay charged to it), fn is its frame address, which the
- * tail callee's enter hook compares with its own (rt_hooks.c).
+ * (fp 0, only ever the top entry) is left by the tail-exit hook in the entry of the
+ * activation that left: csd is the entry below's (the caller's caller's: samples and
+ * allocations until the next hook are charged there, where control returns if the tail
+ * callee is not instrumented), callee the address called (0 unknown) and fn the frame
+ * address left, which the tail callee's enter hook compares with its own (rt_hooks.c).
  */
 struct dp_rt_frame {
 	struct dp_rt_csd *csd;
-	struct dp_rt_pd *pd; /* csd->callee: the lookup key of the calls it makes */
+	union {
+		struct dp_rt_pd *pd; /* csd->callee: the lookup key of the calls it makes */
+		uintptr_t callee;    /* a tail-call marker's */
+	};
 	/* the activation's frame address: its canonical frame address (just above its return
 	 * address) - 16, i.e. its frame pointer; odd = unknown */
 	uintptr_t fp;
