@@ -149,11 +149,19 @@ void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun,
  * Whether the tail call @call (marked by gcc's tailc pass) stays a sibling call for sure
  * once the exit hook goes before it: every argument a scalar passed in a register (at
  * most six, no aggregate), so that the call needs no outgoing stack arguments, which
- * could make gcc's RTL expansion fall back to a real call after the hook has run.
+ * could make gcc's RTL expansion fall back to a real call after the hook has run; and
+ * not a call of the runtime's API (deepprof_leave() at the end of a function must run
+ * while the function is still the one the runtime sees).
  */
 bool dp_keep_tail(gcall *call)
 {
+	tree callee = gimple_call_fndecl(call);
+
 	if (gimple_call_num_args(call) > 6 || gimple_call_internal_p(call))
+		return false;
+	/* the runtime's API (deepprof_leave, ...) runs in the caller's activation */
+	if (callee && DECL_NAME(callee) &&
+	    strncmp(IDENTIFIER_POINTER(DECL_NAME(callee)), "deepprof_", 9) == 0)
 		return false;
 	for (unsigned i = 0; i < gimple_call_num_args(call); i++) {
 		tree t = TREE_TYPE(gimple_call_arg(call, i));

@@ -285,6 +285,18 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 }
 
 /*
+ * dp_rt_ps_note - make sure the calling thread's graph has a PS for @fn (a region named
+ * by a mismatched leave only, which the file must still list with its count).
+ */
+DP_RT_NOINST void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn)
+{
+	t->inside = 1;
+	if (!dp_rt_g.stopped)
+		(void)dp_rt_ps_get(t->th, fn);
+	t->inside = 0;
+}
+
+/*
  * dp_rt_csd_create - the CSD of (@caller, @site, @fn) in the calling thread, created with
  * its callee PD set (Mercury's call port). Returns NULL if collection stopped.
  */

@@ -319,9 +319,10 @@ miss:
 	dp_rt_enter_miss((uintptr_t)fn, (uintptr_t)site, DP_RT_ENTER_FA(fa));
 }
 
-/* The exit hook's general case: pop what is dead, then @fn's activation at this frame. */
-DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, uintptr_t site,
-								uintptr_t fa)
+/* The exit hook's general case: pop what is dead, then @fn's activation at this frame.
+ * Returns the popped activation's frame address, or 0 if none was popped. */
+DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_exit_miss(uintptr_t fn, uintptr_t site,
+								     uintptr_t fa)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	uintptr_t fp, xr;
@@ -330,7 +331,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
 	DP_RT_CALLER_FP(fa, xr);
 
 	if (!t->limit || dp_rt_g.stopped)
-		return;
+		return 0;
 	if (!t->top->fp)
 		t->top--; /* a tail-call marker whose callee was not instrumented */
 	fp = dp_rt_find_fp(t, fa, xr, site, 1);
@@ -348,10 +349,12 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
 			if (e->fn == fn && e->fp > fp)
 				break;
 	if (e == t->th->stack)
-		return; /* not on the stack: entered before we could see it */
+		return 0; /* not on the stack: entered before we could see it */
 	while (t->top > e)
 		dp_rt_pop_entry(t, 1);
+	fp = e->fp;
 	dp_rt_pop_entry(t, 0);
+	return fp;
 }
 
 /*
@@ -403,12 +406,77 @@ DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __deepprof_func_tail_exit(void *fn, vo
 	DP_RT_CALLER_FP(fa, xr);
 	top = t->top;
 	if (dp_unlikely(top->fn != (uintptr_t)fn || top->fp != xr)) {
-		dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
-		return; /* rare (a repaired stack): no marker, the callee nests as it can */
+		/* regions fn left open, or a repaired stack: the general case, then the
+		 * marker in the entry fn left, which is free */
+		xr = dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
+		if (!xr)
+			return;
+		top = ++t->top;
+	} else {
+		top->csd->exits++;
 	}
-	top->csd->exits++;
 	top->csd = top[-1].csd; /* the marker, in the same entry: room is certain */
 	top->callee = (uintptr_t)callee;
 	top->fn = xr;
 	top->fp = 0;
+}
+
+/*
+ * dp_rt_region_push - deepprof_enter's push of region @fn (DP_RT_REGION_FN), called from
+ * @site in the function whose frame is @fp (0 unknown). The activation's frame address is
+ * fp - 1: odd, just below the function's own, so that the function's exit (or an enter at
+ * its frame after a longjmp) pops it as an unwind, calls made in the region nest in it,
+ * and regions the function opens at the same frame nest too. Activations of frames below
+ * fp are dead (longjmp): popped as unwinds first.
+ */
+DP_RT_HOT void dp_rt_region_push(uintptr_t fn, uintptr_t site, uintptr_t fp)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+	struct dp_rt_csd *csd;
+
+	if (dp_unlikely(!t->limit) && dp_rt_enter_first(t) != 0)
+		return;
+	if (!t->top->fp)
+		t->top--; /* a stale tail-call marker */
+	if (dp_unlikely(dp_rt_g.stopped)) {
+		t->th->lost_calls++;
+		return;
+	}
+	if (fp) {
+		fp -= 1;
+		while (t->top->fp < fp)
+			dp_rt_pop_entry(t, 1);
+	} else {
+		fp = (t->top->fp - 2) | 1; /* unknown: nested in the top activation */
+	}
+	csd = dp_rt_lookup(t, fn, site);
+	if (!csd && !(csd = dp_rt_csd_create(t, t->top->pd, site, fn)))
+		return;
+	if (t->top + 1 >= t->limit && dp_rt_stack_grow(t) != 0)
+		return;
+	dp_rt_push(t, t->top->csd, csd, fn, fp);
+}
+
+/*
+ * dp_rt_region_pop - deepprof_leave's pop of region @fn, called by the function whose
+ * frame is @fp (0 unknown): activations of dead frames below it are popped as unwinds,
+ * then the innermost one must be @fn's, left as an exit. Returns 0, or -1 if it is not
+ * (nothing else popped: the region stays open until its function leaves).
+ */
+DP_RT_HOT int dp_rt_region_pop(uintptr_t fn, uintptr_t fp)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+
+	if (!t->limit || dp_rt_g.stopped)
+		return 0; /* not collecting: nothing to compare with */
+	if (!t->top->fp)
+		t->top--; /* a stale tail-call marker */
+	if (fp)
+		dp_rt_unwind_to(t, fp - 1);
+	if (t->top->fn != fn || t->top == t->th->stack) {
+		dp_rt_ps_note(t, fn);
+		return -1;
+	}
+	dp_rt_pop_entry(t, 0);
+	return 0;
 }

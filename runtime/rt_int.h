@@ -89,6 +89,12 @@ struct dp_rt_frame {
  * of kind DP_CSS_TAIL, at the address without the bit. */
 #define DP_RT_TAIL_SITE ((uintptr_t)1 << 63)
 
+/* The function key of a user region (rt_region.c): its id with bit 62 set, which no code
+ * address has, so that a region is a procedure like a function in each thread's graph. */
+#define DP_RT_REGION_BIT    ((uintptr_t)1 << 62)
+#define DP_RT_REGION_FN(id) (DP_RT_REGION_BIT | (uintptr_t)(id))
+#define DP_RT_IS_REGION(fn) (((fn) & (DP_RT_REGION_BIT | DP_RT_TAIL_SITE)) == DP_RT_REGION_BIT)
+
 /* A chunk of nodes of one kind, mmap'd; filled completely before the next one. */
 struct dp_rt_chunk {
 	struct dp_rt_chunk *next;
@@ -207,10 +213,16 @@ extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model(DP_RT_T
 extern struct dp_rt_frame dp_rt_idle_frame;
 extern struct dp_rt_csd dp_rt_idle_csd;
 
+/* rt_hooks.c: a region's activation pushed (entered from @site by the function whose frame
+ * is @fp, 0 unknown) and popped (-1: the innermost activation is not region @fn's). */
+void dp_rt_region_push(uintptr_t fn, uintptr_t site, uintptr_t fp);
+int dp_rt_region_pop(uintptr_t fn, uintptr_t fp);
+
 /* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
 struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,
 				   uintptr_t fn);
 int dp_rt_stack_grow(struct dp_rt_tls *t);
+void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn);
 int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t);
 void *dp_rt_map(size_t bytes, int counted);
 void dp_rt_unmap(void *p, size_t bytes, int counted);
@@ -262,6 +274,9 @@ const char *dp_rt_program(void);
 uint32_t dp_rt_objects(struct dp_rt_buf *b);
 uint32_t dp_rt_cmdline(struct dp_rt_buf *b);
 void dp_rt_thread_name(const struct dp_rt_thread *th, char *out, size_t len);
+
+/* rt_region.c: the rest of a region's PSTA record (name, mismatched leaves). */
+void dp_rt_region_put(struct dp_rt_buf *b, uintptr_t fn);
 
 #pragma GCC visibility pop
 

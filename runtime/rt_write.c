@@ -246,9 +246,16 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 	char name[64];
 
 	for (uint32_t i = 0; i < w->ps.n; i++) {
-		dp_rt_buf_num(b, i == 0 ? DP_PS_ROOT : i == 1 ? DP_PS_THREAD : DP_PS_FUNCTION);
-		dp_rt_buf_num(b, i < 2 ? 0 : e[i].a);
+		int region = i >= 2 && DP_RT_IS_REGION(e[i].a);
+
+		dp_rt_buf_num(b, i == 0	  ? DP_PS_ROOT
+				 : i == 1 ? DP_PS_THREAD
+				 : region ? DP_PS_REGION
+					  : DP_PS_FUNCTION);
+		dp_rt_buf_num(b, i < 2 || region ? 0 : e[i].a);
 		dp_rt_buf_num(b, 0);
+		if (region)
+			dp_rt_region_put(b, e[i].a);
 	}
 	w->count[DP_W_PSTA] = w->ps.n;
 	e = (const void *)w->css.list.p;

@@ -85,7 +85,9 @@ enum dp_ps_kind {
 	DP_PS_FUNCTION = 0, /* an instrumented function; addr = its entry address */
 	DP_PS_ROOT = 1,	    /* the artificial program root ("<program>"), addr 0 */
 	DP_PS_THREAD = 2,   /* the artificial root of one thread ("<thread>"), addr 0 */
-	DP_PS_KIND_MAX = 2
+	DP_PS_REGION = 3,   /* a region the program marked with deepprof_enter/leave, addr 0;
+			       its record also holds its name and mismatched leaves */
+	DP_PS_KIND_MAX = 3
 };
 
 /* CSS kinds: how the caller reaches the callee(s) at this site. */

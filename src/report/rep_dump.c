@@ -8,7 +8,7 @@
  * of it; sections list related nodes, each at depth 0, made by the row makers (flags:
  * RECURSIVE, INACTIVE as they set them). A section holds at most DP_DUMP_MAX_ROWS rows;
  * the n_* fact gives the full count and the note says when a section was cut.
- * - dump_ps: facts id, kind ("function", "root", "thread"), addr ("0x..."), name,
+ * - dump_ps: facts id, kind ("function", "root", "thread", "region"), addr ("0x..."), name,
  *   linkage_name, file, line, linkage ("unknown", "global", "static", "weak"), object,
  *   object_path, module, module_name, n_cp, n_pds, n_csss, n_callers. Sections "pds" (PD
  *   rows of its contexts), "csss" (CSS rows of the call sites in its body), "callers"
@@ -82,7 +82,7 @@ static int dump_section(struct dp_report *r, const struct dp_report_ctx *c, cons
 
 static const char *ps_kind_name(uint32_t k)
 {
-	static const char *const names[] = {"function", "root", "thread"};
+	static const char *const names[] = {"function", "root", "thread", "region"};
 
 	return k <= DP_PS_KIND_MAX ? names[k] : "invalid";
 }

@@ -39,7 +39,7 @@ for arr, schema in REC.items():
         key = "index" if arr in ("threads", "objects") else "id"
         if rec[key] != i + 1:
             sys.exit(f"{arr}[{i}]: {key} is {rec[key]}, expected {i + 1}")
-kinds = {"ps": {"function", "root", "thread"},
+kinds = {"ps": {"function", "root", "thread", "region"},
          "css": {"unknown", "direct", "indirect", "callback", "thread", "entry", "inlined",
                  "tail"}}
 for arr, ok in kinds.items():

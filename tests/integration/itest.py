@@ -522,6 +522,58 @@ def t_splits(ctx, ck):
         ck.balanced(p)
 
 
+def t_regions(ctx, ck):
+    """User regions (deepprof_enter/leave): nesting, recursion folding, a reused name
+    buffer, threads, regions left open by return, longjmp and a C++ exception, and a
+    mismatched leave, which `deepprof check` reports."""
+    exe = ctx.build("regions", ["regions.c"], extra=["-pthread"])
+    n = 40
+    out, p = ctx.run(exe, n, 0)
+    ck.eq("output", kv(out, "n"), n)
+    regions = {q["name"] for q in p.ps.values() if q["kind"] == "region"}
+    ck.eq("regions", regions, {"outer", "inner", "rec", "name0", "name1", "name2", "leak",
+                               "jump", "a", "thr"})
+    ck.edge(p, "main", "outer", calls=1, exits=1, unwinds=0)
+    ck.edge(p, "outer", "inner", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "inner", "work", calls=n, exits=n)
+    # rec -> region rec -> rec ...: one PD each, recursion folded
+    ck.eq("PDs of rec (function and region)", len(p.pds_of("rec")), 2)
+    ck.eq("calls of rec, both", p.into("rec")["calls"], 2 * (n + 1))
+    ck.eq("exits of rec, both", p.into("rec")["exits"], 2 * (n + 1))
+    for k in range(3):  # names written into one buffer, compared by content
+        ck.edge(p, "main", "name%d" % k, calls=n, exits=n)
+        ck.eq("PDs of name%d" % k, len(p.pds_of("name%d" % k)), 1)
+        ck.edge(p, "name%d" % k, "work", calls=n, exits=n)
+    ck.edge(p, "leaky", "leak", calls=n, exits=0, unwinds=n)
+    ck.edge(p, "jumper", "jump", calls=n, exits=0, unwinds=n)
+    ck.edge(p, "jump", "jump_out", calls=n, exits=0, unwinds=n)
+    ck.edge(p, "main", "a", calls=1, exits=1)
+    ck.eq("threads' region thr", p.into("thr")["calls"], 3 * n)
+    ck.edge(p, "thr", "work", calls=3 * n, exits=3 * n)
+    ck.eq("no mismatched leaves", sum(q.get("mismatched", 0) for q in p.ps.values()), 0)
+    ck.balanced(p, allow_active=("leak", "jump", "jump_out", "jumper"))
+    # two mismatched leaves of b: counted, and deepprof check fails on them
+    r = ctx.sh([exe, str(n), "2"])
+    ck.eq("mismatched run's status", r.returncode, 0)
+    data = os.path.join(ctx.work, "Deep.data")
+    ctx.must([ctx.deepprof, "symbolize", data])
+    p = Profile.load(ctx.deepprof, data)
+    b = [q for q in p.ps.values() if q["kind"] == "region" and q["name"] == "b"]
+    ck.eq("region b's mismatched leaves", [q.get("mismatched") for q in b], [2])
+    chk = ctx.sh([ctx.deepprof, "check", "--max", "5", data])
+    ck.eq("deepprof check's status", chk.returncode, 1)
+    ck.true("deepprof check names region b",
+            "region b: 2 mismatched leaves" in chk.stdout)
+    # an exception leaves region exc open: closed when the next call finds its frame gone
+    exe = ctx.build("regions_cxx", ["regions_cxx.cpp"], cxx=True)
+    m = 30
+    _, p = ctx.run(exe, m)
+    ck.edge(p, "thrower(long)", "exc", calls=m, exits=0, unwinds=m)
+    ck.edge(p, "exc", "work(long)", calls=m, exits=m)
+    ck.edge(p, "main", "work(long)", calls=m, exits=m)
+    ck.balanced(p, allow_active=("exc", "thrower(long)"))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 
