@@ -574,6 +574,30 @@ def t_regions(ctx, ck):
     ck.balanced(p, allow_active=("exc", "thrower(long)"))
 
 
+def t_bytecode(ctx, ck):
+    """examples/bytecode.c: the interpreter's guest functions are regions, so the profile
+    shows the guest program's calls: main -> sum, main -> fib, fib's recursion folded
+    into one PD, the host helper each guest function calls counted under it."""
+    exe = ctx.build("bytecode", [os.path.join("..", "..", "..", "examples", "bytecode.c")])
+    n = 15
+    out, p = ctx.run(exe, n)
+    fib = [0, 1]
+    for _ in range(n):
+        fib.append(fib[-1] + fib[-2])
+    ck.eq("output", out.split(), [str((1000 + n) * (1001 + n) // 2), str(fib[n])])
+    kinds = {q["name"]: q["kind"] for q in p.ps.values() if q["kind"] == "region"}
+    ck.eq("guest functions as regions", kinds,
+          {"main": "region", "sum": "region", "fib": "region"})
+    calls = fib_calls(n)
+    ck.eq("guest fib's calls", p.into("fib")["calls"], calls)
+    ck.eq("guest fib's PDs (recursion folded)", len(p.pds_of("fib")), 1)
+    ck.edge(p, "fib", "fib", calls=calls - 1, exits=calls - 1)
+    ck.edge(p, "sum", "vm_checked_add", calls=1000 + n, exits=1000 + n)
+    ck.edge(p, "fib", "vm_checked_add", calls=(calls - 1) // 2, exits=(calls - 1) // 2)
+    ck.eq("guest main's PDs (the C main's and the region's)", len(p.pds_of("main")), 2)
+    ck.balanced(p)
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 
