@@ -4,11 +4,10 @@
  * a reused buffer, threads, a region left open by return and by longjmp, mismatched
  * leaves. Usage: regions [N=100] [M=1]: M mismatched leaves of region "b"; prints N.
  */
+#include <deepprof/deepprof.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
-
-#include <deepprof/deepprof.h>
 
 #include "dpt.h"
 
