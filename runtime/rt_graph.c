@@ -172,7 +172,7 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 
 DP_RT_NOINST static void dp_rt_csd_insert(struct dp_rt_tls *t, struct dp_rt_csd *csd)
 {
-	uintptr_t h = dp_rt_hash(csd->caller, csd->site, t->mask);
+	uintptr_t h = dp_rt_hash(csd->caller, dp_rt_key(csd->site, csd->fn), t->mask);
 
 	while (*dp_rt_slot(t->tab, h) != &dp_rt_idle_csd)
 		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
@@ -227,21 +227,6 @@ DP_RT_NOINST static struct dp_rt_pd *dp_rt_active_pd(const struct dp_rt_tls *t,
 	return NULL;
 }
 
-/* The callee PD of the CSD (@caller, @site, @fn) if it exists, else NULL. */
-DP_RT_NOINST static struct dp_rt_pd *dp_rt_twin_pd(const struct dp_rt_tls *t,
-						   const struct dp_rt_pd *caller, uintptr_t site,
-						   uintptr_t fn)
-{
-	uintptr_t h = dp_rt_hash(caller, site, t->mask);
-	const struct dp_rt_csd *csd;
-
-	for (; (csd = *dp_rt_slot(t->tab, h)) != &dp_rt_idle_csd;
-	     h = (h + sizeof(struct dp_rt_slot)) & t->mask)
-		if (csd->site == site && csd->fn == fn && csd->caller == caller)
-			return csd->callee;
-	return NULL;
-}
-
 /* PD and CSD creation proper; the caller keeps errno and the inside flag. */
 DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct dp_rt_pd *caller,
 						    uintptr_t site, uintptr_t fn)
@@ -256,12 +241,9 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 	ps = dp_rt_ps_get(th, fn);
 	if (!ps)
 		return NULL;
-	/* Mercury's call port: reuse the PD of fn's active activation (recursion), or the
-	 * one fn has under the same caller and site reached the other way (through a tail
-	 * call or not: one context), else a new PD. The callee never changes after this. */
+	/* Mercury's call port: reuse the PD of fn's active activation (recursion), else
+	 * a new PD. The callee never changes after this. */
 	callee = dp_rt_active_pd(t, ps);
-	if (!callee)
-		callee = dp_rt_twin_pd(t, caller, site ^ DP_RT_TAIL_SITE, fn);
 	if (!callee) {
 		callee = dp_rt_node_alloc(&th->pd);
 		if (!callee)

@@ -183,7 +183,7 @@ DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintp
 						uintptr_t site)
 {
 	const struct dp_rt_pd *pd = t->top->pd;
-	uintptr_t home = dp_rt_hash(pd, site, t->mask), h = home;
+	uintptr_t home = dp_rt_hash(pd, dp_rt_key(site, fn), t->mask), h = home;
 	struct dp_rt_csd *csd;
 
 	while ((csd = *dp_rt_slot(t->tab, h)) != &dp_rt_idle_csd) {
@@ -211,7 +211,7 @@ DP_RT_HOT static int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr
 {
 	struct dp_rt_frame *top = t->top;
 	struct dp_rt_pd *pd = top->pd;
-	struct dp_rt_csd *csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, site, t->mask));
+	struct dp_rt_csd *csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, dp_rt_key(site, fn), t->mask));
 
 	if (csd->site != site || csd->fn != fn || csd->caller != pd || top->fp <= fp ||
 	    ((const uintptr_t *)fp)[1] != (site & ~DP_RT_TAIL_SITE))

@@ -192,6 +192,17 @@ DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintp
 	return (uintptr_t)(s ^ (uint64_t)(uintptr_t)pd) & mask; /* tables < 2^28 slots */
 }
 
+/*
+ * dp_rt_key - the site a CSD of (@site, @fn) is hashed by: the site itself, but for a
+ * tail site the callee too, since one tail site reaches every function of a tail-call
+ * loop in turn (st_a, st_b, st_a, ...), whose CSDs would otherwise share one first slot
+ * and push each other out of it on every call.
+ */
+DP_RT_NOINST static inline uintptr_t dp_rt_key(uintptr_t site, uintptr_t fn)
+{
+	return site & DP_RT_TAIL_SITE ? site ^ (fn << 3) : site;
+}
+
 /* The CSD pointer in the slot at byte offset @h of @tab. */
 DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab, uintptr_t h)
 {

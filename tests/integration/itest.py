@@ -8,6 +8,7 @@ usage: itest.py --deepprof BIN --cc gcc|clang --opt O0|O2 --work DIR TEST
 Exit status: 0 pass, 1 fail, 77 skip (compiler missing).
 """
 import argparse
+import json
 import os
 import re
 import resource
@@ -114,11 +115,12 @@ def t_recursion(ctx, ck):
         # tail calls kept: each function entered from main's context, through a tail site
         ck.edge(p, "main", "is_even", calls=1 + m // 2)
         ck.eq("main -> is_odd through a tail site", tail_edges(p, "main", "is_odd"), m // 2)
+        ck.eq("PDs of is_even (called, tail-called)", len(p.pds_of("is_even")), 2)
     else:
         ck.edge(p, "main", "is_even", calls=1)
         ck.edge(p, "is_even", "is_odd", calls=m // 2)
         ck.edge(p, "is_odd", "is_even", calls=m // 2)
-    ck.eq("PDs of is_even", len(p.pds_of("is_even")), 1)
+        ck.eq("PDs of is_even", len(p.pds_of("is_even")), 1)
     ck.eq("PDs of is_odd", len(p.pds_of("is_odd")), 1)
     ck.eq("callseqs of fib's activations", p.into("fib")["callseqs"], fib_calls(n) - 1)
     ck.balanced(p)
@@ -436,6 +438,46 @@ def t_multifile(ctx, ck):
     ck.balanced(p)
 
 
+def report_flags(ctx, data, query):
+    """{row name: set of flags} over every row of the JSON report QUERY of DATA."""
+    r = ctx.must([ctx.deepprof, "report", "--format=json", data, query])
+    out = {}
+
+    def walk(o):
+        if isinstance(o, dict):
+            if "flags" in o and "name" in o:
+                out.setdefault(o["name"], set()).update(o["flags"])
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+    walk(json.loads(r.stdout))
+    return out
+
+
+def report_marks(ctx, ck, data, name, flag, query):
+    """NAME's rows carry FLAG in the JSON, text and HTML forms of the report QUERY and in
+    `deepprof tree` (text marker "(FLAG"; HTML: the marker's title)."""
+    ck.true("%s: JSON row %s has flag %s" % (query, name, flag),
+            flag in report_flags(ctx, data, query).get(name, set()))
+    tree = ctx.must([ctx.deepprof, "tree", "--min", "0", data]).stdout
+    ck.true("tree: %s (%s" % (name, flag), re.search(r"\b%s \(%s" % (re.escape(name), flag),
+                                                     tree))
+    html = ctx.must([ctx.deepprof, "report", "--format=html", data, query]).stdout
+    title = {"tail": "entered through a tail call", "region": "a region the program marked"}
+    ck.true("%s: HTML marks %s" % (query, flag), title[flag] in html)
+
+
+def clique_of(ctx, p, name):
+    """The clique id of function NAME (one context), from the JSON proc page."""
+    r = ctx.must([ctx.deepprof, "report", "--format=json", p.path, "page=proc&name=" + name])
+    subject = json.loads(r.stdout).get("subject") or {}
+    if not subject.get("clique"):
+        raise CheckError("no clique for %s" % name)
+    return subject["clique"]
+
+
 def tail_edges(p, caller, callee):
     """Summed calls of CALLER -> CALLEE through call sites of kind tail."""
     return sum(c["calls"] for c in p.csds_to(caller, callee)
@@ -478,8 +520,11 @@ def t_tailcall(ctx, ck):
     if ctx.opt == "-O2":
         ck.edge(p, "main", "st_b", calls=half, exits=half)
         ck.eq("st_b's contexts", len(p.pds_of("st_b")), 1)
-        ck.eq("st_a's contexts (direct and tail-called share one)", len(p.pds_of("st_a")), 1)
+        # gcc: called directly, tail-called (another site); clang: both through main's
+        ck.eq("st_a's contexts", len(p.pds_of("st_a")), 1 if clang else 2)
         if ctx.after and not clang:
+            report_marks(ctx, ck, p.path, "st_b", "tail", "page=clique&id=%d"
+                         % clique_of(ctx, p, "main"))
             ck.eq("main -> st_b through a tail site", tail_edges(p, "main", "st_b"), half)
             ck.eq("main -> st_a through a tail site", tail_edges(p, "main", "st_a"), half - 1)
         on_two = p.into("st_a")["samples"] + p.into("st_b")["samples"]
@@ -595,6 +640,7 @@ def t_bytecode(ctx, ck):
     ck.edge(p, "sum", "vm_checked_add", calls=1000 + n, exits=1000 + n)
     ck.edge(p, "fib", "vm_checked_add", calls=(calls - 1) // 2, exits=(calls - 1) // 2)
     ck.eq("guest main's PDs (the C main's and the region's)", len(p.pds_of("main")), 2)
+    report_marks(ctx, ck, p.path, "fib", "region", "page=top&metric=callseqs")
     ck.balanced(p)
 
 
