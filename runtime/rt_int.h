@@ -286,8 +286,11 @@ uint32_t dp_rt_objects(struct dp_rt_buf *b);
 uint32_t dp_rt_cmdline(struct dp_rt_buf *b);
 void dp_rt_thread_name(const struct dp_rt_thread *th, char *out, size_t len);
 
-/* rt_region.c: the rest of a region's PSTA record (name, mismatched leaves). */
+/* rt_region.c: the rest of a region's PSTA record (name, mismatched leaves); fork():
+ * @phase 0 before (takes the names' lock), 1 in the parent, 2 in the child (a new lock,
+ * mismatched counts from zero). */
 void dp_rt_region_put(struct dp_rt_buf *b, uintptr_t fn);
+void dp_rt_region_fork(int phase);
 
 #pragma GCC visibility pop
 

@@ -188,3 +188,19 @@ DP_RT_NOINST void dp_rt_region_put(struct dp_rt_buf *b, uintptr_t fn)
 	dp_rt_buf_str(b, r->name, r->len);
 	dp_rt_buf_num(b, __atomic_load_n(&r->mismatched, __ATOMIC_RELAXED));
 }
+
+/* dp_rt_region_fork - the names' table across fork() (rt_thread.c's handlers). */
+DP_RT_NOINST void dp_rt_region_fork(int phase)
+{
+	if (phase == 0) {
+		pthread_mutex_lock(&dp_rt_rg.lock);
+		return;
+	}
+	if (phase == 1) {
+		pthread_mutex_unlock(&dp_rt_rg.lock);
+		return;
+	}
+	pthread_mutex_init(&dp_rt_rg.lock, NULL);
+	for (uint32_t id = 1; id <= dp_rt_rg.n; id++)
+		dp_rt_rg.by_id[id]->mismatched = 0;
+}
