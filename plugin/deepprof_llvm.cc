@@ -29,15 +29,21 @@ namespace
 const char dp_exit_attr[] = "instrument-function-exit-inlined";
 
 /* The call in tail position right before @ret (a `tail` or `musttail` call whose value,
- * if any, @ret returns), or nullptr. Calls of the runtime's API are never kept. */
+ * if any, @ret returns, possibly through a no-op cast), or nullptr. Calls of the
+ * runtime's API are never kept. */
 CallInst *dp_tail_before(ReturnInst *ret)
 {
 	Instruction *prev = ret->getPrevNode();
+	Value *rv = ret->getReturnValue();
 	CallInst *call;
 	Function *callee;
 
-	if (prev && isa<BitCastInst>(prev))
-		prev = prev->getPrevNode();
+	if (auto *cast = dyn_cast_or_null<CastInst>(prev)) {
+		if (!cast->isNoopCast(ret->getModule()->getDataLayout()) || rv != cast)
+			return nullptr;
+		rv = cast->getOperand(0);
+		prev = cast->getPrevNode();
+	}
 	call = dyn_cast_or_null<CallInst>(prev);
 	if (!call || !(call->isTailCall() || call->isMustTailCall()) || call->isInlineAsm())
 		return nullptr;
@@ -46,11 +52,7 @@ CallInst *dp_tail_before(ReturnInst *ret)
 		       callee->getName().startswith("__cyg_profile") ||
 		       callee->getName().startswith("__deepprof")))
 		return nullptr;
-	if (Value *rv = ret->getReturnValue())
-		if (rv != call &&
-		    !(isa<BitCastInst>(rv) && cast<BitCastInst>(rv)->getOperand(0) == call))
-			return nullptr;
-	return call;
+	return rv && rv != call ? nullptr : call;
 }
 
 /*

@@ -380,9 +380,7 @@ def t_deep(ctx, ck):
     d = 100000
     out, p = ctx.run(exe, d)
     ck.eq("depth", kv(out, "depth"), d + 1)
-    if ctx.tails and ctx.opt == "-O2" and ctx.family == "gcc":
-        # (clang's pass plugin keeps only a call whose value the ret returns as it is, not
-        # through run's cast to void *)
+    if ctx.tails and ctx.opt == "-O2":
         # run's call of down_a is a tail call, kept: down_a runs from run's caller, the
         # thread's root (whose sites are all of kind entry)
         ck.edge(p, "<thread>", "down_a", calls=1, exits=1)
