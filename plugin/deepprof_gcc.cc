@@ -26,6 +26,7 @@
 #include "options.h"
 #include "langhooks.h"
 #include "diagnostic-core.h"
+#include "ggc.h"
 // clang-format on
 
 /* The two symbols gcc looks up; everything else is hidden (CXX_VISIBILITY_PRESET). */
@@ -92,11 +93,39 @@ bool dp_wanted(function *fun)
 	       builtin_decl_implicit(BUILT_IN_PROFILE_FUNC_EXIT);
 }
 
-/* A call of the hook @which (BUILT_IN_PROFILE_FUNC_ENTER or _EXIT) with the arguments gcc
- * itself passes: the function's address and __builtin_return_address(0), appended to
- * @seq, at source location @loc. The hook's declaration is gcc's own builtin, so a user's
- * declaration merges with it. */
-void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun, location_t loc)
+/* The runtime's tail-exit hook, void __deepprof_func_tail_exit(void *fn, void *site,
+ * void *callee) (runtime/rt_hooks.c): built once per compilation. */
+tree dp_tail_decl;
+
+/* dp_tail_decl lives across functions: a root for gcc's garbage collector. */
+const struct ggc_root_tab dp_roots[] = {
+	{&dp_tail_decl, 1, sizeof(dp_tail_decl), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+	LAST_GGC_ROOT_TAB};
+
+tree dp_tail_exit_decl(void)
+{
+	tree &decl = dp_tail_decl;
+
+	if (!decl) {
+		tree type = build_function_type_list(void_type_node, ptr_type_node, ptr_type_node,
+						     ptr_type_node, NULL_TREE);
+
+		decl = build_fn_decl("__deepprof_func_tail_exit", type);
+		TREE_NOTHROW(decl) = 1;
+		DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL_TREE,
+						  tree_cons(get_identifier("nothrow"), NULL_TREE,
+							    DECL_ATTRIBUTES(decl)));
+	}
+	return decl;
+}
+
+/* A call of the hook @which (BUILT_IN_PROFILE_FUNC_ENTER or _EXIT, or END_BUILTINS for the
+ * runtime's tail-exit hook, which also gets @callee) with the arguments gcc itself
+ * passes: the function's address and __builtin_return_address(0), appended to @seq, at
+ * source location @loc. The enter and exit hooks' declarations are gcc's own builtins,
+ * so a user's declaration merges with them. */
+void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun, location_t loc,
+		   tree callee = NULL_TREE)
 {
 	tree ra_fn = builtin_decl_implicit(BUILT_IN_RETURN_ADDRESS);
 	tree ra = make_ssa_name(ptr_type_node);
@@ -106,19 +135,68 @@ void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun,
 	gimple_call_set_lhs(get, ra);
 	gimple_set_location(get, loc);
 	gimple_seq_add_stmt(seq, get);
-	hook = gimple_build_call(builtin_decl_implicit(which), 2, build_fold_addr_expr(fun->decl),
-				 ra);
+	if (which == END_BUILTINS)
+		hook = gimple_build_call(dp_tail_exit_decl(), 3, build_fold_addr_expr(fun->decl), ra,
+					 callee);
+	else
+		hook = gimple_build_call(builtin_decl_implicit(which), 2,
+					 build_fold_addr_expr(fun->decl), ra);
 	gimple_set_location(hook, loc);
 	gimple_seq_add_stmt(seq, hook);
 }
 
 /*
- * Clear the tail-call mark of every call: each return now follows an exit hook, so no
- * call stays in tail position (a call left marked would be emitted as a jump and skip
- * the hook). With @check, only tell whether a call must stay a tail call (g++ makes
+ * Whether the tail call @call (marked by gcc's tailc pass) stays a sibling call for sure
+ * once the exit hook goes before it: every argument a scalar passed in a register (at
+ * most six, no aggregate), so that the call needs no outgoing stack arguments, which
+ * could make gcc's RTL expansion fall back to a real call after the hook has run; and
+ * not a call of the runtime's API (deepprof_leave() at the end of a function must run
+ * while the function is still the one the runtime sees).
+ */
+bool dp_keep_tail(gcall *call)
+{
+	tree callee = gimple_call_fndecl(call);
+
+	if (gimple_call_num_args(call) > 6 || gimple_call_internal_p(call))
+		return false;
+	/* the runtime's API (deepprof_leave, ...) runs in the caller's activation */
+	if (callee && DECL_NAME(callee) &&
+	    strncmp(IDENTIFIER_POINTER(DECL_NAME(callee)), "deepprof_", 9) == 0)
+		return false;
+	for (unsigned i = 0; i < gimple_call_num_args(call); i++) {
+		tree t = TREE_TYPE(gimple_call_arg(call, i));
+
+		if (!(INTEGRAL_TYPE_P(t) || POINTER_TYPE_P(t)) ||
+		    !tree_fits_uhwi_p(TYPE_SIZE_UNIT(t)) || tree_to_uhwi(TYPE_SIZE_UNIT(t)) > 8)
+			return false;
+	}
+	return true;
+}
+
+/* The address @call jumps to as a value the hook can take (a function's address, a
+ * pointer), or a null pointer if it is not one. */
+tree dp_callee(gcall *call)
+{
+	tree fn = gimple_call_fn(call);
+
+	if (fn && TREE_CODE(fn) == OBJ_TYPE_REF)
+		fn = OBJ_TYPE_REF_EXPR(fn);
+	if (!fn || !is_gimple_val(fn) || !POINTER_TYPE_P(TREE_TYPE(fn)))
+		return null_pointer_node;
+	return fn;
+}
+
+/*
+ * Give every call in tail position (gcc's tailc pass marked it, and gcc's RTL expansion
+ * emits a marked call as a jump and drops the statements after it) the runtime's
+ * tail-exit hook before it, if it surely stays a sibling call (dp_keep_tail); clear the
+ * mark of the others, whose return now follows the exit hook (a call left marked would
+ * skip it). MLton's rule: when only the profiling exit makes a call a non-tail call, the
+ * exit moves before the call, so a program written with tail calls runs in constant stack
+ * under profiling. With @check, only tell whether a call must stay a tail call (g++ makes
  * some thunks so): such a function is left without hooks.
  */
-bool dp_untail(function *fun, bool check)
+bool dp_tails(function *fun, bool check)
 {
 	basic_block bb;
 
@@ -126,29 +204,38 @@ bool dp_untail(function *fun, bool check)
 	{
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+			gimple_seq seq = NULL;
 
 			if (!call)
 				continue;
 			if (check && gimple_call_must_tail_p(call))
 				return true;
-			if (!check && gimple_call_tail_p(call))
+			if (check || !gimple_call_tail_p(call))
+				continue;
+			if (!dp_keep_tail(call)) {
 				gimple_call_set_tail(call, false);
+				continue;
+			}
+			dp_build_hook(&seq, END_BUILTINS, fun, gimple_location(call),
+				      dp_callee(call));
+			gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
 		}
 	}
 	return false;
 }
 
 /* The enter hook on the edge out of the entry block, at the function's line; an exit hook
- * before every return, at the return's line. */
+ * before every return, at the return's line (a path through a sibling call never reaches
+ * it: dp_tails). */
 unsigned int dp_instrument(function *fun)
 {
 	edge e;
 	edge_iterator ei;
 	gimple_seq seq = NULL;
 
-	if (dp_untail(fun, true))
+	if (dp_tails(fun, true))
 		return 0;
-	dp_untail(fun, false);
+	dp_tails(fun, false);
 	dp_build_hook(&seq, BUILT_IN_PROFILE_FUNC_ENTER, fun, DECL_SOURCE_LOCATION(fun->decl));
 	gsi_insert_seq_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(fun)), seq);
 	FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(fun)->preds)
@@ -202,5 +289,6 @@ DP_PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info, struct plugin_gc
 	pass.ref_pass_instance_number = 1;
 	pass.pos_op = PASS_POS_INSERT_AFTER;
 	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)dp_roots);
 	return 0;
 }

@@ -172,7 +172,7 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 
 DP_RT_NOINST static void dp_rt_csd_insert(struct dp_rt_tls *t, struct dp_rt_csd *csd)
 {
-	uintptr_t h = dp_rt_hash(csd->caller, csd->site, t->mask);
+	uintptr_t h = dp_rt_hash(csd->caller, dp_rt_key(csd->site, csd->fn), t->mask);
 
 	while (*dp_rt_slot(t->tab, h) != &dp_rt_idle_csd)
 		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
@@ -264,6 +264,18 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 	dp_rt_csd_insert(t, csd);
 	dp_rt_node_publish(&th->csd);
 	return csd;
+}
+
+/*
+ * dp_rt_ps_note - make sure the calling thread's graph has a PS for @fn (a region named
+ * by a mismatched leave only, which the file must still list with its count).
+ */
+DP_RT_NOINST void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn)
+{
+	t->inside = 1;
+	if (!dp_rt_g.stopped)
+		(void)dp_rt_ps_get(t->th, fn);
+	t->inside = 0;
 }
 
 /*

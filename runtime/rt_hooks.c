@@ -13,6 +13,7 @@
 /* Not exported from any header: the hooks' prototypes, to satisfy -Wmissing-prototypes. */
 void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);
+void __deepprof_func_tail_exit(void *fn, void *site, void *callee);
 
 /* An enter hook finding fn's frame pointer farther than this above its own frame takes the
  * slow path, which accepts up to DP_RT_SLOW_FRAME (bounded by the top of the stack). */
@@ -82,14 +83,17 @@ _Thread_local struct dp_rt_tls dp_rt_tls
 
 /*
  * dp_rt_pop_entry - leave the top activation of the shadow stack: through the exit hook
- * (@how 0: exits++) or without it (@how 1: unwinds++). Never pops the sentinel.
+ * (@how 0: exits++) or without it (@how 1: unwinds++). Never pops the sentinel. A
+ * tail-call marker (fp 0) is popped without a count: its activation has left already.
  */
 DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 {
 	struct dp_rt_frame *e = t->top;
 	struct dp_rt_csd *csd = e->csd;
 
-	if (how)
+	if (!e->fp)
+		;
+	else if (how)
 		csd->unwinds++;
 	else
 		csd->exits++;
@@ -179,7 +183,7 @@ DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintp
 						uintptr_t site)
 {
 	const struct dp_rt_pd *pd = t->top->pd;
-	uintptr_t home = dp_rt_hash(pd, site, t->mask), h = home;
+	uintptr_t home = dp_rt_hash(pd, dp_rt_key(site, fn), t->mask), h = home;
 	struct dp_rt_csd *csd;
 
 	while ((csd = *dp_rt_slot(t->tab, h)) != &dp_rt_idle_csd) {
@@ -194,6 +198,26 @@ DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintp
 		*dp_rt_slot(t->tab, home) = csd;
 	}
 	return csd;
+}
+
+/*
+ * The tail callee's enter hook through its CSD's first slot: @fn entered at frame @fp,
+ * the one its tail caller left, from the current (the tail caller's caller's) PD through
+ * @site, marked. The marker's entry is free again, so there is room. Returns 0 if the
+ * general case must decide.
+ */
+DP_RT_HOT static int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
+				      uintptr_t fp)
+{
+	struct dp_rt_frame *top = t->top;
+	struct dp_rt_pd *pd = top->pd;
+	struct dp_rt_csd *csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, dp_rt_key(site, fn), t->mask));
+
+	if (csd->site != site || csd->fn != fn || csd->caller != pd || top->fp <= fp ||
+	    ((const uintptr_t *)fp)[1] != (site & ~DP_RT_TAIL_SITE))
+		return 0;
+	dp_rt_push(t, top->csd, csd, fn, fp);
+	return 1;
 }
 
 /* The first hook of a thread: give it state. Returns 0 if it collects. */
@@ -215,7 +239,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	struct dp_rt_csd *csd;
-	uintptr_t fp, xr;
+	uintptr_t fp, xr, tail = 1; /* the frame of a tail caller (odd: unknown), or 1 */
 
 	if (!fa)
 		fa = DP_RT_FA(); /* DP_RT_ENTER_FA */
@@ -223,11 +247,24 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 
 	if (dp_unlikely(!t->limit) && dp_rt_enter_first(t) != 0)
 		return;
+	if (!t->top->fp) { /* a tail-call marker: fn is the frame its caller left */
+		if (!t->top->callee || t->top->callee == fn)
+			tail = t->top->fn;
+		t->top--;
+		if (tail == xr && dp_rt_tail_enter(t, fn, site | DP_RT_TAIL_SITE, xr))
+			return;
+	}
 	if (dp_unlikely(dp_rt_g.stopped)) {
 		t->th->lost_calls++;
 		return;
 	}
 	fp = dp_rt_find_fp(t, fa, xr, site, 0);
+	/* the function called, entered in the frame its tail caller left (a sibling call):
+	 * from the caller's caller, through the site marked tail; else the marker was stale
+	 * (the tail callee was not instrumented and has returned, or gcc emitted a real
+	 * call after all) */
+	if (tail != 1 && (fp ? fp == tail : (tail & 1)))
+		site |= DP_RT_TAIL_SITE;
 	if (fp)
 		dp_rt_unwind_enter(t, fn, site, fp);
 	else
@@ -282,9 +319,10 @@ miss:
 	dp_rt_enter_miss((uintptr_t)fn, (uintptr_t)site, DP_RT_ENTER_FA(fa));
 }
 
-/* The exit hook's general case: pop what is dead, then @fn's activation at this frame. */
-DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, uintptr_t site,
-								uintptr_t fa)
+/* The exit hook's general case: pop what is dead, then @fn's activation at this frame.
+ * Returns the popped activation's frame address, or 0 if none was popped. */
+DP_RT_HOT __attribute__((noinline)) static uintptr_t dp_rt_exit_miss(uintptr_t fn, uintptr_t site,
+								     uintptr_t fa)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
 	uintptr_t fp, xr;
@@ -293,18 +331,30 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_exit_miss(uintptr_t fn, ui
 	DP_RT_CALLER_FP(fa, xr);
 
 	if (!t->limit || dp_rt_g.stopped)
-		return;
+		return 0;
+	if (!t->top->fp)
+		t->top--; /* a tail-call marker whose callee was not instrumented */
 	fp = dp_rt_find_fp(t, fa, xr, site, 1);
 	if (fp)
 		dp_rt_unwind_to(t, fp);
 	for (e = t->top; e > t->th->stack; e--)
 		if (e->csd->fn == fn && (!fp || e->fp == fp || (e->fp & 1)))
 			break;
+	/* An exit in a frame below its entry's: the outlined part of a function split by
+	 * partial inlining (f.part.0) runs in its own frame, called from the head inlined
+	 * into the caller, which ran the enter hook in the caller's frame. The innermost
+	 * live entry of fn above the exit's frame is the one leaving. */
+	if (e == t->th->stack && fp)
+		for (e = t->top; e > t->th->stack; e--)
+			if (e->fn == fn && e->fp > fp)
+				break;
 	if (e == t->th->stack)
-		return; /* not on the stack: entered before we could see it */
+		return 0; /* not on the stack: entered before we could see it */
 	while (t->top > e)
 		dp_rt_pop_entry(t, 1);
+	fp = e->fp;
 	dp_rt_pop_entry(t, 0);
+	return fp;
 }
 
 /*
@@ -334,4 +384,99 @@ DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __cyg_profile_func_exit(void *fn, void
 		}
 	}
 	dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
+}
+
+/*
+ * __deepprof_func_tail_exit - called by code built with deepprof's GCC plugin just
+ * before a call of @callee (0 if not known) in tail position that stays a sibling call
+ * (a jump): @fn leaves now (the exit is counted as by __cyg_profile_func_exit; @site is
+ * its return address; the hook is called, never tail-called), and a tail-call marker
+ * takes its entry, so that the callee's enter hook, finding the marker, its own address
+ * and its frame equal to the one @fn left, enters the callee from @fn's caller through
+ * @site marked tail (MLton's rule: the exit moves before the call that is only not a tail
+ * call because of it). Until then the caller's caller's CSD is current.
+ */
+DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __deepprof_func_tail_exit(void *fn, void *site,
+								    void *callee)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+	uintptr_t fa = DP_RT_FA(), xr;
+	struct dp_rt_frame *top;
+
+	DP_RT_CALLER_FP(fa, xr);
+	top = t->top;
+	if (dp_unlikely(top->fn != (uintptr_t)fn || top->fp != xr)) {
+		/* regions fn left open, or a repaired stack: the general case, then the
+		 * marker in the entry fn left, which is free */
+		xr = dp_rt_exit_miss((uintptr_t)fn, (uintptr_t)site, fa);
+		if (!xr)
+			return;
+		top = ++t->top;
+	} else {
+		top->csd->exits++;
+	}
+	top->csd = top[-1].csd; /* the marker, in the same entry: room is certain */
+	top->callee = (uintptr_t)callee;
+	top->fn = xr;
+	top->fp = 0;
+}
+
+/*
+ * dp_rt_region_push - deepprof_enter's push of region @fn (DP_RT_REGION_FN), called from
+ * @site in the function whose frame is @fp (0 unknown). The activation's frame address is
+ * fp - 1: odd, just below the function's own, so that the function's exit (or an enter at
+ * its frame after a longjmp) pops it as an unwind, calls made in the region nest in it,
+ * and regions the function opens at the same frame nest too. Activations of frames below
+ * fp are dead (longjmp): popped as unwinds first.
+ */
+DP_RT_HOT void dp_rt_region_push(uintptr_t fn, uintptr_t site, uintptr_t fp)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+	struct dp_rt_csd *csd;
+
+	if (dp_unlikely(!t->limit) && dp_rt_enter_first(t) != 0)
+		return;
+	if (!t->top->fp)
+		t->top--; /* a stale tail-call marker */
+	if (dp_unlikely(dp_rt_g.stopped)) {
+		t->th->lost_calls++;
+		return;
+	}
+	if (fp) {
+		fp -= 1;
+		while (t->top->fp < fp)
+			dp_rt_pop_entry(t, 1);
+	} else {
+		fp = (t->top->fp - 2) | 1; /* unknown: nested in the top activation */
+	}
+	csd = dp_rt_lookup(t, fn, site);
+	if (!csd && !(csd = dp_rt_csd_create(t, t->top->pd, site, fn)))
+		return;
+	if (t->top + 1 >= t->limit && dp_rt_stack_grow(t) != 0)
+		return;
+	dp_rt_push(t, t->top->csd, csd, fn, fp);
+}
+
+/*
+ * dp_rt_region_pop - deepprof_leave's pop of region @fn, called by the function whose
+ * frame is @fp (0 unknown): activations of dead frames below it are popped as unwinds,
+ * then the innermost one must be @fn's, left as an exit. Returns 0, or -1 if it is not
+ * (nothing else popped: the region stays open until its function leaves).
+ */
+DP_RT_HOT int dp_rt_region_pop(uintptr_t fn, uintptr_t fp)
+{
+	struct dp_rt_tls *t = &dp_rt_tls;
+
+	if (!t->limit || dp_rt_g.stopped)
+		return 0; /* not collecting: nothing to compare with */
+	if (!t->top->fp)
+		t->top--; /* a stale tail-call marker */
+	if (fp)
+		dp_rt_unwind_to(t, fp - 1);
+	if (t->top->fn != fn || t->top == t->th->stack) {
+		dp_rt_ps_note(t, fn);
+		return -1;
+	}
+	dp_rt_pop_entry(t, 0);
+	return 0;
 }

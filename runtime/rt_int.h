@@ -65,16 +65,35 @@ struct dp_rt_csd {
 
 /*
  * One shadow-stack entry per active instrumented activation. The current CSD is
- * t->top->csd (the sentinel, entry 0, holds the thread's root CSD).
+ * t->top->csd (the sentinel, entry 0, holds the thread's root CSD). A tail-call marker
+ * (fp 0, only ever the top entry) is left by the tail-exit hook in the entry of the
+ * activation that left: csd is the entry below's (the caller's caller's: samples and
+ * allocations until the next hook are charged there, where control returns if the tail
+ * callee is not instrumented), callee the address called (0 unknown) and fn the frame
+ * address left, which the tail callee's enter hook compares with its own (rt_hooks.c).
  */
 struct dp_rt_frame {
 	struct dp_rt_csd *csd;
-	struct dp_rt_pd *pd; /* csd->callee: the lookup key of the calls it makes */
+	union {
+		struct dp_rt_pd *pd; /* csd->callee: the lookup key of the calls it makes */
+		uintptr_t callee;    /* a tail-call marker's */
+	};
 	/* the activation's frame address: its canonical frame address (just above its return
 	 * address) - 16, i.e. its frame pointer; odd = unknown */
 	uintptr_t fp;
 	uintptr_t fn; /* csd->fn, here so that the exit hook's check needs no CSD load */
 };
+
+/* The mark of a CSD's site entered through a tail call: bit 63, which no user-space
+ * return address has on x86-64 and aarch64. The writer gives such sites their own CSS,
+ * of kind DP_CSS_TAIL, at the address without the bit. */
+#define DP_RT_TAIL_SITE ((uintptr_t)1 << 63)
+
+/* The function key of a user region (rt_region.c): its id with bit 62 set, which no code
+ * address has, so that a region is a procedure like a function in each thread's graph. */
+#define DP_RT_REGION_BIT    ((uintptr_t)1 << 62)
+#define DP_RT_REGION_FN(id) (DP_RT_REGION_BIT | (uintptr_t)(id))
+#define DP_RT_IS_REGION(fn) (((fn) & (DP_RT_REGION_BIT | DP_RT_TAIL_SITE)) == DP_RT_REGION_BIT)
 
 /* A chunk of nodes of one kind, mmap'd; filled completely before the next one. */
 struct dp_rt_chunk {
@@ -173,6 +192,17 @@ DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintp
 	return (uintptr_t)(s ^ (uint64_t)(uintptr_t)pd) & mask; /* tables < 2^28 slots */
 }
 
+/*
+ * dp_rt_key - the site a CSD of (@site, @fn) is hashed by: the site itself, but for a
+ * tail site the callee too, since one tail site reaches every function of a tail-call
+ * loop in turn (st_a, st_b, st_a, ...), whose CSDs would otherwise share one first slot
+ * and push each other out of it on every call.
+ */
+DP_RT_NOINST static inline uintptr_t dp_rt_key(uintptr_t site, uintptr_t fn)
+{
+	return site & DP_RT_TAIL_SITE ? site ^ (fn << 3) : site;
+}
+
 /* The CSD pointer in the slot at byte offset @h of @tab. */
 DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab, uintptr_t h)
 {
@@ -194,10 +224,16 @@ extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model(DP_RT_T
 extern struct dp_rt_frame dp_rt_idle_frame;
 extern struct dp_rt_csd dp_rt_idle_csd;
 
+/* rt_hooks.c: a region's activation pushed (entered from @site by the function whose frame
+ * is @fp, 0 unknown) and popped (-1: the innermost activation is not region @fn's). */
+void dp_rt_region_push(uintptr_t fn, uintptr_t site, uintptr_t fp);
+int dp_rt_region_pop(uintptr_t fn, uintptr_t fp);
+
 /* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
 struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,
 				   uintptr_t fn);
 int dp_rt_stack_grow(struct dp_rt_tls *t);
+void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn);
 int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t);
 void *dp_rt_map(size_t bytes, int counted);
 void dp_rt_unmap(void *p, size_t bytes, int counted);
@@ -249,6 +285,12 @@ const char *dp_rt_program(void);
 uint32_t dp_rt_objects(struct dp_rt_buf *b);
 uint32_t dp_rt_cmdline(struct dp_rt_buf *b);
 void dp_rt_thread_name(const struct dp_rt_thread *th, char *out, size_t len);
+
+/* rt_region.c: the rest of a region's PSTA record (name, mismatched leaves); fork():
+ * @phase 0 before (takes the names' lock), 1 in the parent, 2 in the child (a new lock,
+ * mismatched counts from zero). */
+void dp_rt_region_put(struct dp_rt_buf *b, uintptr_t fn);
+void dp_rt_region_fork(int phase);
 
 #pragma GCC visibility pop
 

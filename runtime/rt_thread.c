@@ -79,10 +79,12 @@ DP_RT_NOINST static void dp_rt_fork_prepare(void)
 {
 	pthread_mutex_lock(&dp_rt_g.write_lock);
 	pthread_mutex_lock(&dp_rt_g.threads_lock);
+	dp_rt_region_fork(0);
 }
 
 DP_RT_NOINST static void dp_rt_fork_parent(void)
 {
+	dp_rt_region_fork(1);
 	pthread_mutex_unlock(&dp_rt_g.threads_lock);
 	pthread_mutex_unlock(&dp_rt_g.write_lock);
 }
@@ -100,6 +102,7 @@ DP_RT_NOINST static void dp_rt_fork_child(void)
 
 	pthread_mutex_init(&dp_rt_g.threads_lock, NULL);
 	pthread_mutex_init(&dp_rt_g.write_lock, NULL);
+	dp_rt_region_fork(2);
 	dp_rt_g.pid = getpid();
 	dp_rt_g.forked_child = 1;
 	dp_rt_g.start_ns = dp_rt_now_ns(CLOCK_REALTIME);
@@ -109,7 +112,8 @@ DP_RT_NOINST static void dp_rt_fork_child(void)
 	}
 	if (self && !t->disabled) {
 		for (struct dp_rt_frame *e = self->stack + 1; e <= t->top; e++)
-			e->csd->calls++;
+			if (e->fp) /* not a tail-call marker: its activation has left */
+				e->csd->calls++;
 		self->tid = gettid();
 		self->flags = DP_THREAD_MAIN | (self->flags & DP_THREAD_STOPPED);
 		self->start_ns = dp_rt_g.start_ns;

@@ -246,17 +246,27 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 	char name[64];
 
 	for (uint32_t i = 0; i < w->ps.n; i++) {
-		dp_rt_buf_num(b, i == 0 ? DP_PS_ROOT : i == 1 ? DP_PS_THREAD : DP_PS_FUNCTION);
-		dp_rt_buf_num(b, i < 2 ? 0 : e[i].a);
+		int region = i >= 2 && DP_RT_IS_REGION(e[i].a);
+
+		dp_rt_buf_num(b, i == 0	  ? DP_PS_ROOT
+				 : i == 1 ? DP_PS_THREAD
+				 : region ? DP_PS_REGION
+					  : DP_PS_FUNCTION);
+		dp_rt_buf_num(b, i < 2 || region ? 0 : e[i].a);
 		dp_rt_buf_num(b, 0);
+		if (region)
+			dp_rt_region_put(b, e[i].a);
 	}
 	w->count[DP_W_PSTA] = w->ps.n;
 	e = (const void *)w->css.list.p;
 	b = &w->chunk[DP_W_CSST];
 	for (uint32_t i = 0; i < w->css.n; i++) {
 		dp_rt_buf_num(b, i == 0 ? 1 : dp_rt_ps_id(w, e[i].a));
-		dp_rt_buf_num(b, e[i].b);
-		dp_rt_buf_num(b, i == 0 ? DP_CSS_THREAD : e[i].a ? DP_CSS_UNKNOWN : DP_CSS_ENTRY);
+		dp_rt_buf_num(b, e[i].b & ~DP_RT_TAIL_SITE);
+		dp_rt_buf_num(b, i == 0			    ? DP_CSS_THREAD
+				 : !e[i].a		    ? DP_CSS_ENTRY
+				 : e[i].b & DP_RT_TAIL_SITE ? DP_CSS_TAIL
+							    : DP_CSS_UNKNOWN);
 	}
 	w->count[DP_W_CSST] = w->css.n;
 	b = &w->chunk[DP_W_THRD];

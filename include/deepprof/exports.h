@@ -16,8 +16,9 @@
 
 /* DP_RT_EXPORTS(X) - calls X("name") for each exported symbol, comma-separated. */
 #define DP_RT_EXPORTS(X)                                                                  \
-	X("__cyg_profile_func_enter"), X("__cyg_profile_func_exit"), X("deepprof_write"), \
-		DP_RT_ALLOCS(X)
+	X("__cyg_profile_func_enter"), X("__cyg_profile_func_exit"),                      \
+		X("__deepprof_func_tail_exit"), X("deepprof_write"), X("deepprof_enter"), \
+		X("deepprof_leave"), DP_RT_ALLOCS(X)
 
 #define DP_RT_EXPORT_NAME(s) s
 

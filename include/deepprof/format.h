@@ -86,12 +86,14 @@ enum dp_ps_kind {
 	DP_PS_FUNCTION = 0, /* an instrumented function; addr = its entry address */
 	DP_PS_ROOT = 1,	    /* the artificial program root ("<program>"), addr 0 */
 	DP_PS_THREAD = 2,   /* the artificial root of one thread ("<thread>"), addr 0 */
-	DP_PS_KIND_MAX = 2, /* the last kind one run's file holds (tables of names that stop
+	DP_PS_REGION = 3,   /* a region the program marked with deepprof_enter/leave, addr 0;
+			       its record also holds its name and mismatched leaves */
+	DP_PS_KIND_MAX = 3, /* the last kind one run's file holds (tables of names that stop
 			       here show the merged kind below as unknown) */
-	DP_PS_PROGRAM = 3,  /* artificial, in merged files only: one program of several, named
+	DP_PS_PROGRAM = 4,  /* artificial, in merged files only: one program of several, named
 			       by its SYMS name (the program's path), under the root; addr 0 */
 	/* the last kind any file may hold */
-	DP_PS_KIND_FILE_MAX = 3
+	DP_PS_KIND_FILE_MAX = 4
 };
 
 /* CSS kinds: how the caller reaches the callee(s) at this site. */
@@ -106,10 +108,13 @@ enum dp_css_kind {
 				(main, a thread start routine, a constructor, an atexit handler) */
 	DP_CSS_INLINED = 6,  /* the hooks of a function inlined into the caller: the return
 				address is the caller's own return address */
-	DP_CSS_KIND_MAX = 6, /* the last kind one run's file holds */
-	DP_CSS_PROGRAM = 7,  /* artificial, merged files only: program root -> a program node */
+	DP_CSS_TAIL = 7,     /* entered through a tail call: the callee replaced a function
+				that the caller called at this site (same address as that
+				site's own CSS) */
+	DP_CSS_KIND_MAX = 7, /* the last kind one run's file holds */
+	DP_CSS_PROGRAM = 8,  /* artificial, merged files only: program root -> a program node */
 	/* the last kind any file may hold */
-	DP_CSS_KIND_FILE_MAX = 7
+	DP_CSS_KIND_FILE_MAX = 8
 };
 
 /* Linkage of a function, from its ELF symbol. */

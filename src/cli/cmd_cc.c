@@ -4,7 +4,8 @@
  * the instrumentation flags, and, when it links an executable, the runtime (libdeepprof.a,
  * whole archive) with its hooks exported. execs the compiler, so its exit status is ours.
  * Instruments after inlining by default: gcc through plugin/deepprof_gcc.so when it was
- * built for this gcc, clang with -finstrument-functions-after-inlining.
+ * built for this gcc, clang with -finstrument-functions-after-inlining (and
+ * plugin/deepprof_llvm.so, which keeps tail calls, when it was built for this clang).
  */
 #define _GNU_SOURCE /* strdup, strtok_r */
 
@@ -224,8 +225,10 @@ static int cc_usage(const char *name)
 	       "and, when linking an executable, the deepprof runtime (PREFIX/lib/libdeepprof.a).\n"
 	       "INSTRUMENT calls the hooks after inlining, so inlined functions cost nothing and\n"
 	       "do not appear: -fplugin=PREFIX/lib/deepprof/deepprof_gcc.so with the gcc the\n"
-	       "plugin was built for, -finstrument-functions-after-inlining with clang, else\n"
-	       "-finstrument-functions. DEEPPROF_INSTRUMENT=inlined always uses\n"
+	       "plugin was built for, -finstrument-functions-after-inlining with clang (plus\n"
+	       "-fpass-plugin=PREFIX/lib/deepprof/deepprof_llvm.so, which keeps tail calls, with\n"
+	       "the clang it was built for), else -finstrument-functions.\n"
+	       "DEEPPROF_INSTRUMENT=inlined always uses\n"
 	       "-finstrument-functions (inlined copies call the hooks too, and show up).\n"
 	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
 	       "no runtime (the executable provides it); -static links libdeepprof_static.a and\n"
@@ -376,6 +379,39 @@ static int same_gcc(char **cmd, int n, const struct dp_cc_gcc *gcc)
 }
 
 /*
+ * For clang instrumenting after inlining: -fpass-plugin= with deepprof/deepprof_llvm.so
+ * (plugin/deepprof_llvm.cc: keeps tail calls) from the first library directory that has
+ * it, if the LLVM major version recorded beside it (deepprof_llvm.ver) is the clang's
+ * (`-dumpversion`); else NULL.
+ */
+static char *llvm_plugin_flag(char **cmd, int n, const char *prefix)
+{
+	static char dumpversion[] = "-dumpversion";
+	char got[64], want[64] = "";
+	char *so, *ver, *flag = NULL;
+	FILE *f;
+
+	for (int i = 0; i < DP_N_LIBDIRS && !flag; i++) {
+		so = lib_file(prefix, i, "deepprof/deepprof_llvm.so");
+		ver = lib_file(prefix, i, "deepprof/deepprof_llvm.ver");
+		f = access(so, R_OK) == 0 ? fopen(ver, "r") : NULL;
+		if (f && fscanf(f, "%63s", want) == 1) {
+			probe_compiler(cmd, n, dumpversion, got, sizeof(got));
+			got[strspn(got, "0123456789")] = '\0';
+			if (got[0] && strcmp(got, want) == 0)
+				flag = xstrcat3("-fpass-plugin=", so, "");
+		}
+		if (f)
+			fclose(f);
+		free(ver);
+		free(so);
+		if (want[0])
+			break; /* the first plugin found decides */
+	}
+	return flag;
+}
+
+/*
  * The instrumentation flag for the compiler @cmd[0..n). DEEPPROF_INSTRUMENT=inlined:
  * -finstrument-functions (gcc's, before inlining: inlined copies call the hooks too).
  * Otherwise after inlining: clang's -finstrument-functions-after-inlining, or the plugin
@@ -430,7 +466,8 @@ int dp_cmd_cc(int argc, char **argv)
 		return 1;
 	scan_args(argc - 1, argv + 1, &scan);
 	link = scan.n_inputs > 0 && !scan.no_link && !scan.shared;
-	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports or wraps + NULL */
+	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports or wraps + NULL
+	 * (the flags: instrumentation, clang's pass plugin, -g, frame pointers, -D, -I) */
 	args = xmalloc(sizeof(*args) *
 		       (size_t)(16 + 6 + argc + 4 + (int)(DP_N_EXPORTED + DP_N_ALLOCS) + 1));
 	n = split_compiler(compiler, args, 16);
@@ -442,6 +479,9 @@ int dp_cmd_cc(int argc, char **argv)
 		args[n] = instrument_flag(args, n, prefix);
 		if (!args[n++])
 			return 1;
+		if (strcmp(args[n - 1], "-finstrument-functions-after-inlining") == 0 &&
+		    (args[n] = llvm_plugin_flag(args, n - 1, prefix)))
+			n++;
 		args[n++] = xstrdup("-g");
 		args[n++] = xstrdup("-fno-omit-frame-pointer");
 		args[n++] = xstrdup("-DDEEPPROF=1");

@@ -264,6 +264,12 @@ static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const str
 	if (r->flags & DP_ROW_CONTOUR)
 		dp_buf_adds(out, "<span class=\"rec\" title=\"regrouped by contour exclusion\">"
 				 "&#8679;</span>");
+	if (r->flags & DP_ROW_TAIL)
+		dp_buf_adds(out, "<span class=\"rec\" title=\"entered through a tail call\">"
+				 "&#8627;</span>");
+	if (r->flags & DP_ROW_REGION)
+		dp_buf_adds(out, "<span class=\"rec\" title=\"a region the program marked\">"
+				 "&#9633;</span>");
 	dp_buf_adds(out, "</td>");
 	for (uint32_t i = 0; i < t->n_num; i++) {
 		const struct dp_dcell *c = &r->num[i];

@@ -17,9 +17,15 @@
 const char *dp_text_marker(unsigned flags)
 {
 	if (flags & DP_ROW_RECURSIVE)
-		return " (rec)";
+		return flags & DP_ROW_TAIL ? " (rec, tail)" : " (rec)";
 	if (flags & DP_ROW_CONTOUR)
 		return " (contour)";
+	if ((flags & (DP_ROW_TAIL | DP_ROW_REGION)) == (DP_ROW_TAIL | DP_ROW_REGION))
+		return " (tail, region)";
+	if (flags & DP_ROW_TAIL)
+		return " (tail)";
+	if (flags & DP_ROW_REGION)
+		return " (region)";
 	return "";
 }
 

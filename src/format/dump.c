@@ -13,15 +13,15 @@
 
 const char *dp_dump_ps_kind(uint32_t kind)
 {
-	static const char *const names[] = {"function", "root", "thread", "program"};
+	static const char *const names[] = {"function", "root", "thread", "region", "program"};
 
 	return kind <= DP_PS_KIND_FILE_MAX ? names[kind] : "?";
 }
 
 const char *dp_dump_css_kind(uint32_t kind)
 {
-	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
-					    "thread",  "entry",	 "inlined",  "program"};
+	static const char *const names[] = {"unknown", "direct",  "indirect", "callback", "thread",
+					    "entry",   "inlined", "tail",     "program"};
 
 	return kind <= DP_CSS_KIND_FILE_MAX ? names[kind] : "?";
 }
@@ -181,6 +181,8 @@ static void jd_ps_one(struct jd *d, uint32_t id)
 	dp_json_kv_u64(j, "line", ps->line);
 	dp_json_kv_str(j, "linkage", dp_dump_linkage(ps->linkage));
 	dp_json_kv_u64(j, "object", ps->object);
+	if (ps->kind == DP_PS_REGION)
+		dp_json_kv_u64(j, "mismatched", ps->mismatched);
 	if (d->p->features & DP_FEAT_COVERAGE) {
 		dp_json_key(j, "cp");
 		dp_json_begin_array(j);

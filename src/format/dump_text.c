@@ -186,6 +186,8 @@ static int td_ps(struct td *d)
 			td_text(d, dp_profile_str(p, ps->file));
 			dp_buf_adds(d->out, "]");
 		}
+		if (ps->kind == DP_PS_REGION && ps->mismatched)
+			dp_buf_addf(d->out, " (%" PRIu64 " mismatched leaves)", ps->mismatched);
 		for (uint32_t i = 0; i < ps->n_cp; i++)
 			dp_buf_addf(d->out, "%s%" PRIu32 ":%" PRIu32, i ? " " : " cp ",
 				    ps->cp[i].kind, ps->cp[i].line);

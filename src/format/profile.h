@@ -56,6 +56,9 @@ struct dp_ps {
 	uint32_t line;
 	uint32_t linkage; /* enum dp_linkage */
 	uint32_t object;  /* 1-based index into objects, 0 unknown */
+	/* a region's (kind DP_PS_REGION): leaves naming it that did not match the innermost
+	 * open region; its name (above) comes from its PSTA record */
+	uint64_t mismatched;
 	/* coverage points: room for detail profiling; n_cp is 0 unless DP_FEAT_COVERAGE */
 	uint32_t n_cp;
 	struct dp_cp *cp; /* n_cp points, NULL when n_cp == 0 */

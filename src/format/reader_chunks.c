@@ -189,6 +189,9 @@ static int psta_one(struct dp_cur *c, uint32_t id)
 	at = c->pos;
 	if ((rc = dp_rd_count(c, &ps->n_cp, 2, "n_cp")) < 0)
 		return rc;
+	if (ps->kind == DP_PS_REGION && ((rc = dp_rd_str(c, &ps->name, "region name")) < 0 ||
+					 (rc = dp_rd_num(c, &ps->mismatched, "mismatched")) < 0))
+		return rc;
 	if (ps->n_cp == 0)
 		return 0;
 	if (!(p->features & DP_FEAT_COVERAGE))

@@ -166,6 +166,10 @@ static void write_psta(struct wr *w)
 		put_num(w, ps->kind);
 		put_num(w, ps->addr);
 		put_num(w, ps->n_cp);
+		if (ps->kind == DP_PS_REGION) {
+			put_str(w, ps->name);
+			put_num(w, ps->mismatched);
+		}
 		for (uint32_t i = 0; cov && i < ps->n_cp; i++) {
 			put_num(w, ps->cp[i].kind);
 			put_num(w, ps->cp[i].line);

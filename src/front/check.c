@@ -1,13 +1,14 @@
 /*
  * front/check.c - dp_session_check(), the self-test of a loaded profile (mdprof_test's
- * job): every page in every format and thread view must answer 200, and the analysis
- * invariants must hold in both views.
+ * job): every page in every format and thread view must answer 200, the analysis
+ * invariants must hold in both views, and no region may have mismatched leaves.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/err.h"
+#include "deepprof/format.h"
 #include "session_int.h"
 
 /* Every failure line kept; more are only counted. */
@@ -229,6 +230,23 @@ static void dp_check_views(struct dp_checker *c, const struct dp_sfile *f)
 	}
 }
 
+/* MLton's checkProf: a region's leaves that named it while another region or function
+ * was innermost are the program's mistake, reported as failures. */
+static void dp_check_regions(struct dp_checker *c, const struct dp_profile *p)
+{
+	char what[160], detail[96];
+
+	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
+		if (p->ps[ps].kind != DP_PS_REGION || !p->ps[ps].mismatched)
+			continue;
+		snprintf(what, sizeof(what), "region %s", dp_profile_str(p, p->ps[ps].name));
+		snprintf(detail, sizeof(detail),
+			 "%" PRIu64 " mismatched leave%s (not the innermost open region)",
+			 p->ps[ps].mismatched, p->ps[ps].mismatched == 1 ? "" : "s");
+		dp_check_fail(c, what, detail);
+	}
+}
+
 int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
 		     struct dp_check_result *res)
 {
@@ -248,6 +266,7 @@ int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
 	if (f->has_merged)
 		dp_check_invariants(&c, f->a_merged, "merged");
 	dp_check_views(&c, f);
+	dp_check_regions(&c, &f->prof);
 	rc = dp_check_pages(&c, f, max_per_kind);
 	return rc < 0 ? rc : dp_buf_error(&res->report);
 }

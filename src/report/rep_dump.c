@@ -8,7 +8,7 @@
  * of it; sections list related nodes, each at depth 0, made by the row makers (flags:
  * RECURSIVE, INACTIVE as they set them). A section holds at most DP_DUMP_MAX_ROWS rows;
  * the n_* fact gives the full count and the note says when a section was cut.
- * - dump_ps: facts id, kind ("function", "root", "thread"), addr ("0x..."), name,
+ * - dump_ps: facts id, kind ("function", "root", "thread", "region"), addr ("0x..."), name,
  *   linkage_name, file, line, linkage ("unknown", "global", "static", "weak"), object,
  *   object_path, module, module_name, n_cp, n_pds, n_csss, n_callers. Sections "pds" (PD
  *   rows of its contexts), "csss" (CSS rows of the call sites in its body), "callers"
@@ -17,7 +17,7 @@
  *   space-separated; only when n_cp > 0), n_csds, n_callers. Sections "csds" (CSD rows of
  *   the calls it makes), "callers" (CSD rows of the calls reaching it).
  * - dump_css: facts id, ps (the caller), caller_name, addr, kind ("unknown", "direct",
- *   "indirect", "callback", "thread", "entry", "inlined"), file, line, callee_ps,
+ *   "indirect", "callback", "thread", "entry", "inlined", "tail"), file, line, callee_ps,
  *   callee_name ("" when not known statically), n_csds. Section "csds" (its CSD rows).
  * - dump_csd: facts id, caller (PD), caller_ps, caller_name, css, callee (PD), callee_ps,
  *   callee_name, calls, exits, unwinds, samples, callseqs, allocs, bytes, desc_samples,
@@ -82,17 +82,17 @@ static int dump_section(struct dp_report *r, const struct dp_report_ctx *c, cons
 
 static const char *ps_kind_name(uint32_t k)
 {
-	static const char *const names[] = {"function", "root", "thread"};
+	static const char *const names[] = {"function", "root", "thread", "region", "program"};
 
-	return k <= DP_PS_KIND_MAX ? names[k] : "invalid";
+	return k <= DP_PS_KIND_FILE_MAX ? names[k] : "invalid";
 }
 
 static const char *css_kind_name(uint32_t k)
 {
-	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
-					    "thread",  "entry",	 "inlined"};
+	static const char *const names[] = {"unknown", "direct",  "indirect", "callback", "thread",
+					    "entry",   "inlined", "tail",     "program"};
 
-	return k <= DP_CSS_KIND_MAX ? names[k] : "invalid";
+	return k <= DP_CSS_KIND_FILE_MAX ? names[k] : "invalid";
 }
 
 static const char *linkage_name(uint32_t k)

@@ -46,6 +46,8 @@ enum dp_ent {
 #define DP_ROW_SUM     0x08u /* a sum over several nodes (n says how many) */
 #define DP_ROW_CONTOUR 0x10u /* regrouped by contour exclusion */
 #define DP_ROW_SELF    0x20u /* the subject itself (a recursive caller, a clique member) */
+#define DP_ROW_TAIL    0x40u /* a call through a tail-call site (docs/FORMAT.md, CSS kind tail) */
+#define DP_ROW_REGION  0x80u /* the row's procedure is a region (deepprof_enter/leave) */
 
 /*
  * One row. The costs are the row's node's (or the sum over the nodes it stands for):

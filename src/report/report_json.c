@@ -18,7 +18,7 @@
 #define DP_JSON_PRETTY_FLAT 2u
 
 static const char *const dp_row_flag_names[] = {
-	"recursive", "inactive", "multi", "sum", "contour", "self",
+	"recursive", "inactive", "multi", "sum", "contour", "self", "tail", "region",
 };
 
 /* A row is always one compact line: it is written straight into the buffer, member

@@ -291,6 +291,15 @@ static void row_ps_position(const struct dp_report_ctx *c, uint32_t ps, struct d
 
 	row->file = s->file ? dp_profile_str(c->p, s->file) : NULL;
 	row->line = s->line;
+	if (s->kind == DP_PS_REGION)
+		row->flags |= DP_ROW_REGION;
+}
+
+/* The kind flags of a call row through site @css to procedure @ps (0: none). */
+static unsigned call_flags(const struct dp_profile *p, uint32_t css, uint32_t ps)
+{
+	return (p->css[css].kind == DP_CSS_TAIL ? DP_ROW_TAIL : 0) |
+	       (ps && p->ps[ps].kind == DP_PS_REGION ? DP_ROW_REGION : 0);
 }
 
 void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t csd,
@@ -312,6 +321,7 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->callee = row->name;
 	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
 	row->line = s->line;
+	row->flags |= call_flags(p, d->css, ps);
 	memset(&row->own, 0, sizeof(row->own));
 	dp_costs_add_csd(&row->own, d);
 	row->desc = dp_analysis_csd_desc(c->a, csd);
@@ -391,6 +401,7 @@ void dp_rep_row_css(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->css = css;
 	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
 	row->line = s->line;
+	row->flags |= call_flags(p, css, ps <= p->n_ps ? ps : 0);
 	if (ps && ps <= p->n_ps) {
 		row->ps = ps;
 		row->module = a->ps_module[ps];
@@ -399,7 +410,9 @@ void dp_rep_row_css(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	} else if (n == 0 && s->kind != DP_CSS_INDIRECT && s->kind != DP_CSS_CALLBACK) {
 		row->name = "(unknown)";
 	} else {
-		row->name = s->kind == DP_CSS_CALLBACK ? "(callback)" : "(indirect)";
+		row->name = s->kind == DP_CSS_CALLBACK ? "(callback)"
+			    : s->kind == DP_CSS_TAIL   ? "(tail calls)"
+						       : "(indirect)";
 	}
 	if (n == 1) {
 		uint32_t csd = dp_csr_items(&a->css_csds, css)[0];

@@ -132,8 +132,8 @@ static int classify_one(struct dp_sym_ctx *c, uint32_t id, const struct callees 
 
 	if (s->addr && s->kind != DP_CSS_THREAD)
 		r = set_line(c, s);
-	if (r < 0 || s->kind == DP_CSS_THREAD || s->kind == DP_CSS_ENTRY)
-		return r;
+	if (r < 0 || s->kind == DP_CSS_THREAD || s->kind == DP_CSS_ENTRY || s->kind == DP_CSS_TAIL)
+		return r; /* the runtime's kinds: the tail site's line is its caller's call */
 	if (caller < 1 || caller > p->n_ps || !c->ps_fn[caller])
 		return 0; /* caller unknown or without DWARF: nothing to decide with */
 	obj = c->ps_obj[caller];

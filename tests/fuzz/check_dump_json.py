@@ -39,8 +39,9 @@ for arr, schema in REC.items():
         key = "index" if arr in ("threads", "objects") else "id"
         if rec[key] != i + 1:
             sys.exit(f"{arr}[{i}]: {key} is {rec[key]}, expected {i + 1}")
-kinds = {"ps": {"function", "root", "thread"},
-         "css": {"unknown", "direct", "indirect", "callback", "thread", "entry", "inlined"}}
+kinds = {"ps": {"function", "root", "thread", "region"},
+         "css": {"unknown", "direct", "indirect", "callback", "thread", "entry", "inlined",
+                 "tail"}}
 for arr, ok in kinds.items():
     for rec in d[arr]:
         if rec["kind"] not in ok:

@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,8 @@ class Ctx(BaseCtx):
             self.env = saved
         self.after = ("-fplugin=" in r.stderr
                       or "-finstrument-functions-after-inlining" in r.stderr)
+        # calls in tail position stay jumps: gcc's plugin, or clang's pass plugin
+        self.tails = "-fplugin=" in r.stderr or "-fpass-plugin=" in r.stderr
         return os.path.join(self.work, out)
 
     def plugin_built(self):
@@ -110,10 +113,16 @@ def t_recursion(ctx, ck):
     ck.edge(p, "main", "fib", calls=1, exits=1)
     ck.edge(p, "fib", "fib", calls=fib_calls(n) - 1, exits=fib_calls(n) - 1, unwinds=0)
     ck.eq("PDs of fib (recursion folded)", len(p.pds_of("fib")), 1)
-    ck.edge(p, "main", "is_even", calls=1)
-    ck.edge(p, "is_even", "is_odd", calls=m // 2)
-    ck.edge(p, "is_odd", "is_even", calls=m // 2)
-    ck.eq("PDs of is_even", len(p.pds_of("is_even")), 1)
+    if ctx.tails and ctx.opt == "-O2":
+        # tail calls kept: each function entered from main's context, through a tail site
+        ck.edge(p, "main", "is_even", calls=1 + m // 2)
+        ck.eq("main -> is_odd through a tail site", tail_edges(p, "main", "is_odd"), m // 2)
+        ck.eq("PDs of is_even (called, tail-called)", len(p.pds_of("is_even")), 2)
+    else:
+        ck.edge(p, "main", "is_even", calls=1)
+        ck.edge(p, "is_even", "is_odd", calls=m // 2)
+        ck.edge(p, "is_odd", "is_even", calls=m // 2)
+        ck.eq("PDs of is_even", len(p.pds_of("is_even")), 1)
     ck.eq("PDs of is_odd", len(p.pds_of("is_odd")), 1)
     ck.eq("callseqs of fib's activations", p.into("fib")["callseqs"], fib_calls(n) - 1)
     ck.balanced(p)
@@ -180,7 +189,12 @@ def t_after_inline(ctx, ck):
     _, p = ctx.run(exe, n)
     ck.edge(p, "main", "work", calls=n, exits=n, unwinds=0)
     ck.edge(p, "main", "f", calls=n, exits=n, unwinds=0)
-    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    if ctx.tails and ctx.opt == "-O2":
+        # the plugin keeps f's tail call: f leaves first, g runs from f's caller's context
+        ck.eq("main -> g through a tail site", tail_edges(p, "main", "g"), n)
+        ck.edge(p, "main", "g", calls=n, exits=n, unwinds=0)
+    else:
+        ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.edge(p, "main", "scaled", calls=n, exits=n, unwinds=0)
     ck.eq("PDs of scaled (its clone under its name)", len(p.pds_of("scaled")), 1)
     clone = re.search(r"^([0-9a-f]+) t scaled\.constprop\.\d+$",
@@ -200,7 +214,12 @@ def t_after_inline(ctx, ck):
     ck.true("DEEPPROF_INSTRUMENT=inlined: -finstrument-functions", not ctx.after)
     _, p = ctx.run(exe, n)
     ck.edge(p, "work", "twice", calls=n, exits=n, unwinds=0)
-    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    if ctx.tails and ctx.opt == "-O2":
+        # the plugin keeps f's tail call: f leaves first, g runs from f's caller's context
+        ck.eq("main -> g through a tail site", tail_edges(p, "main", "g"), n)
+        ck.edge(p, "main", "g", calls=n, exits=n, unwinds=0)
+    else:
+        ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.balanced(p)
     if ctx.family != "gcc":
         return  # clang has no -finstrument-functions-exclude-*
@@ -210,7 +229,12 @@ def t_after_inline(ctx, ck):
     _, p = ctx.run(exe, n)
     ck.eq("excluded by name: PDs of scaled", len(p.pds_of("scaled")), 0)
     ck.edge(p, "main", "f", calls=n, exits=n, unwinds=0)
-    ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
+    if ctx.tails and ctx.opt == "-O2":
+        # the plugin keeps f's tail call: f leaves first, g runs from f's caller's context
+        ck.eq("main -> g through a tail site", tail_edges(p, "main", "g"), n)
+        ck.edge(p, "main", "g", calls=n, exits=n, unwinds=0)
+    else:
+        ck.edge(p, "f", "g", calls=n, exits=n, unwinds=0)
     ck.eq("excluded by name: calls in all", sum(c["calls"] for c in p.csd), 2 + n * (3 + twice))
     ck.balanced(p)
 
@@ -356,7 +380,13 @@ def t_deep(ctx, ck):
     d = 100000
     out, p = ctx.run(exe, d)
     ck.eq("depth", kv(out, "depth"), d + 1)
-    ck.edge(p, "run", "down_a", calls=1, exits=1)
+    if ctx.tails and ctx.opt == "-O2":
+        # run's call of down_a is a tail call, kept: down_a runs from run's caller, the
+        # thread's root (whose sites are all of kind entry)
+        ck.edge(p, "<thread>", "down_a", calls=1, exits=1)
+        ck.edge(p, "run", "down_a", calls=0)
+    else:
+        ck.edge(p, "run", "down_a", calls=1, exits=1)
     ck.edge(p, "down_a", "down_b", calls=(d + 1) // 2, exits=(d + 1) // 2)
     ck.edge(p, "down_b", "down_a", calls=d // 2, exits=d // 2)
     ck.eq("PDs of down_a", len(p.pds_of("down_a")), 1)
@@ -574,6 +604,228 @@ def t_diff(ctx, ck):
     r = ctx.sh([ctx.deepprof, "diff", "base.data", "missing.data"])
     ck.eq("exit status for a missing file", r.returncode, 2)
     ck.true("the message names it", "missing.data" in r.stderr)
+
+
+def report_flags(ctx, data, query):
+    """{row name: set of flags} over every row of the JSON report QUERY of DATA."""
+    r = ctx.must([ctx.deepprof, "report", "--format=json", data, query])
+    out = {}
+
+    def walk(o):
+        if isinstance(o, dict):
+            if "flags" in o and "name" in o:
+                out.setdefault(o["name"], set()).update(o["flags"])
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+    walk(json.loads(r.stdout))
+    return out
+
+
+def report_marks(ctx, ck, data, name, flag, query):
+    """NAME's rows carry FLAG in the JSON, text and HTML forms of the report QUERY and in
+    `deepprof tree` (text marker "(FLAG"; HTML: the marker's title)."""
+    ck.true("%s: JSON row %s has flag %s" % (query, name, flag),
+            flag in report_flags(ctx, data, query).get(name, set()))
+    tree = ctx.must([ctx.deepprof, "tree", "--min", "0", data]).stdout
+    ck.true("tree: %s (%s" % (name, flag), re.search(r"\b%s \(%s" % (re.escape(name), flag),
+                                                     tree))
+    html = ctx.must([ctx.deepprof, "report", "--format=html", data, query]).stdout
+    title = {"tail": "entered through a tail call", "region": "a region the program marked"}
+    ck.true("%s: HTML marks %s" % (query, flag), title[flag] in html)
+
+
+def clique_of(ctx, p, name):
+    """The clique id of function NAME (one context), from the JSON proc page."""
+    r = ctx.must([ctx.deepprof, "report", "--format=json", p.path, "page=proc&name=" + name])
+    subject = json.loads(r.stdout).get("subject") or {}
+    if not subject.get("clique"):
+        raise CheckError("no clique for %s" % name)
+    return subject["clique"]
+
+
+def tail_edges(p, caller, callee):
+    """Summed calls of CALLER -> CALLEE through call sites of kind tail."""
+    return sum(c["calls"] for c in p.csds_to(caller, callee)
+               if p.css[c["css"]]["kind"] == "tail")
+
+
+def t_tailcall(ctx, ck):
+    """A state machine written with tail calls runs in constant stack under deepprof run
+    (8 MiB stack, 10^8 steps at -O2): same output as built plainly, each function counted
+    exactly, the time on the two functions. gcc (through its plugin) and clang (through
+    its pass plugin) keep the sibling calls and mark their sites tail; with clang, the
+    same with musttail, which clang keeps by itself (unmarked without the pass plugin)."""
+    check_tailcall(ctx, ck, [])
+    if ctx.family == "clang":
+        check_tailcall(ctx, ck, ["-DDPT_MUSTTAIL"])
+
+
+def check_tailcall(ctx, ck, extra):
+    steps = 100000000 if ctx.opt == "-O2" else 20000  # no sibling calls at -O0
+    exe = ctx.build("tailcall", ["tailcall.c"], extra=extra)
+    marked = ctx.opt == "-O2" and ctx.tails
+    kept = marked or bool(extra)
+    if ctx.opt == "-O2" and not kept:
+        llvm = os.path.join(os.path.dirname(ctx.deepprof), "..", "lib", "deepprof",
+                            "deepprof_llvm.so")
+        ck.true("deepprof cc passes the pass plugin it built to clang",
+                not os.path.exists(llvm))
+        print("clang without deepprof's pass plugin: plain tail calls are not kept")
+        return
+    what = " ".join(extra) or "tail calls"
+    cc = COMPILERS[ctx.family][0]
+    ctx.must([cc, ctx.opt, "-I", PROGS, "-o", "plain", os.path.join(PROGS, "tailcall.c")]
+             + extra)
+
+    def small_stack():
+        resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))
+
+    plain = subprocess.run([os.path.join(ctx.work, "plain"), str(steps)], cwd=ctx.work,
+                           capture_output=True, text=True, check=False,
+                           preexec_fn=small_stack)
+    ck.eq("%s: plain run's status" % what, plain.returncode, 0)
+    saved = subprocess.run
+    try:  # deepprof run and the program under the 8 MiB stack
+        subprocess.run = lambda *a, **kw: saved(*a, preexec_fn=small_stack, **kw)
+        out, p = ctx.run(exe, steps)
+    finally:
+        subprocess.run = saved
+    ck.eq("%s: output as built plainly" % what, out, plain.stdout)
+    half = steps // 2
+    ck.eq("%s: calls of st_a" % what, p.into("st_a")["calls"], half)
+    ck.eq("%s: calls of st_b" % what, p.into("st_b")["calls"], half)
+    ck.edge(p, "main", "st_a", calls=half if kept else 1)
+    ck.balanced(p)
+    if not kept:
+        return
+    ck.edge(p, "main", "st_b", calls=half, exits=half)
+    ck.eq("%s: st_b's contexts" % what, len(p.pds_of("st_b")), 1)
+    # called directly and tail-called (through another site), unless unmarked
+    ck.eq("%s: st_a's contexts" % what, len(p.pds_of("st_a")), 2 if marked else 1)
+    if marked:
+        report_marks(ctx, ck, p.path, "st_b", "tail", "page=clique&id=%d"
+                     % clique_of(ctx, p, "main"))
+        ck.eq("main -> st_b through a tail site", tail_edges(p, "main", "st_b"), half)
+        ck.eq("main -> st_a through a tail site", tail_edges(p, "main", "st_a"), half - 1)
+    if ctx.opt == "-O2":
+        on_two = p.into("st_a")["samples"] + p.into("st_b")["samples"]
+        ck.true("st_a and st_b have >= 80 %% of the program's samples (%d of %d)"
+                % (on_two, p.doc["samples_outside"]), on_two >= 0.8 * p.doc["samples_outside"])
+        ck.true("and >= 60 %% of all, the hooks' included (%d of %d)"
+                % (on_two, p.doc["samples_outside"] + p.doc["samples_inside"]),
+                on_two >= 0.6 * (p.doc["samples_outside"] + p.doc["samples_inside"]))
+
+
+def t_splits(ctx, ck):
+    """Functions gcc splits at -O2 (split_part.part.0 by partial inlining, split_cold.cold,
+    split_cp.constprop.0, split_isra.isra.0) are counted exactly in both instrumentation
+    modes: DEEPPROF_INSTRUMENT=inlined runs split_part's enter hook in its caller's frame
+    (the inlined head) and its exit hook in split_part.part.0's frame, which the runtime
+    matches; after inlining, split_part's procedure is its outlined part, called for
+    the quarter of the calls that the head does not answer."""
+    n = 1000
+    for mode in ("inlined", "after-inlining"):
+        exe = ctx.build("splits_" + mode, ["splits.c"], env={"DEEPPROF_INSTRUMENT": mode})
+        syms = ctx.must(["nm", exe]).stdout
+        split = ctx.family == "gcc" and ctx.opt == "-O2"
+        if split:
+            for suffix in ("part", "cold", "constprop", "isra"):
+                if mode == "inlined" and suffix in ("constprop", "isra"):
+                    continue  # the hooks keep gcc from cloning them
+                ck.true("%s: gcc made a .%s split" % (mode, suffix),
+                        re.search(r" split_\w+\.%s(\.\d+)?$" % suffix, syms, re.M))
+        out, p = ctx.run(exe, n)
+        ck.eq("%s: output" % mode, kv(out, "n"), n)
+        reach = n // 4 if split and ctx.after else n  # i % 4 == 0 reach the part
+        ck.eq("%s: calls of split_part" % mode, p.into("split_part")["calls"], reach)
+        ck.eq("%s: exits of split_part" % mode, p.into("split_part")["exits"], reach)
+        for f in ("split_cold", "split_cp", "split_isra"):
+            ck.edge(p, "main", f, calls=n, exits=n, unwinds=0)
+        ck.edge(p, "split_cold", "complain", calls=n // 2, exits=n // 2, unwinds=0)
+        ck.eq("%s: no unwinds" % mode, sum(c["unwinds"] for c in p.csd), 0)
+        ck.eq("%s: callseqs (every call made from a counted activation)" % mode,
+              sum(c["callseqs"] for c in p.csd), sum(c["calls"] for c in p.csd) - 1)
+        ck.balanced(p)
+
+
+def t_regions(ctx, ck):
+    """User regions (deepprof_enter/leave): nesting, recursion folding, a reused name
+    buffer, threads, regions left open by return, longjmp and a C++ exception, and a
+    mismatched leave, which `deepprof check` reports."""
+    exe = ctx.build("regions", ["regions.c"], extra=["-pthread"])
+    n = 40
+    out, p = ctx.run(exe, n, 0)
+    ck.eq("output", kv(out, "n"), n)
+    regions = {q["name"] for q in p.ps.values() if q["kind"] == "region"}
+    ck.eq("regions", regions, {"outer", "inner", "rec", "name0", "name1", "name2", "leak",
+                               "jump", "a", "thr"})
+    ck.edge(p, "main", "outer", calls=1, exits=1, unwinds=0)
+    ck.edge(p, "outer", "inner", calls=n, exits=n, unwinds=0)
+    ck.edge(p, "inner", "work", calls=n, exits=n)
+    # rec -> region rec -> rec ...: one PD each, recursion folded
+    ck.eq("PDs of rec (function and region)", len(p.pds_of("rec")), 2)
+    ck.eq("calls of rec, both", p.into("rec")["calls"], 2 * (n + 1))
+    ck.eq("exits of rec, both", p.into("rec")["exits"], 2 * (n + 1))
+    for k in range(3):  # names written into one buffer, compared by content
+        ck.edge(p, "main", "name%d" % k, calls=n, exits=n)
+        ck.eq("PDs of name%d" % k, len(p.pds_of("name%d" % k)), 1)
+        ck.edge(p, "name%d" % k, "work", calls=n, exits=n)
+    ck.edge(p, "leaky", "leak", calls=n, exits=0, unwinds=n)
+    ck.edge(p, "jumper", "jump", calls=n, exits=0, unwinds=n)
+    ck.edge(p, "jump", "jump_out", calls=n, exits=0, unwinds=n)
+    ck.edge(p, "main", "a", calls=1, exits=1)
+    ck.eq("threads' region thr", p.into("thr")["calls"], 3 * n)
+    ck.edge(p, "thr", "work", calls=3 * n, exits=3 * n)
+    ck.eq("no mismatched leaves", sum(q.get("mismatched", 0) for q in p.ps.values()), 0)
+    ck.balanced(p, allow_active=("leak", "jump", "jump_out", "jumper"))
+    # two mismatched leaves of b: counted, and deepprof check fails on them
+    r = ctx.sh([exe, str(n), "2"])
+    ck.eq("mismatched run's status", r.returncode, 0)
+    data = os.path.join(ctx.work, "Deep.data")
+    ctx.must([ctx.deepprof, "symbolize", data])
+    p = Profile.load(ctx.deepprof, data)
+    b = [q for q in p.ps.values() if q["kind"] == "region" and q["name"] == "b"]
+    ck.eq("region b's mismatched leaves", [q.get("mismatched") for q in b], [2])
+    chk = ctx.sh([ctx.deepprof, "check", "--max", "5", data])
+    ck.eq("deepprof check's status", chk.returncode, 1)
+    ck.true("deepprof check names region b",
+            "region b: 2 mismatched leaves" in chk.stdout)
+    # an exception leaves region exc open: closed when the next call finds its frame gone
+    exe = ctx.build("regions_cxx", ["regions_cxx.cpp"], cxx=True)
+    m = 30
+    _, p = ctx.run(exe, m)
+    ck.edge(p, "thrower(long)", "exc", calls=m, exits=0, unwinds=m)
+    ck.edge(p, "exc", "work(long)", calls=m, exits=m)
+    ck.edge(p, "main", "work(long)", calls=m, exits=m)
+    ck.balanced(p, allow_active=("exc", "thrower(long)"))
+
+
+def t_bytecode(ctx, ck):
+    """examples/bytecode.c: the interpreter's guest functions are regions, so the profile
+    shows the guest program's calls: main -> sum, main -> fib, fib's recursion folded
+    into one PD, the host helper each guest function calls counted under it."""
+    exe = ctx.build("bytecode", [os.path.join("..", "..", "..", "examples", "bytecode.c")])
+    n = 15
+    out, p = ctx.run(exe, n)
+    fib = [0, 1]
+    for _ in range(n):
+        fib.append(fib[-1] + fib[-2])
+    ck.eq("output", out.split(), [str((1000 + n) * (1001 + n) // 2), str(fib[n])])
+    kinds = {q["name"]: q["kind"] for q in p.ps.values() if q["kind"] == "region"}
+    ck.eq("guest functions as regions", kinds,
+          {"main": "region", "sum": "region", "fib": "region"})
+    calls = fib_calls(n)
+    ck.eq("guest fib's calls", p.into("fib")["calls"], calls)
+    ck.eq("guest fib's PDs (recursion folded)", len(p.pds_of("fib")), 1)
+    ck.edge(p, "fib", "fib", calls=calls - 1, exits=calls - 1)
+    ck.edge(p, "sum", "vm_checked_add", calls=1000 + n, exits=1000 + n)
+    ck.edge(p, "fib", "vm_checked_add", calls=(calls - 1) // 2, exits=(calls - 1) // 2)
+    ck.eq("guest main's PDs (the C main's and the region's)", len(p.pds_of("main")), 2)
+    report_marks(ctx, ck, p.path, "fib", "region", "page=top&metric=callseqs")
+    ck.balanced(p)
 
 
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}

@@ -1,8 +1,9 @@
 /* after_inline.c - instrumentation after inlining (deepprof cc's default): twice() is a
  * small static function that gcc and clang inline into work() at -O2, so it has no
  * hooks there (present with DEEPPROF_INSTRUMENT=inlined and at -O0); f()'s last statement
- * calls g(), a tail call at -O2 that must not skip f's exit hook; scaled() is always called
- * with k = 7, which gcc turns into a clone (scaled.constprop.0) unless told not to.
+ * calls g(), a tail call at -O2 that gcc keeps (f leaves first) and clang makes a call;
+ * scaled() is always called with k = 7, which gcc turns into a clone (scaled.constprop.0)
+ * unless told not to.
  * Usage: after_inline [N=100]. */
 #include <stdio.h>
 
