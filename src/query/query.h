@@ -38,8 +38,6 @@ enum dp_page {
 	DP_PAGE_DUMP_CSS,
 	DP_PAGE_DUMP_CSD,
 	DP_PAGE_DUMP_CLIQUE,
-	DP_PAGE_QUIT,	 /* server control: stop the server (servers only) */
-	DP_PAGE_TIMEOUT, /* server control: timeout=N seconds (servers only) */
 	DP_PAGE_COUNT
 };
 
@@ -126,12 +124,11 @@ struct dp_query {
 	enum dp_metric metric;	       /* top, flame: metric= (default time) */
 	enum dp_scope scope;	       /* top: scope= (default self) */
 	enum dp_per per;	       /* top: per= (default overall) */
-	uint32_t thread;  /* thread=N (1-based) restricts flame/threads views; 0 = all */
-	double min_pct;	  /* flame, flame_callers: min= smallest node kept, % of
-			     the total (default 0.1) */
-	uint32_t depth;	  /* flame, flame_callers: depth= levels kept (0 = all) */
-	uint32_t timeout; /* timeout page: timeout= seconds */
-	int format;	  /* format=text|json|html: enum dp_format, -1 = not given */
+	uint32_t thread; /* thread=N (1-based) restricts flame/threads views; 0 = all */
+	double min_pct;	 /* flame, flame_callers: min= smallest node kept, % of
+			    the total (default 0.1) */
+	uint32_t depth;	 /* flame, flame_callers: depth= levels kept (0 = all) */
+	int format;	 /* format=text|json|html: enum dp_format, -1 = not given */
 	char file[DP_QUERY_NAME_MAX]; /* file= (front ends choose the data file), "" = none */
 	struct dp_prefs prefs;
 	bool time_default; /* whether prefs.fields' time bit is still the default */

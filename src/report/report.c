@@ -48,8 +48,6 @@ static dp_rep_builder dp_rep_builder_of(enum dp_page page)
 	case DP_PAGE_DUMP_CSD:
 	case DP_PAGE_DUMP_CLIQUE:
 		return dp_rep_dump;
-	case DP_PAGE_QUIT:
-	case DP_PAGE_TIMEOUT:
 	case DP_PAGE_COUNT:
 		break;
 	}

@@ -362,7 +362,7 @@ def test_security(ctx, lt):
     ctx.check("the name is escaped in the page", b"<script>alert" not in b and
               b"&lt;script&gt;alert" in b, b[:300].decode(errors="replace"))
     status("page=menu", 400, "no file= parameter")
-    status("file=wf.data&file=wf.data", 400, "file= twice")
+    status("file=wf.data&file=notprofile.data", 400, "file= twice, different")
     status("file=wf.data%00.txt", 400, "a NUL byte in file=")
     status("file=wf.data&page=nosuchpage", 400, "an unknown page")
     status("file=wf.data&page=clique&id=zzz", 400, "a malformed id")
@@ -378,6 +378,20 @@ def test_security(ctx, lt):
     except (ValueError, KeyError):
         ok = False
     ctx.check("format=json errors are JSON", ok, b[:200].decode(errors="replace"))
+    # format= is read first: every error, whoever finds it, is in the one JSON shape
+    for qs, want in (("file=wf.data&page=bogus&format=json", 400),
+                     ("format=json&page=menu", 400),
+                     ("format=json&file=wf.data&file=notprofile.data", 400),
+                     ("file=wf.data&page=clique&id=999999&format=json", 404)):
+        st, hd, b = lt.request(qs)
+        try:
+            doc = json.loads(b)
+            ok = st == want and hd["content-type"] == "application/json" and \
+                sorted(doc) == ["error", "status"] and doc["status"] == want and \
+                isinstance(doc["error"], str) and "quit" not in doc["error"]
+        except (ValueError, KeyError):
+            ok = False
+        ctx.check("%s: a JSON error %d" % (qs, want), ok, b[:200].decode(errors="replace"))
     for qs, want in (("file=wf.data&page=menu", 200), ("file=missing.data", 404)):
         st, hd, _ = lt.request(qs)
         ctx.check("%s -> %d with the security headers deepprof serve sends (got %d, %r)" %

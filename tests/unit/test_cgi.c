@@ -96,7 +96,12 @@ TEST(req_verdicts)
 	CHECK_EQ(parse("file=in.data", &r), 0); /* a symlink that stays inside */
 	CHECK_STR(r.path, real);
 	CHECK_EQ(parse("page=menu", &r), 400);
-	CHECK_EQ(parse("file=wf.data&file=wf.data", &r), 400);
+	CHECK_EQ(parse("file=wf.data&file=in.data", &r), 400);
+	CHECK_EQ(parse("file=wf.data&page=menu&file=wf.data", &r), 0); /* the same file */
+	CHECK_STR(r.query, "page=menu");
+	CHECK_EQ(parse("file=wf.data&page=menu&timeout=5", &r), 400); /* not page=timeout */
+	CHECK_EQ(parse("format=json&file=wf.data&file=x", &r), 400);
+	CHECK_EQ(r.fmt, DP_FMT_JSON); /* read first: the error page is JSON */
 	CHECK_EQ(parse("file=wf.data%00x", &r), 400);
 	CHECK_EQ(parse("file=wf.data%4", &r), 400);
 	CHECK_EQ(parse("file=wf.data&page=timeout", &r), 400);
@@ -221,7 +226,7 @@ TEST(responses)
 	s = dp_buf_cstr(&b);
 	CHECK(strncmp(s, "Status: 404 Not Found\r\nContent-Type: text/html;", 47) == 0);
 	CHECK(strstr(s, "&lt;script&gt;&amp;&quot;x&#39;") != NULL);
-	CHECK(strstr(s, "<script>") == NULL);
+	CHECK(strstr(s, "<script>&") == NULL); /* the message, escaped */
 	/* the web server's security headers, the same policy for both front ends */
 	CHECK(strstr(s, "\r\nContent-Security-Policy: default-src 'none';") != NULL);
 	for (size_t i = 0; dp_http_headers[i][0]; i++) {
