@@ -138,19 +138,18 @@ void dp_session_wait(struct dp_session *s)
 }
 
 /* The report context of @f for thread view @view. */
-static void dp_session_ctx(const struct dp_sfile *f, enum dp_view view, struct dp_report_ctx *c)
+static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
+			   struct dp_report_ctx *c)
 {
-	bool merged = view == DP_VIEW_MERGED && f->has_merged;
-	/* the merged view's index (the only one when the views are one) may be under way on
-	 * the background thread; the per-thread view's is built with the view */
-	bool ready = atomic_load_explicit(&f->fx_ready, memory_order_acquire);
+	const struct dp_view *v = dp_sfile_view(f, view);
+	/* the merged view's index may be under way on the background thread */
+	bool ready = atomic_load_explicit(&v->ix_done, memory_order_acquire);
 
-	*c = (struct dp_report_ctx){
-		.p = merged ? &f->merged : &f->prof,
-		.a = merged ? f->a_merged : f->a,
-		.contour = f->contour,
-		.contour_error = f->contour_error,
-		.flame_ix = merged || !f->has_merged ? (ready ? f->fx_merged : NULL) : f->fx};
+	*c = (struct dp_report_ctx){.p = &v->prof,
+				    .a = v->a,
+				    .contour = f->contour,
+				    .contour_error = f->contour_error,
+				    .flame_ix = ready ? v->ix : NULL};
 }
 
 /* Status of a failed report build. */

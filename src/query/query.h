@@ -78,8 +78,8 @@ enum dp_sort {
 };
 
 enum dp_time_unit { DP_TIME_AUTO = 0, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS };
-enum dp_mq { DP_MQ_DIFF = 0, DP_MQ_ALWAYS, DP_MQ_NEVER }; /* module qualification */
-enum dp_view { DP_VIEW_MERGED = 0, DP_VIEW_THREADS };	  /* thread view */
+enum dp_mq { DP_MQ_DIFF = 0, DP_MQ_ALWAYS, DP_MQ_NEVER };  /* module qualification */
+enum dp_view_kind { DP_VIEW_MERGED = 0, DP_VIEW_THREADS }; /* thread view */
 
 /* Inactive (never called / zero-cost) rows shown (inactive=, 3 letters h|s). */
 #define DP_SHOW_INACTIVE_SITES	 0x1u
@@ -103,7 +103,7 @@ struct dp_prefs {
 	unsigned inactive; /* DP_SHOW_INACTIVE_* */
 	enum dp_time_unit time_unit;
 	enum dp_mq mq;
-	enum dp_view view;
+	enum dp_view_kind view;
 };
 
 #define DP_QUERY_NAME_MAX 1024 /* longest name= / module name / file= accepted */

@@ -302,7 +302,7 @@ static int parse_enum(struct dp_query *q, enum dp_qkey k, const char *val)
 		q->prefs.mq = (enum dp_mq)i;
 		break;
 	case DP_QK_VIEW:
-		q->prefs.view = (enum dp_view)i;
+		q->prefs.view = (enum dp_view_kind)i;
 		break;
 	default:
 		q->format = (int)i;

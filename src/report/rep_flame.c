@@ -42,7 +42,7 @@
  * report context carries a flame index (flame_index.h, built by the session with the
  * analysis), the children of its wide cliques are judged on one contiguous array of
  * values and the "(other)" sums come by subtraction from the clique's sums: the same rows.
- * The callers tree is built by rep_flame_callers.c; both pages are walked here.
+ * The callers tree is built by flame_climb.c; both pages are walked here.
  */
 #include <stdlib.h>
 #include <string.h>
