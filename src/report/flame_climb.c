@@ -13,7 +13,10 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/hash.h"
 #include "../core/par.h"
+#include "../core/sort.h"
+#include "../core/vec.h"
 #include "rep_flame_int.h"
 
 /* How many climbers ahead the climb's loops prefetch (the merge table a quarter of
@@ -22,9 +25,7 @@
 
 static uint32_t hash_of(uint32_t parent, uint32_t ps)
 {
-	uint64_t h = ((uint64_t)parent << 32 | ps) * 0x9E3779B97F4A7C15ull;
-
-	return (uint32_t)(h >> 32);
+	return dp_hash_u64((uint64_t)parent << 32 | ps);
 }
 
 /*
@@ -49,16 +50,6 @@ struct fc_tabs {
 	struct fc_mslot *merge;
 	uint32_t *from;
 };
-
-/* merge_room - the slots of a table for @n keys: a power of two >= 2 * @n (and 16) */
-static size_t merge_room(uint32_t n)
-{
-	size_t size = 16;
-
-	while (size < 2 * (size_t)n)
-		size *= 2;
-	return size;
-}
 
 /* kid_grow - double the kid table of @tb (from 64 slots: the test profiles make it grow),
  * keeping the children of level @gen. Return: 0 or -DP_ENOMEM. */
@@ -112,8 +103,8 @@ static uint32_t tree_child(struct fl *f, struct fc_tabs *tb, uint32_t gen, uint3
 	for (; (k = &tb->kid[s])->gen == gen; s = (s + 1) & (tb->kid_room - 1))
 		if (k->parent == parent && k->ps == ps)
 			return k->node;
-	if (dp_fl_grow((void **)&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0 ||
-	    dp_fl_grow((void **)&f->tv, &f->cap_tv, f->n_t + 1, sizeof(*f->tv)) < 0)
+	if (dp_vec_grow(&f->t, &f->cap_t, f->n_t + 1, sizeof(*f->t)) < 0 ||
+	    dp_vec_grow(&f->tv, &f->cap_tv, f->n_t + 1, sizeof(*f->tv)) < 0)
 		return 0;
 	i = make_node(f, parent, ps, 0);
 	*k = (struct fc_kslot){parent, ps, i, gen};
@@ -263,7 +254,7 @@ struct fc_bound {
 /* bound_select - keep the k largest values of @b, the smallest of them in b->lb */
 static void bound_select(struct fc_bound *b)
 {
-	b->lb = dp_flame_kth_largest(b->v, b->n, b->k);
+	b->lb = dp_kth_largest_u64(b->v, b->n, b->k);
 	b->n = b->k;
 }
 
@@ -283,7 +274,7 @@ static uint64_t bound_see(struct fl *f, struct fc_bound *b, uint32_t from)
 
 		if (v < b->lb)
 			continue;
-		if (dp_fl_grow((void **)&b->v, &b->room, b->n + 1, sizeof(*b->v)) < 0)
+		if (dp_vec_grow(&b->v, &b->room, b->n + 1, sizeof(*b->v)) < 0)
 			return b->lb; /* a bound less tight, still a bound */
 		b->v[b->n++] = v;
 		if (b->n == 2 * b->k)
@@ -335,7 +326,7 @@ static uint32_t climb_step(const struct fl *f, struct fc_climb *act, uint32_t n,
 static int level_pass(struct fl *f, struct fc_tabs *tb, uint32_t gen, struct fc_climb *act,
 		      uint32_t n, uint64_t *cv, uint32_t *up, uint32_t *last, uint32_t *m)
 {
-	size_t size = merge_room(n);
+	size_t size = dp_hash_room(n);
 
 	tb->n_kid = 0;
 	*m = 0;
@@ -405,11 +396,11 @@ static int run_alloc(struct fl *f, struct fc_run *run, uint32_t n, uint32_t node
 	run->cv = malloc(room * sizeof(*run->cv));
 	run->up = malloc(room * sizeof(*run->up));
 	run->last = malloc(room * sizeof(*run->last));
-	run->tb.merge = calloc(merge_room(n), sizeof(*run->tb.merge));
+	run->tb.merge = calloc(dp_hash_room(n), sizeof(*run->tb.merge));
 	run->tb.from = malloc(room * sizeof(*run->tb.from));
-	rc = dp_fl_grow((void **)&f->t, &f->cap_t, nodes, sizeof(*f->t));
+	rc = dp_vec_grow(&f->t, &f->cap_t, nodes, sizeof(*f->t));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&f->tv, &f->cap_tv, nodes, sizeof(*f->tv));
+		rc = dp_vec_grow(&f->tv, &f->cap_tv, nodes, sizeof(*f->tv));
 	if (!run->act || !run->cv || !run->up || !run->last || !run->tb.merge || !run->tb.from ||
 	    rc < 0)
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
@@ -560,7 +551,7 @@ int dp_fc_callers_tree(struct fl *f, uint32_t limit)
 	struct fc_bound b = {.k = dp_fl_cap(f) + 1};
 	struct fc_run run = {0};
 	uint64_t lb = 0;
-	int rc = dp_fl_grow((void **)&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
+	int rc = dp_vec_grow(&b.v, &b.room, b.k < 4096 ? 2 * b.k : 8192, sizeof(*b.v));
 
 	if (rc == 0) {
 		b.v[b.n++] = UINT64_MAX; /* the depth-0 node */
@@ -573,7 +564,7 @@ int dp_fc_callers_tree(struct fl *f, uint32_t limit)
 		rc = tree_costs(f, &run);
 	/* b has the values of the tree at least its bound, so its k largest (k = the cap + 1,
 	 * the depth-0 node's among them) */
-	f->cut = rc == 0 && b.n >= b.k ? dp_flame_kth_largest(b.v, b.n, b.k) : 0;
+	f->cut = rc == 0 && b.n >= b.k ? dp_kth_largest_u64(b.v, b.n, b.k) : 0;
 	free(b.v);
 	run_free(&run);
 	return rc;

@@ -17,6 +17,7 @@
 #include "../core/arena.h"
 #include "../core/err.h"
 #include "../core/par.h"
+#include "../core/sort.h"
 
 void dp_report_index_free(struct dp_report_index *ix)
 {
@@ -201,7 +202,7 @@ static void fx_cuts(struct dp_flame_wide *w, uint32_t k, uint64_t *tmp)
 		if (n <= k)
 			continue;
 		memcpy(tmp, w->val + (size_t)s * n, (size_t)n * sizeof(*tmp));
-		w->cut[s] = dp_flame_kth_largest(tmp, n, k);
+		w->cut[s] = dp_kth_largest_u64(tmp, n, k);
 	}
 }
 
@@ -234,40 +235,6 @@ static void fx_fill_range(void *arg, uint32_t lo, uint32_t hi)
 		}
 	}
 	free(tmp);
-}
-
-uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k)
-{
-	uint32_t lo = 0, hi = n - 1, want = k - 1; /* index in descending order */
-
-	while (lo < hi) {
-		uint64_t pivot = v[lo + (hi - lo) / 2];
-		uint32_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (v[i] > pivot)
-				i++;
-			while (v[j] < pivot)
-				j--;
-			if (i <= j) {
-				uint64_t tmp = v[i];
-
-				v[i] = v[j];
-				v[j] = tmp;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (want <= j)
-			hi = j;
-		else if (want >= i)
-			lo = i;
-		else
-			break;
-	}
-	return v[want];
 }
 
 /*

@@ -178,10 +178,6 @@ DP_PREFETCHER void dp_flame_ctx_prefetch(const struct dp_analysis *a, const uint
 int dp_flame_prefix_build(const struct dp_analysis *a, const struct dp_flame_ctx *ctx, uint32_t n,
 			  struct dp_flame_prefix *out);
 
-/* dp_flame_kth_largest - the @k-th largest (1-based, 1 <= @k <= @n) of @v[0..@n), which
- * it reorders so that the @k largest come first: quickselect, iterative. */
-uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k);
-
 /* dp_flame_index_wide - the entry of clique @k in @ix, or NULL when @k is not indexed. */
 const struct dp_flame_wide *dp_flame_index_wide(const struct dp_report_index *ix, uint32_t k);
 

@@ -80,10 +80,6 @@ struct fl {
 	uint32_t n_kids, cap_kids;
 };
 
-/* dp_fl_grow - make room for @need items of @size in the malloc'd array *@v (room for
- * *@cap). Return: 0 or -DP_ENOMEM (message set). */
-int dp_fl_grow(void **v, uint32_t *cap, uint32_t need, size_t size);
-
 /* dp_fl_value - the value of a node of costs @o + @d for metric @m (metric=calls weighs by
  * the callseqs of the subtree: calls are not inherited). */
 uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d);
