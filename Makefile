@@ -2,8 +2,9 @@
 #   make                      build into ./build (tool, runtime, tests)
 #   make install PREFIX=DIR   install bin/deepprof, lib/libdeepprof.{a,so}, headers, man page
 #   make check                deps; tools/checksrc and check-format; -Werror build + all CTests; ASan/UBSan
-#                             unit and integration tests; TSan unit tests; a clang libFuzzer
-#                             run of the reader (DP_FUZZ_SECONDS, default 60)
+#                             unit and integration tests; TSan unit tests; clang libFuzzer
+#                             runs of the reader (DP_FUZZ_SECONDS, default 60), the query
+#                             parser and the CGI request decoders (half that each)
 #   make demo                 deps, build, profile examples/wordfreq with deepprof run
 #   make bench                benchmarks (bench/run), results in docs/PERFORMANCE.md
 #   make clean                remove the build trees
@@ -65,10 +66,11 @@ check-tsan:
 	$(CMAKE) --build $(BUILD_TSAN) -j $(JOBS)
 	cd $(BUILD_TSAN) && $(CTEST) --output-on-failure -j $(JOBS) -L unit
 
-# The reader's libFuzzer target for a bounded time, with clang.
+# The libFuzzer targets for a bounded time, with clang: the reader (DP_FUZZ_SECONDS), the
+# query parser and the CGI program's request decoders (half that each).
 check-fuzz:
 	CC=clang $(CMAKE) -S . -B $(BUILD_FUZZ) -DDP_WERROR=ON -DDP_FUZZ=ON
-	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_reader
+	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_reader fuzz_query fuzz_cgi_req
 	cd $(BUILD_FUZZ) && $(CTEST) --output-on-failure -L fuzz
 
 demo: deps build
