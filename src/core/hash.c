@@ -3,6 +3,7 @@
  */
 #include "hash.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "err.h"
@@ -58,6 +59,7 @@ uint32_t dp_map32_intern(struct dp_map32 *m, uint32_t key, uint32_t val)
 {
 	uint32_t s;
 
+	assert(val != DP_MAP32_NONE);
 	if (m->size) {
 		s = map_slot(m->slot, m->size, key);
 		if (m->slot[s].val != DP_MAP32_NONE)

@@ -3,12 +3,15 @@
  */
 #include "sort.h"
 
+#include <assert.h>
+
 /* KTH_LARGEST(name, T) - the body of dp_kth_largest_u64() for element type T */
 #define KTH_LARGEST(name, T)                                                               \
 	T name(T *v, uint32_t n, uint32_t k)                                               \
 	{                                                                                  \
 		uint32_t lo = 0, hi = n - 1, want = k - 1; /* index in descending order */ \
                                                                                            \
+		assert(k >= 1 && k <= n);                                                  \
 		while (lo < hi) {                                                          \
 			T pivot = v[lo + (hi - lo) / 2];                                   \
 			uint32_t i = lo, j = hi;                                           \
