@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cmd_common.h"
-#include "cli/commands.h"
-#include "core/err.h"
-#include "front/session.h"
+#include "../core/err.h"
+#include "../front/session.h"
+#include "cmd_common.h"
+#include "commands.h"
 
 static const char report_usage[] =
 	"usage: deepprof report [OPTIONS] FILE [QUERY]\n"

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/err.h"
-#include "core/json.h"
-#include "display/display.h"
-#include "front/request.h"
-#include "front/session.h"
+#include "../core/err.h"
+#include "../core/json.h"
+#include "../display/display.h"
+#include "../front/request.h"
+#include "../front/session.h"
 #include "web_int.h"
 
 int dp_web_router_init(struct dp_web_router *rt, struct dp_session *s)
