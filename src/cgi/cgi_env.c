@@ -145,7 +145,7 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach)
 
 	memset(c, 0, sizeof(*c));
 	c->log_fd = -1;
-	c->timeout = DP_CGI_TIMEOUT_DEFAULT;
+	c->timeout_ms = DP_CGI_TIMEOUT_DEFAULT * 1000u;
 	c->no_detach = no_detach || (nd && *nd && strcmp(nd, "0") != 0);
 	if (c->no_detach)
 		c->log_fd = STDERR_FILENO;
@@ -159,11 +159,18 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach)
 	if (t && *t) {
 		bool ok;
 
-		c->timeout = parse_uint(t, DP_CGI_TIMEOUT_MAX, &ok);
-		if (!ok)
+		char num[16];
+		size_t n = strlen(t);
+		bool ms = n > 2 && strcmp(t + n - 2, "ms") == 0; /* milliseconds, for tests */
+
+		snprintf(num, sizeof(num), "%.*s", (int)(ms ? n - 2 : n), t);
+		c->timeout_ms =
+			parse_uint(num, ms ? DP_CGI_TIMEOUT_MAX * 1000u : DP_CGI_TIMEOUT_MAX, &ok) *
+			(ms ? 1u : 1000u);
+		if (!ok || n >= sizeof(num))
 			return dp_error(DP_EUSAGE,
 					"DEEPPROF_CGI_TIMEOUT=%s: not a number of seconds "
-					"in 1..%u",
+					"in 1..%u (or of milliseconds, with ms)",
 					t, DP_CGI_TIMEOUT_MAX);
 	}
 	rc = conf_root(c);

@@ -42,7 +42,7 @@ struct dp_cgi_conf {
 	char root[DP_CGI_DIR_MAX];	/* DEEPPROF_CGI_ROOT, lexically normalised; "" = unset */
 	char root_real[DP_CGI_DIR_MAX]; /* its realpath() */
 	char dir[DP_CGI_DIR_MAX];	/* where pipes, lock and want files live */
-	unsigned timeout;		/* idle timeout of a server, seconds */
+	unsigned timeout_ms;		/* idle timeout of a server, milliseconds */
 	bool no_detach;			/* --no-detach / DEEPPROF_CGI_NO_DETACH: no fork */
 	int log_fd;			/* diagnostics (stderr, DEEPPROF_CGI_LOG), -1 = none */
 };

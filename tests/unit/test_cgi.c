@@ -126,6 +126,31 @@ TEST(req_verdicts)
 	}
 }
 
+/* DEEPPROF_CGI_TIMEOUT: seconds, or milliseconds with "ms" (the tests' short timeouts). */
+TEST(conf_timeout)
+{
+	static const struct {
+		const char *env;
+		int rc;
+		unsigned ms;
+	} cases[] = {
+		{NULL, 0, 1800000},    {"60", 0, 60000},      {"300ms", 0, 300},
+		{"1ms", 0, 1},	       {"0", -DP_EUSAGE, 0},  {"0ms", -DP_EUSAGE, 0},
+		{"ms", -DP_EUSAGE, 0}, {"5s", -DP_EUSAGE, 0}, {"2000001", -DP_EUSAGE, 0},
+	};
+	struct dp_cgi_conf c;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_EQ(conf(&c), 0);
+		if (cases[i].env)
+			setenv("DEEPPROF_CGI_TIMEOUT", cases[i].env, 1);
+		CHECK_EQ(dp_cgi_conf_load(&c, false), cases[i].rc);
+		if (cases[i].rc == 0)
+			CHECK_EQ(c.timeout_ms, cases[i].ms);
+	}
+	unsetenv("DEEPPROF_CGI_TIMEOUT");
+}
+
 /* Mangled names are injective, and long paths are cut to a hashed, bounded name. */
 TEST(mangle)
 {
@@ -379,6 +404,7 @@ static void run_all(void)
 {
 	setup();
 	test_req_verdicts();
+	test_conf_timeout();
 	test_mangle();
 	test_request_messages();
 	test_reply_headers();
