@@ -118,6 +118,7 @@ int dp_request_split(const char *qs, enum dp_format def, size_t rest_max, struct
 		if (r->rest.len)
 			dp_buf_addc(&r->rest, '&');
 		dp_buf_add(&r->rest, p, len);
+		r->n_query += !param_is(p, len, "format", &v, &vlen);
 	}
 	if (dp_buf_error(&r->rest) || r->rest.len > rest_max)
 		refuse(r, 414, "the request's query string is too long");

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../core/buf.h"
 #include "../display/render_opts.h"
@@ -30,6 +31,7 @@ struct dp_request {
 	bool has_file;			    /* file= was given */
 	char file[DP_REQUEST_FILE_MAX + 1]; /* decoded file= value; "" when not given */
 	struct dp_buf rest;		    /* every other parameter, still encoded, '&'-joined */
+	uint32_t n_query;		    /* how many of them are not format= (a query) */
 	int status;			    /* 0, or 400 / 414: the split's refusal, with msg */
 	char msg[DP_REQUEST_MSG_MAX];	    /* why it was refused */
 };

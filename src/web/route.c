@@ -71,7 +71,7 @@ static int index_json(struct dp_buf *b, const struct dp_session *s)
 {
 	struct dp_json j;
 
-	dp_json_init(&j, b, 1);
+	dp_json_init(&j, b, 2); /* a file a line */
 	dp_json_begin_object(&j);
 	dp_json_key(&j, "files");
 	dp_json_begin_array(&j);
@@ -139,7 +139,7 @@ static long pick_file(struct dp_web_reply *r, const struct dp_session *s,
 	if (!q->has_file) {
 		if (n == 1)
 			return 0;
-		if (q->rest.len == 0)
+		if (q->n_query == 0) /* nothing asked but a format: the index in it */
 			*rc = own_page(r, s, 200, q->fmt,
 				       n ? "The profiles this server shows:"
 					 : "This server shows no profiles.");

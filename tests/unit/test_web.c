@@ -130,6 +130,7 @@ TEST(request_core)
 	CHECK(q.fmt_given && q.has_file);
 	CHECK_STR(q.file, "a/b");
 	CHECK_STR(dp_buf_cstr(&q.rest), "page=x&format=json");
+	CHECK_EQ(q.n_query, 1); /* format= is no query */
 	dp_request_release(&q);
 	CHECK_EQ(dp_request_split("file=1&format=text&file=2", DP_FMT_HTML, 100, &q), 400);
 	CHECK_EQ(q.fmt, DP_FMT_TEXT); /* the refusal is still written in it */
@@ -253,6 +254,17 @@ static void route_two(struct dp_web_router *rt)
 	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?page=menu", &r), 400);
 	CHECK(has(&r, "file=N"));
+	dp_web_reply_release(&r);
+	/* the index and its refusals in the format asked for */
+	CHECK_EQ(get(rt, "/?format=json", &r), 200);
+	CHECK_STR(r.content_type, "application/json");
+	CHECK(has(&r, "\"files\": [") && has(&r, "{\"file\":1,") && has(&r, "a.data\""));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?page=menu&format=json", &r), 400);
+	CHECK(strncmp(dp_buf_cstr(&r.body), "{\"status\": 400, \"error\": ", 25) == 0);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?format=text", &r), 200);
+	CHECK(has(&r, "file=0\t") && has(&r, "file=1\t"));
 	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?file=1", &r), 200);
 	CHECK(has(&r, "href=\"/?file=1&amp;page=root"));
