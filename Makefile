@@ -2,15 +2,13 @@
 #   make                      build into ./build (tool, runtime, tests)
 #   make install PREFIX=DIR   install bin/deepprof, lib/libdeepprof.{a,so}, headers, man page
 #   make check                deps; tools/checksrc and check-format; -Werror build + all CTests; ASan/UBSan
-#                             unit and integration tests; TSan unit tests; a clang libFuzzer
-#                             run of the reader (DP_FUZZ_SECONDS, default 60)
+#                             unit and integration tests; TSan unit tests; clang libFuzzer
+#                             runs of the reader (DP_FUZZ_SECONDS, default 60), the query
+#                             parser and the CGI request decoders (half that each)
 #   make demo                 deps, build, profile examples/wordfreq with deepprof run
 #   make bench                benchmarks (bench/run), results in docs/PERFORMANCE.md
 #   make clean                remove the build trees
 BUILD ?= build
-BUILD_ASAN ?= build-asan
-BUILD_TSAN ?= build-tsan
-BUILD_FUZZ ?= build-fuzz
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE ?= cmake
@@ -41,19 +39,24 @@ check: deps
 	$(MAKE) check-fuzz
 	@echo "make check: all passed"
 
+# Each stage is one of the builds of CMakePresets.json (dev, asan, tsan, fuzz: their
+# build trees are build, build-asan, build-tsan and build-fuzz), so that `make check` and
+# `cmake --preset X` are one definition of each build.
 check-main:
 	tools/checksrc --strict
 	tools/check-format
-	$(CMAKE) -S . -B $(BUILD) -DDP_WERROR=ON
-	$(CMAKE) --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS)
+	$(CMAKE) --preset dev
+	$(CMAKE) --build --preset dev -j $(JOBS)
+	$(CTEST) --preset dev -j $(JOBS)
 
-# The tools, unit and integration tests under ASan/UBSan (the runtime is never sanitized:
-# it lives inside the profiled programs).
+# The tools and the unit tests under ASan/UBSan, with the assert()ed invariants, and the
+# integration tests labelled asan: every front end, tool and CGI test, and each program
+# once (gcc -O2) plus a few with clang -O0 (the runtime is never sanitized: it lives
+# inside the profiled programs; every program under every compiler runs in check-main).
 check-asan:
-	$(CMAKE) -S . -B $(BUILD_ASAN) -DDP_WERROR=ON -DDP_SANITIZE=ON
-	$(CMAKE) --build $(BUILD_ASAN) -j $(JOBS)
-	cd $(BUILD_ASAN) && $(CTEST) --output-on-failure -j $(JOBS) -L 'unit|integration'
+	$(CMAKE) --preset asan
+	$(CMAKE) --build --preset asan -j $(JOBS)
+	$(CTEST) --preset asan -j $(JOBS)
 
 # The unit tests under ThreadSanitizer: the load's threads (dp_par_split, the arenas'
 # prefault helper, the analysis's side thread) and the session's background thread. Not
@@ -61,16 +64,17 @@ check-asan:
 # has answered page=quit (its pipes removed) takes seconds to exit, and integ_cgi, which
 # counts the servers right after starting the next one, still finds it.
 check-tsan:
-	$(CMAKE) -S . -B $(BUILD_TSAN) -DDP_WERROR=ON -DDP_TSAN=ON
-	$(CMAKE) --build $(BUILD_TSAN) -j $(JOBS)
-	cd $(BUILD_TSAN) && $(CTEST) --output-on-failure -j $(JOBS) -L unit
+	$(CMAKE) --preset tsan
+	$(CMAKE) --build --preset tsan -j $(JOBS)
+	$(CTEST) --preset tsan -j $(JOBS)
 
-# The libFuzzer targets (the reader, the importers) for a bounded time, with clang.
+# The libFuzzer targets for a bounded time, with clang: the reader (DP_FUZZ_SECONDS), the
+# query parser and the CGI program's request decoders (half that each), the importers (a
+# quarter each).
 check-fuzz:
-	CC=clang $(CMAKE) -S . -B $(BUILD_FUZZ) -DDP_WERROR=ON -DDP_FUZZ=ON
-	$(CMAKE) --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_reader fuzz_import_folded \
-		fuzz_import_perf fuzz_import_pprof fuzz_import_uftrace
-	cd $(BUILD_FUZZ) && $(CTEST) --output-on-failure -L fuzz
+	$(CMAKE) --preset fuzz
+	$(CMAKE) --build --preset fuzz -j $(JOBS)
+	$(CTEST) --preset fuzz
 
 demo: deps build
 	examples/demo $(BUILD)
@@ -79,4 +83,4 @@ bench: build
 	BUILD=$(BUILD) bench/run
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) build-asan build-tsan build-fuzz

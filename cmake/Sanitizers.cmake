@@ -13,6 +13,8 @@ endif()
 function(dp_sanitize target)
 	if(DP_SANITIZE OR DP_TSAN)
 		target_compile_options(${target} PRIVATE ${DP_SAN_FLAGS})
+		# the sanitized builds check the assert()ed invariants too
+		target_compile_options(${target} PRIVATE -UNDEBUG)
 		target_link_options(${target} PRIVATE ${DP_SAN_FLAGS})
 	endif()
 endfunction()

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dp_session_wait(s); /* the flame index built, as a server has it after its load */
-	ps = dp_analysis_widest_ps(s->files[0]->a_merged);
+	ps = dp_analysis_widest_ps(dp_sfile_view(s->files[0], DP_VIEW_MERGED)->a);
 	for (int qi = 3; qi < argc; qi++) {
 		char q[1024];
 		struct dp_answer ans;

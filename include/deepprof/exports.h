@@ -2,7 +2,8 @@
  * deepprof/exports.h - the symbols libdeepprof exports, as an X-macro, for the tools that
  * must know them: `deepprof cc` exports them from executables that link the static
  * runtime, and the symbolizer leaves calls to them out of the never-taken call sites.
- * runtime/libdeepprof.map (the shared library's version script) lists the same names.
+ * runtime/libdeepprof.map (the shared library's version script) is the list of these
+ * names; the test runtime_exports_header checks this one against it.
  * Not installed: an internal contract between the runtime and the tools.
  */
 #ifndef DEEPPROF_EXPORTS_H

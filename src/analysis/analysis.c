@@ -3,8 +3,10 @@
  * the build steps (the side indexes and own sums on a second thread while this one finds
  * the cliques; then propagation and summaries); and the accessors that belong to no step.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +161,38 @@ static int build(struct dp_analysis *a)
 	return rc;
 }
 
+#ifndef NDEBUG
+/*
+ * analysis_valid - what analysis.h says of the cliques holds of @a (assert()ed after each
+ * analysis outside release builds): every PD is in a clique 1..n_cliques, the cliques'
+ * members are every PD once, and a CSD crossing cliques goes into its callee's clique,
+ * from a higher clique id to a lower one (bottom-up order).
+ */
+static bool analysis_valid(const struct dp_analysis *a)
+{
+	const struct dp_profile *p = a->p;
+	uint64_t members = 0;
+
+	if (p->n_pd && (a->root_clique < 1 || a->root_clique > a->n_cliques))
+		return false;
+	for (uint32_t pd = 1; pd <= p->n_pd; pd++)
+		if (a->pd_clique[pd] < 1 || a->pd_clique[pd] > a->n_cliques)
+			return false;
+	for (uint32_t k = 1; k <= a->n_cliques; k++)
+		members += dp_csr_count(&a->clique_pds, k);
+	if (members != p->n_pd)
+		return false;
+	for (uint32_t c = 1; c <= p->n_csd; c++) {
+		uint32_t child = a->csd_child_clique[c];
+
+		if (child && (child != a->pd_clique[p->csd[c].callee] ||
+			      a->pd_clique[p->csd[c].caller] <= child))
+			return false;
+	}
+	return true;
+}
+#endif
+
 struct dp_analysis *dp_analysis_new(const struct dp_profile *p, int *err)
 {
 	struct dp_analysis *a;
@@ -182,6 +216,7 @@ struct dp_analysis *dp_analysis_new(const struct dp_profile *p, int *err)
 		*err = rc;
 		return NULL;
 	}
+	assert(analysis_valid(a));
 	*err = 0;
 	return a;
 }

@@ -19,6 +19,7 @@
 #include "../core/err.h"
 #include "../core/url.h"
 #include "../display/render_opts.h"
+#include "../front/request.h"
 #include "cgi_int.h"
 
 /* Record the message of a refused request (dp_errmsg()) and return its HTTP @status. */
@@ -144,7 +145,7 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach)
 
 	memset(c, 0, sizeof(*c));
 	c->log_fd = -1;
-	c->timeout = DP_CGI_TIMEOUT_DEFAULT;
+	c->timeout_ms = DP_CGI_TIMEOUT_DEFAULT * 1000u;
 	c->no_detach = no_detach || (nd && *nd && strcmp(nd, "0") != 0);
 	if (c->no_detach)
 		c->log_fd = STDERR_FILENO;
@@ -158,11 +159,18 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach)
 	if (t && *t) {
 		bool ok;
 
-		c->timeout = parse_uint(t, DP_CGI_TIMEOUT_MAX, &ok);
-		if (!ok)
+		char num[16];
+		size_t n = strlen(t);
+		bool ms = n > 2 && strcmp(t + n - 2, "ms") == 0; /* milliseconds, for tests */
+
+		snprintf(num, sizeof(num), "%.*s", (int)(ms ? n - 2 : n), t);
+		c->timeout_ms =
+			parse_uint(num, ms ? DP_CGI_TIMEOUT_MAX * 1000u : DP_CGI_TIMEOUT_MAX, &ok) *
+			(ms ? 1u : 1000u);
+		if (!ok || n >= sizeof(num))
 			return dp_error(DP_EUSAGE,
 					"DEEPPROF_CGI_TIMEOUT=%s: not a number of seconds "
-					"in 1..%u",
+					"in 1..%u (or of milliseconds, with ms)",
 					t, DP_CGI_TIMEOUT_MAX);
 	}
 	rc = conf_root(c);
@@ -171,52 +179,55 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach)
 	return conf_dir(c);
 }
 
-/* Note one parameter (key and raw value) of the query string in @r. Return: 0 or a status. */
-static int param(struct dp_cgi_req *r, const char *seg, size_t len, bool *have_file)
+/*
+ * The CGI program's own parameters in the query string @rest (file= already taken out):
+ * page=quit and page=timeout with timeout=SECONDS control the server and are no pages of
+ * the query language, so they are recognised here; timeout= is taken out of what goes to
+ * the session. Everything else is copied into r->query verbatim.
+ * Return: 0 or a status (400).
+ */
+static int control_params(struct dp_cgi_req *r, const char *rest)
 {
-	const char *eq = memchr(seg, '=', len);
-	size_t klen = eq ? (size_t)(eq - seg) : len;
-	const char *v = eq ? eq + 1 : seg + len;
-	size_t vlen = (size_t)(seg + len - v);
-	char key[32], val[DP_CGI_QS_MAX + 1];
+	bool has_timeout = false;
+	size_t qlen = 0;
 
-	if (dp_url_decode(seg, klen, key, sizeof(key), 0, NULL) < 0)
-		key[0] = '\0'; /* not one of ours: the query parser judges it */
-	if (dp_url_decode(v, vlen, val, sizeof(val), 0, NULL) < 0) {
-		if (strcmp(key, "file") == 0)
-			return refuse(400, DP_EUSAGE, "file=: malformed percent-encoding");
-		val[0] = '\0';
-	}
-	if (strcmp(key, "file") == 0) {
-		if (*have_file)
-			return refuse(400, DP_EUSAGE, "file= given more than once");
-		*have_file = true;
-		memcpy(r->given, val, strlen(val) + 1);
-		return 0;
-	}
-	if (strcmp(key, "page") == 0 && strcmp(val, "quit") == 0)
-		r->ctl = DP_CGI_CTL_QUIT;
-	else if (strcmp(key, "page") == 0 && strcmp(val, "timeout") == 0)
-		r->ctl = DP_CGI_CTL_TIMEOUT;
-	if (strcmp(key, "timeout") == 0) {
-		bool ok;
+	while (*rest) {
+		size_t n = strcspn(rest, "&");
+		const char *eq = memchr(rest, '=', n);
+		size_t klen = eq ? (size_t)(eq - rest) : n;
+		const char *v = eq ? eq + 1 : rest + n;
+		char key[16], val[24];
 
-		r->timeout = parse_uint(val, DP_CGI_TIMEOUT_MAX, &ok);
-		if (!ok)
-			return refuse(400, DP_EUSAGE,
-				      "timeout=%s: not a number of seconds in 1..%u", val,
-				      DP_CGI_TIMEOUT_MAX);
-	}
-	if (strcmp(key, "format") == 0)
-		r->fmt = strcmp(val, "json") == 0   ? DP_FMT_JSON
-			 : strcmp(val, "text") == 0 ? DP_FMT_TEXT
-						    : DP_FMT_HTML;
-	size_t qlen = strlen(r->query);
+		if (dp_url_decode(rest, klen, key, sizeof(key), 0, NULL) < 0)
+			key[0] = '\0'; /* not one of ours: the query parser judges it */
+		if (dp_url_decode(v, (size_t)(rest + n - v), val, sizeof(val), 0, NULL) < 0)
+			val[0] = '\0';
+		if (strcmp(key, "page") == 0 && strcmp(val, "quit") == 0)
+			r->ctl = DP_CGI_CTL_QUIT;
+		else if (strcmp(key, "page") == 0 && strcmp(val, "timeout") == 0)
+			r->ctl = DP_CGI_CTL_TIMEOUT;
+		if (strcmp(key, "timeout") == 0) {
+			bool ok;
 
-	if (qlen)
-		r->query[qlen++] = '&';
-	memcpy(r->query + qlen, seg, len);
-	r->query[qlen + len] = '\0';
+			r->timeout = parse_uint(val, DP_CGI_TIMEOUT_MAX, &ok);
+			if (!ok)
+				return refuse(400, DP_EUSAGE,
+					      "timeout=%.*s: not a number of seconds in 1..%u",
+					      (int)(rest + n - v), v, DP_CGI_TIMEOUT_MAX);
+			has_timeout = true;
+		} else if (n) {
+			if (qlen)
+				r->query[qlen++] = '&';
+			memcpy(r->query + qlen, rest, n);
+			qlen += n;
+			r->query[qlen] = '\0';
+		}
+		rest += n + (rest[n] ? 1 : 0);
+	}
+	if (r->ctl == DP_CGI_CTL_TIMEOUT && !has_timeout)
+		return refuse(400, DP_EUSAGE, "page=timeout needs timeout=SECONDS");
+	if (has_timeout && r->ctl != DP_CGI_CTL_TIMEOUT)
+		return refuse(400, DP_EUSAGE, "timeout= applies only to page=timeout");
 	return 0;
 }
 
@@ -284,7 +295,7 @@ int dp_cgi_req_parse(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 {
 	const char *qs = getenv("QUERY_STRING");
 	const char *script = getenv("SCRIPT_NAME");
-	bool have_file = false;
+	struct dp_request req;
 	int st;
 
 	memset(r, 0, sizeof(*r));
@@ -294,28 +305,28 @@ int dp_cgi_req_parse(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 		qs = "";
 	if (!script)
 		script = "";
-	if (strlen(qs) > DP_CGI_QS_MAX)
+	if (strlen(qs) > DP_CGI_QS_MAX) {
+		r->fmt = (int)dp_request_format(qs, DP_FMT_HTML); /* the error page's */
 		return refuse(414, DP_EUSAGE, "the query string is longer than %u bytes",
 			      DP_CGI_QS_MAX);
-	if (strlen(script) >= sizeof(r->script))
-		return refuse(414, DP_EUSAGE, "SCRIPT_NAME is longer than %zu bytes",
-			      sizeof(r->script) - 1);
-	memcpy(r->script, script, strlen(script) + 1);
-	while (*qs) {
-		size_t n = strcspn(qs, "&");
-
-		if (n) {
-			st = param(r, qs, n, &have_file);
-			if (st)
-				return st;
-		}
-		qs += n;
-		if (*qs)
-			qs++;
 	}
-	if (r->ctl == DP_CGI_CTL_TIMEOUT && r->timeout == 0)
-		return refuse(400, DP_EUSAGE, "page=timeout needs timeout=SECONDS");
-	if (!have_file || !r->given[0])
+	st = dp_request_split(qs, DP_FMT_HTML, DP_CGI_QS_MAX, &req);
+	if (req.fmt_given)
+		r->fmt = (int)req.fmt;
+	if (st == 0 && strlen(script) >= sizeof(r->script))
+		st = refuse(414, DP_EUSAGE, "SCRIPT_NAME is longer than %zu bytes",
+			    sizeof(r->script) - 1);
+	else if (st)
+		dp_error(DP_EUSAGE, "%s", req.msg);
+	if (st == 0) {
+		memcpy(r->script, script, strlen(script) + 1);
+		memcpy(r->given, req.file, strlen(req.file) + 1);
+		st = control_params(r, dp_buf_cstr(&req.rest));
+	}
+	dp_request_release(&req);
+	if (st)
+		return st;
+	if (!r->given[0])
 		return refuse(400, DP_EUSAGE,
 			      "no file= parameter: the query must name a data file, "
 			      "e.g. ?file=prog.data&page=menu");

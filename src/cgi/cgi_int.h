@@ -42,7 +42,7 @@ struct dp_cgi_conf {
 	char root[DP_CGI_DIR_MAX];	/* DEEPPROF_CGI_ROOT, lexically normalised; "" = unset */
 	char root_real[DP_CGI_DIR_MAX]; /* its realpath() */
 	char dir[DP_CGI_DIR_MAX];	/* where pipes, lock and want files live */
-	unsigned timeout;		/* idle timeout of a server, seconds */
+	unsigned timeout_ms;		/* idle timeout of a server, milliseconds */
 	bool no_detach;			/* --no-detach / DEEPPROF_CGI_NO_DETACH: no fork */
 	int log_fd;			/* diagnostics (stderr, DEEPPROF_CGI_LOG), -1 = none */
 };
@@ -84,8 +84,10 @@ int dp_cgi_conf_load(struct dp_cgi_conf *c, bool no_detach);
 
 /*
  * dp_cgi_req_parse - fill @r from the CGI environment (QUERY_STRING, SCRIPT_NAME) under
- * configuration @c: splits off file=, resolves it under the root, recognises the server
- * control pages.
+ * configuration @c: splits the query string with the request core (front/request.h:
+ * file= off, format= first), recognises the CGI program's own server-control pages
+ * (page=quit, page=timeout&timeout=SECONDS, which are not pages of the query language)
+ * and resolves file= under the root.
  * Return: the HTTP status to answer with when the request cannot go further (400 no or
  * bad file= or control parameters, 403 outside the root, 404 not a readable file, 414 too
  * long), with the reason in dp_errmsg(); 0 when @r is ready.
@@ -169,8 +171,10 @@ int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const voi
 
 /*
  * dp_cgi_error_response - append to @out a CGI response for status @status whose body says
- * @msg, in format @fmt (enum dp_format, -1 = HTML): an escaped HTML page, a JSON object
- * {"status": N, "error": MSG} or a line of text.
+ * @msg, in format @fmt (enum dp_format, -1 = HTML): for an error, the request core's error
+ * body (dp_error_body(): {"status": N, "error": MSG} in JSON); for 200, the confirmation
+ * of a server-control page ({"status": 200, "message": MSG} in JSON, a line of text, or a
+ * short HTML page).
  */
 int dp_cgi_error_response(struct dp_buf *out, int status, int fmt, const char *msg);
 

@@ -15,6 +15,7 @@
 #include "../core/json.h"
 #include "../core/url.h"
 #include "../display/display.h"
+#include "../front/request.h"
 #include "../front/session.h"
 #include "cgi_int.h"
 
@@ -32,26 +33,23 @@ int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const voi
 /* dp_cgi_error_response: see cgi_int.h. */
 int dp_cgi_error_response(struct dp_buf *out, int status, int fmt, const char *msg)
 {
+	enum dp_format f = fmt < 0 ? DP_FMT_HTML : (enum dp_format)fmt;
+	const char *ctype = dp_format_content_type(f);
 	struct dp_buf body;
-	const char *ctype;
-	char title[64];
 	int rc;
 
 	dp_buf_init(&body, 1u << 20);
-	if (fmt == DP_FMT_JSON) {
-		ctype = "application/json";
-		dp_buf_addf(&body, "{\"status\": %d, \"%s\": ", status,
-			    status == 200 ? "message" : "error");
+	if (status != 200) {
+		dp_error_body(&body, status, msg, NULL, f, NULL, &ctype);
+	} else if (f == DP_FMT_JSON) { /* a server-control page's confirmation */
+		dp_buf_addf(&body, "{\"status\": %d, \"message\": ", status);
 		dp_json_escape(&body, msg, strlen(msg)); /* quotes included */
 		dp_buf_adds(&body, "}\n");
-	} else if (fmt == DP_FMT_TEXT) {
-		ctype = "text/plain; charset=utf-8";
-		dp_buf_addf(&body, "%s%s\n", status == 200 ? "" : "deepprof-cgi: ", msg);
+	} else if (f == DP_FMT_TEXT) {
+		dp_buf_addf(&body, "%s\n", msg);
 	} else {
-		ctype = "text/html; charset=utf-8";
-		snprintf(title, sizeof(title), "%d %s", status, dp_http_reason(status));
-		dp_html_page_start(&body, NULL, title, NULL);
-		dp_buf_addf(&body, "<h1>%s</h1>\n<p>", title);
+		dp_html_page_start(&body, NULL, "200 OK", NULL);
+		dp_buf_adds(&body, "<h1>200 OK</h1>\n<p>");
 		dp_html_escape(&body, msg);
 		dp_buf_adds(&body, "</p>\n</body></html>\n");
 	}

@@ -34,9 +34,9 @@ struct srv {
 	struct dp_cgi_dir *d;
 	struct dp_session *s;
 	const char *path;
-	unsigned timeout; /* seconds */
-	int to_fd;	  /* the to-pipe's read end, held for the server's whole life */
-	int to_w;	  /* and a write end, so that it never reads as end of file */
+	unsigned timeout_ms; /* the idle timeout */
+	int to_fd;	     /* the to-pipe's read end, held for the server's whole life */
+	int to_w;	     /* and a write end, so that it never reads as end of file */
 	size_t fill;
 	uint8_t buf[2 * PIPE_BUF];
 };
@@ -128,7 +128,7 @@ static bool handle(struct srv *v, const struct dp_cgi_req *r)
 		rc = dp_cgi_error_response(&resp, 503, r->fmt, "deepprof-cgi: pipe name collision");
 	} else {
 		if (r->ctl == DP_CGI_CTL_TIMEOUT)
-			v->timeout = r->timeout;
+			v->timeout_ms = r->timeout * 1000u;
 		quit = r->ctl == DP_CGI_CTL_QUIT;
 		rc = dp_cgi_answer(v->s, 0, r, &resp);
 	}
@@ -173,7 +173,7 @@ static bool try_stop(struct srv *v)
 	}
 	dp_cgi_pipes_remove(v->d);
 	dp_cgi_sweep_replies(v->d);
-	dp_cgi_log(v->d->log_fd, "idle for %u s: stopping", v->timeout);
+	dp_cgi_log(v->d->log_fd, "idle for %u ms: stopping", v->timeout_ms);
 	dp_cgi_unlock(v->d); /* last: a client that gets it next finds no pipes */
 	return true;
 }
@@ -210,7 +210,7 @@ static bool drain(struct srv *v)
 
 static void serve_loop(struct srv *v)
 {
-	int64_t deadline = dp_cgi_now_ms() + (int64_t)v->timeout * 1000;
+	int64_t deadline = dp_cgi_now_ms() + v->timeout_ms;
 
 	for (;;) {
 		int64_t now = dp_cgi_now_ms();
@@ -225,7 +225,7 @@ static void serve_loop(struct srv *v)
 		if (now >= deadline) {
 			if (try_stop(v))
 				return;
-			deadline = now + (int64_t)v->timeout * 1000;
+			deadline = now + v->timeout_ms;
 			continue;
 		}
 		rc = poll(&p, 1, (int)(deadline - now < INT_MAX ? deadline - now : INT_MAX));
@@ -237,7 +237,7 @@ static void serve_loop(struct srv *v)
 		v->fill += (size_t)n;
 		if (drain(v))
 			return;
-		deadline = dp_cgi_now_ms() + (int64_t)v->timeout * 1000;
+		deadline = dp_cgi_now_ms() + v->timeout_ms;
 	}
 }
 
@@ -284,7 +284,7 @@ int dp_cgi_serve(const struct dp_cgi_conf *c, struct dp_cgi_dir *d, struct dp_se
 	v.d = d;
 	v.s = s;
 	v.path = r->path;
-	v.timeout = r->ctl == DP_CGI_CTL_TIMEOUT ? r->timeout : c->timeout;
+	v.timeout_ms = r->ctl == DP_CGI_CTL_TIMEOUT ? r->timeout * 1000u : c->timeout_ms;
 	v.to_fd = v.to_w = -1;
 	rc = dp_cgi_pipes_create(d);
 	if (rc == 0) {
@@ -312,11 +312,11 @@ int dp_cgi_serve(const struct dp_cgi_conf *c, struct dp_cgi_dir *d, struct dp_se
 	if (c->no_detach) {
 		dp_cgi_write_all(STDOUT_FILENO, first->data, first->len);
 		dp_cgi_unlock(d);
-		dp_cgi_log(d->log_fd, "serving %s in the foreground (timeout %u s)", r->path,
-			   v.timeout);
+		dp_cgi_log(d->log_fd, "serving %s in the foreground (timeout %u ms)", r->path,
+			   v.timeout_ms);
 	} else {
 		detach();
-		dp_cgi_log(d->log_fd, "serving %s (timeout %u s)", r->path, v.timeout);
+		dp_cgi_log(d->log_fd, "serving %s (timeout %u ms)", r->path, v.timeout_ms);
 	}
 	signals();
 	dp_session_background(s); /* after the fork: threads do not survive it */

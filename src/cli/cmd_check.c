@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cmd_common.h"
-#include "cli/commands.h"
-#include "core/err.h"
+#include "../core/err.h"
+#include "cmd_common.h"
+#include "commands.h"
 
 static const char check_usage[] =
 	"usage: deepprof check [--max N] [--contour FILE] FILE...\n"

@@ -2,14 +2,14 @@
  * cli/cmd_common.c - the options, usage errors and file opening shared by the commands
  * that read profiles (report, top, tree, check, serve).
  */
-#include "cli/cmd_common.h"
+#include "cmd_common.h"
 
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/err.h"
+#include "../core/err.h"
 
 int dp_cli_usage_error(const char *cmd, const char *usage, const char *what, const char *arg)
 {

@@ -6,7 +6,7 @@
 #ifndef DP_CLI_CMD_COMMON_H
 #define DP_CLI_CMD_COMMON_H
 
-#include "front/session.h"
+#include "../front/session.h"
 
 #define DP_CLI_MAX_REST 64
 

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "core/buf.h"
-#include "core/err.h"
-#include "format/dump.h"
-#include "format/reader.h"
+#include "../core/buf.h"
+#include "../core/err.h"
+#include "../format/dump.h"
+#include "../format/reader.h"
+#include "commands.h"
 
 static const char dump_usage[] =
 	"usage: deepprof dump [--format=text|json] FILE\n"

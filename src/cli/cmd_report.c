@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cmd_common.h"
-#include "cli/commands.h"
-#include "core/err.h"
-#include "front/session.h"
+#include "../core/err.h"
+#include "../front/session.h"
+#include "cmd_common.h"
+#include "commands.h"
 
 static const char report_usage[] =
 	"usage: deepprof report [OPTIONS] FILE [QUERY]\n"
@@ -77,7 +77,9 @@ static int report_print(struct dp_session *s, const struct dp_cli_report_opts *o
 	if (ans.status == 200) {
 		status = fwrite(ans.body.data, 1, ans.body.len, stdout) == ans.body.len ? 0 : 1;
 	} else {
-		fprintf(stderr, "deepprof: %s (query '%s'):\n", o->file, query);
+		/* a JSON error is the document alone, for the programs that asked for JSON */
+		if (strcmp(ans.content_type, "application/json") != 0)
+			fprintf(stderr, "deepprof: %s (query '%s'):\n", o->file, query);
 		fwrite(ans.body.data, 1, ans.body.len, stderr);
 		status = 2;
 	}

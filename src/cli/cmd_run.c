@@ -21,12 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/err.h"
+#include "../format/profile.h"
+#include "../format/reader.h"
+#include "../symbol/symbol.h"
 #include "commands.h"
-#include "core/err.h"
 #include "deepprof/format.h"
-#include "format/profile.h"
-#include "format/reader.h"
-#include "symbol/symbol.h"
 
 #define DP_RUN_TOP 10
 

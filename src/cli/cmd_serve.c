@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "core/err.h"
-#include "front/session.h"
-#include "web/serve.h"
+#include "../core/err.h"
+#include "../front/session.h"
+#include "../web/serve.h"
+#include "commands.h"
 
 static const char serve_usage[] =
 	"usage: deepprof serve [--port N] [--bind ADDR] [--open] [--contour F] FILE...\n"

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "core/err.h"
-#include "symbol/symbol.h"
+#include "../core/err.h"
+#include "../symbol/symbol.h"
+#include "commands.h"
 
 static const char symbolize_usage[] =
 	"usage: deepprof symbolize [--force] FILE\n"

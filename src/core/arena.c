@@ -242,6 +242,23 @@ static void cache_give(struct dp_arena_block *b)
 	free(b);
 }
 
+void dp_arena_cache_drop(void)
+{
+	struct dp_arena_block *b;
+
+	pthread_mutex_lock(&arena_cache_lock);
+	b = arena_cache;
+	arena_cache = NULL;
+	arena_cache_bytes = 0;
+	pthread_mutex_unlock(&arena_cache_lock);
+	while (b) {
+		struct dp_arena_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
+}
+
 static struct dp_arena_block *arena_grow(struct dp_arena *a, size_t need)
 {
 	size_t size = a->head ? a->head->size * 2 : ARENA_MIN_BLOCK;

@@ -65,6 +65,11 @@ void dp_arena_prefault(struct dp_arena *a, int on);
 /* dp_arena_release - free every block; the arena is empty and reusable afterwards. */
 void dp_arena_release(struct dp_arena *a);
 
+/* dp_arena_cache_drop - free the released blocks kept for the next arenas that grow (the
+ * process-wide cache of up to 64 MiB behind dp_arena_release()): for tests that count
+ * the allocations still live. Any thread. */
+void dp_arena_cache_drop(void);
+
 /*
  * dp_advise_huge - ask the kernel to back the 2 MiB-aligned interior of [@p, @p + @size)
  * with transparent huge pages; call before the memory is first touched. Advice only:

@@ -114,6 +114,16 @@ static inline int dp_buf_error(const struct dp_buf *b)
 	return b->err;
 }
 
+/* dp_buf_fail - make @b failed with @rc when it is a negative dp_err (and @b is not failed
+ * yet): a failure met outside @b, in a scratch buffer whose contents @b was to receive,
+ * ends @b's run of appends like its own. Return: @b's sticky error. */
+static inline int dp_buf_fail(struct dp_buf *b, int rc)
+{
+	if (rc < 0 && !b->err)
+		b->err = rc;
+	return b->err;
+}
+
 /* dp_buf_cstr - the contents as a NUL-terminated string ("" when empty), owned by @b. */
 const char *dp_buf_cstr(const struct dp_buf *b);
 

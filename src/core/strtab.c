@@ -50,7 +50,11 @@ int dp_strtab_init(struct dp_strtab *t)
 	t->str[0] = "";
 	t->len[0] = 0;
 	t->n = 1;
-	return strtab_rehash(t, 128);
+	if (strtab_rehash(t, 128) < 0) {
+		dp_strtab_release(t);
+		return -DP_ENOMEM;
+	}
+	return 0;
 }
 
 int64_t dp_strtab_intern(struct dp_strtab *t, const char *s, size_t len)

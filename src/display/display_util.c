@@ -589,8 +589,16 @@ int dp_shorten_name(struct dp_buf *out, const char *name, size_t width)
 			dp_buf_release(&tmp);
 			tmp = t2;
 		} else {
+			rc = dp_buf_fail(out, dp_buf_error(&t2)); /* out of memory: no fallback */
 			dp_buf_release(&t2);
+			if (rc < 0) {
+				dp_buf_release(&tmp);
+				return rc;
+			}
 		}
+	} else if (dp_buf_fail(out, dp_buf_error(&tmp)) < 0) {
+		dp_buf_release(&tmp);
+		return dp_buf_error(out);
 	} else {
 		dp_buf_reset(&tmp);
 		dp_buf_add(&tmp, name, len);

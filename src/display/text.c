@@ -259,7 +259,7 @@ static void dp_text_name(struct dp_buf *out, struct dp_buf *tmp, const struct dp
 		ind = w / 2;
 	avail = w > ind + mark + 4 ? w - ind - mark : 4;
 	dp_text_pad(out, ind);
-	dp_shorten_name(tmp, r->name, avail);
+	dp_buf_fail(out, dp_shorten_name(tmp, r->name, avail));
 	dp_buf_adds(out, dp_buf_cstr(tmp));
 	dp_buf_adds(out, marker);
 	if (pad) {

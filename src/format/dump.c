@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "core/json.h"
+#include "../core/json.h"
 #include "deepprof/format.h"
 
 const char *dp_dump_ps_kind(uint32_t kind)

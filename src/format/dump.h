@@ -7,7 +7,7 @@
 #ifndef DP_FORMAT_DUMP_H
 #define DP_FORMAT_DUMP_H
 
-#include "core/buf.h"
+#include "../core/buf.h"
 #include "profile.h"
 
 /* Called when the output buffer holds more than DP_DUMP_CHUNK bytes: consume and reset

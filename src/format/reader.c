@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/err.h"
+#include "../core/err.h"
 #include "deepprof/format.h"
 #include "reader_int.h"
 

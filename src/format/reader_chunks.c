@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/err.h"
+#include "../core/err.h"
 #include "deepprof/format.h"
 #include "reader_int.h"
 

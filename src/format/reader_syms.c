@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 
-#include "core/err.h"
+#include "../core/err.h"
 #include "deepprof/format.h"
 #include "reader_int.h"
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/err.h"
+#include "../core/err.h"
 #include "deepprof/format.h"
 #include "reader.h"
 

@@ -7,7 +7,7 @@
 #ifndef DP_FORMAT_WRITER_H
 #define DP_FORMAT_WRITER_H
 
-#include "core/buf.h"
+#include "../core/buf.h"
 #include "profile.h"
 
 /*

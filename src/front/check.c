@@ -82,8 +82,8 @@ static int dp_check_ids(struct dp_checker *c, const char *prefix, uint32_t n, ui
 /* The pages of every id (at most @max of each kind). */
 static int dp_check_id_pages(struct dp_checker *c, const struct dp_sfile *f, uint32_t max)
 {
-	const struct dp_analysis *a = f->a;
-	const struct dp_profile *p = &f->prof;
+	const struct dp_analysis *a = f->view[DP_VIEW_THREADS].a;
+	const struct dp_profile *p = &f->view[DP_VIEW_THREADS].prof;
 	const struct {
 		const char *prefix;
 		uint32_t n;
@@ -99,7 +99,7 @@ static int dp_check_id_pages(struct dp_checker *c, const struct dp_sfile *f, uin
 		{"page=dump_pd&view=threads&id=", p->n_pd},
 		{"page=dump_csd&view=threads&id=", p->n_csd},
 		/* and the merged view's cliques */
-		{"page=clique&id=", f->has_merged ? f->a_merged->n_cliques : 0},
+		{"page=clique&id=", f->has_merged ? f->view[DP_VIEW_MERGED].a->n_cliques : 0},
 	};
 	int rc = 0;
 
@@ -125,7 +125,7 @@ static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32
 		"page=top&metric=allocs",
 	};
 	static const char *const groups[] = {"site", "proc", "module", "clique"};
-	const struct dp_profile *p = &f->prof;
+	const struct dp_profile *p = &f->view[DP_VIEW_THREADS].prof;
 	char q[128];
 	uint32_t ps, n_ps = max && p->n_ps > max ? max : p->n_ps;
 	size_t i;
@@ -211,15 +211,16 @@ static void dp_check_invariants(struct dp_checker *c, const struct dp_analysis *
 /* Both views must agree on everything that does not depend on PD identity. */
 static void dp_check_views(struct dp_checker *c, const struct dp_sfile *f)
 {
+	const struct dp_analysis *a = f->view[DP_VIEW_THREADS].a, *m = f->view[DP_VIEW_MERGED].a;
 	char detail[128];
 	uint32_t i;
 
 	if (!f->has_merged)
 		return;
-	if (!dp_inherit_eq(&f->a->root_total, &f->a_merged->root_total))
+	if (!dp_inherit_eq(&a->root_total, &m->root_total))
 		dp_check_fail(c, "views", "the merged view's root total differs");
-	for (i = 1; i <= f->prof.n_ps; i++) {
-		const struct dp_costs *x = &f->a->ps_own[i], *y = &f->a_merged->ps_own[i];
+	for (i = 1; i <= f->view[DP_VIEW_THREADS].prof.n_ps; i++) {
+		const struct dp_costs *x = &a->ps_own[i], *y = &m->ps_own[i];
 
 		if (x->calls != y->calls || x->samples != y->samples ||
 		    x->callseqs != y->callseqs || x->alloc_bytes != y->alloc_bytes) {
@@ -262,9 +263,9 @@ int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
 	rc = dp_sfile_threads_view(s->files[i]); /* check both views */
 	if (rc < 0)
 		return rc;
-	dp_check_invariants(&c, f->a, "per-thread");
+	dp_check_invariants(&c, f->view[DP_VIEW_THREADS].a, "per-thread");
 	if (f->has_merged)
-		dp_check_invariants(&c, f->a_merged, "merged");
+		dp_check_invariants(&c, f->view[DP_VIEW_MERGED].a, "merged");
 	dp_check_views(&c, f);
 	dp_check_regions(&c, &f->prof);
 	rc = dp_check_pages(&c, f, max_per_kind);

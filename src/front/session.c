@@ -1,17 +1,18 @@
 /*
  * front/session.c - the session: the files a front end opened, and dp_session_answer(),
- * the whole pipeline for one query: parse -> choose the thread view -> report ->
- * JSON, or display -> text | HTML; bad queries become 400/404 answers.
+ * the whole pipeline for one query: format= first (request.h) -> parse -> choose the
+ * thread view -> report -> JSON, or display -> text | HTML; bad queries become 400/404
+ * answers in the format asked for.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
-#include "../core/json.h"
 #include "../display/display.h"
 #include "../query/query.h"
 #include "../report/report.h"
+#include "request.h"
 #include "session_int.h"
 
 /* A page is at most this big in any format; past it the answer is a 500. */
@@ -92,51 +93,15 @@ const char *dp_session_warnings(const struct dp_session *s, uint32_t i)
 	return i < s->n ? s->files[i]->warnings : "";
 }
 
-static const char *dp_content_type(enum dp_format fmt)
-{
-	switch (fmt) {
-	case DP_FMT_JSON:
-		return "application/json";
-	case DP_FMT_HTML:
-		return "text/html; charset=utf-8";
-	case DP_FMT_TEXT:
-		break;
-	}
-	return "text/plain; charset=utf-8";
-}
-
 /* The answer for an error @status with message @msg, in @fmt; @q (may be NULL) gives
  * the preferences the page's links keep. Returns 0 or -DP_ENOMEM. */
 static int dp_answer_error(struct dp_answer *out, int status, const char *msg,
 			   const struct dp_query *q, enum dp_format fmt,
 			   const struct dp_render_opts *opts)
 {
-	struct dp_display *d = NULL;
-	int rc;
-
 	dp_buf_reset(&out->body);
 	out->status = status;
-	out->content_type = dp_content_type(fmt);
-	if (fmt == DP_FMT_JSON) {
-		struct dp_json j;
-
-		dp_json_init(&j, &out->body, 1);
-		dp_json_begin_object(&j);
-		dp_json_key(&j, "error");
-		dp_json_begin_object(&j);
-		dp_json_kv_u64(&j, "status", (uint64_t)status);
-		dp_json_kv_str(&j, "message", msg);
-		dp_json_end_object(&j);
-		dp_json_end_object(&j);
-		dp_buf_addc(&out->body, '\n');
-		return dp_buf_error(&out->body);
-	}
-	rc = dp_display_error(status, msg, q, &d);
-	if (rc == 0)
-		rc = fmt == DP_FMT_HTML ? dp_render_html(d, opts, &out->body)
-					: dp_render_text(d, opts, &out->body);
-	dp_display_free(d);
-	return rc;
+	return dp_error_body(&out->body, status, msg, q, fmt, opts, &out->content_type);
 }
 
 /* Renders report @r into @out in @fmt. */
@@ -147,7 +112,7 @@ static int dp_answer_report(struct dp_answer *out, const struct dp_report *r, en
 	int rc;
 
 	out->status = 200;
-	out->content_type = dp_content_type(fmt);
+	out->content_type = dp_format_content_type(fmt);
 	if (fmt == DP_FMT_JSON) {
 		rc = dp_report_json(r, true, &out->body);
 		return rc < 0 ? rc : dp_buf_addc(&out->body, '\n');
@@ -173,19 +138,18 @@ void dp_session_wait(struct dp_session *s)
 }
 
 /* The report context of @f for thread view @view. */
-static void dp_session_ctx(const struct dp_sfile *f, enum dp_view view, struct dp_report_ctx *c)
+static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
+			   struct dp_report_ctx *c)
 {
-	bool merged = view == DP_VIEW_MERGED && f->has_merged;
-	/* the merged view's index (the only one when the views are one) may be under way on
-	 * the background thread; the per-thread view's is built with the view */
-	bool ready = atomic_load_explicit(&f->fx_ready, memory_order_acquire);
+	const struct dp_view *v = dp_sfile_view(f, view);
+	/* the merged view's index may be under way on the background thread */
+	bool ready = atomic_load_explicit(&v->ix_done, memory_order_acquire);
 
-	*c = (struct dp_report_ctx){
-		.p = merged ? &f->merged : &f->prof,
-		.a = merged ? f->a_merged : f->a,
-		.contour = f->contour,
-		.contour_error = f->contour_error,
-		.flame_ix = merged || !f->has_merged ? (ready ? f->fx_merged : NULL) : f->fx};
+	*c = (struct dp_report_ctx){.p = &v->prof,
+				    .a = v->a,
+				    .contour = f->contour,
+				    .contour_error = f->contour_error,
+				    .flame_ix = ready ? v->ix : NULL};
 }
 
 /* Status of a failed report build. */
@@ -207,6 +171,7 @@ int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum 
 	dp_buf_init(&out->body, DP_ANSWER_MAX);
 	if (!opts)
 		opts = &defaults;
+	fmt = dp_request_format(query, fmt); /* first: every answer, errors too, is in it */
 	if (i >= s->n)
 		return dp_answer_error(out, 404, "no such file", NULL, fmt, opts);
 	q = malloc(sizeof(*q));
@@ -218,8 +183,6 @@ int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum 
 				      : dp_answer_error(out, 400, dp_errmsg(), NULL, fmt, opts);
 		goto out;
 	}
-	if (q->format >= 0)
-		fmt = (enum dp_format)q->format;
 	if (q->prefs.view == DP_VIEW_THREADS) {
 		rc = dp_sfile_threads_view(s->files[i]);
 		if (rc < 0) {

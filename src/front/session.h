@@ -82,11 +82,11 @@ const char *dp_session_warnings(const struct dp_session *s, uint32_t i);
 /*
  * dp_session_answer - answer query string @query ("page=clique&id=3&...", no leading
  * '?', may be "" = the menu) about file @i in format @fmt, into @out (initialised by this
- * call; release out->body afterwards). A query that names format=... overrides @fmt.
- * Bad queries are answers, not failures: status 400/404 and a readable body in the
- * format asked for, that says what was wrong and lists the valid choices.
- * Server-control pages (page=quit, page=timeout) are refused with 400 here: the servers
- * handle them before calling this.
+ * call; release out->body afterwards). A query that names a valid format=... overrides
+ * @fmt, and is read before anything else (dp_request_format()): every answer, errors
+ * included, is in it. Bad queries are answers, not failures: status 400/404 and a
+ * readable body in the format asked for (dp_error_body()), that says what was wrong and
+ * lists the valid choices.
  * Return: 0 (whatever the status), or a negative dp_err for out of memory.
  * Thread-compatible: one answer at a time per session.
  */

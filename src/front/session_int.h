@@ -13,26 +13,31 @@
 #include "../analysis/analysis.h"
 #include "../analysis/contour.h"
 #include "../format/profile.h"
+#include "../query/query.h"
+#include "../report/report.h"
 #include "session.h"
 
-struct dp_flame_index;
+/* One thread view of a file: its profile, the profile's analysis and its report index. */
+struct dp_view {
+	struct dp_profile prof;	    /* the view's profile */
+	bool loaded;		    /* prof holds a profile to release */
+	struct dp_analysis *a;	    /* its analysis, or NULL until made */
+	struct dp_report_index *ix; /* its report index, or NULL (none: the pages scan) */
+	atomic_bool ix_done; /* ix is final (built, or failed for want of memory): read ix only
+				after seeing it set (the background thread may build it) */
+};
 
 struct dp_sfile {
 	char *path;
-	struct dp_profile prof;	      /* the per-thread view: the file as written */
-	bool prof_loaded;	      /* prof holds a profile to release */
-	struct dp_analysis *a;	      /* its analysis */
-	struct dp_profile merged;     /* the merged view (valid when has_merged) */
-	struct dp_analysis *a_merged; /* its analysis, or == a when nothing merges */
+	/* the views by enum dp_view_kind: [DP_VIEW_THREADS] the file as written,
+	   [DP_VIEW_MERGED] its threads merged, when that merges anything (has_merged);
+	   else the per-thread view serves both (dp_sfile_view()) */
+	struct dp_view view[2];
 	bool has_merged;
-	struct dp_flame_index *fx;	  /* the flame pages' index of a, or NULL */
-	struct dp_flame_index *fx_merged; /* of a_merged (== fx when a_merged == a) */
-	atomic_bool fx_ready; /* fx_merged (and fx when a_merged == a) is built: read them only
-				 after seeing it set (the background thread may build them) */
 	uint32_t ix_min_kids, ix_min_ctx; /* the indexes' thresholds (struct dp_session) */
-	pthread_t bg;			  /* builds fx_merged, then a and fx, in the background */
-	bool bg_running;		  /* bg started and not joined yet */
-	int bg_err;			  /* its failure: a negative dp_err, with bg_msg */
+	pthread_t bg;	 /* builds the merged view's index, then the per-thread view */
+	bool bg_running; /* bg started and not joined yet */
+	int bg_err;	 /* its failure: a negative dp_err, with bg_msg */
 	char *bg_msg;
 	struct dp_contour *contour; /* NULL: none or unusable */
 	char *contour_error;	    /* why the contour is unusable, or NULL */
@@ -42,12 +47,18 @@ struct dp_sfile {
 
 struct dp_session {
 	unsigned flags;
-	/* the flame indexes' smallest wide clique and procedure (dp_flame_index_build(); 0:
-	 * its defaults), for the files opened next: tests lower them */
+	/* the report indexes' smallest wide clique and procedure (struct
+	 * dp_report_index_opts; 0: its defaults), for the files opened next: tests lower them */
 	uint32_t ix_min_kids, ix_min_ctx;
 	uint32_t n, cap;
 	struct dp_sfile **files;
 };
+
+/* dp_sfile_view - the view of @f that answers queries in thread view @which. */
+static inline const struct dp_view *dp_sfile_view(const struct dp_sfile *f, enum dp_view_kind which)
+{
+	return &f->view[f->has_merged ? which : DP_VIEW_THREADS];
+}
 
 /*
  * dp_sfile_load - fill @f (zeroed, f->path set) from its data file and @contour (NULL:
@@ -60,7 +71,7 @@ struct dp_session {
 int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool background);
 
 /*
- * dp_sfile_threads_view - make sure f->a, the per-thread view's analysis, exists: loads
+ * dp_sfile_threads_view - make sure the per-thread view's analysis exists: loads
  * analyse only the default (merged) view when the views differ, and the per-thread one
  * waits for its first query (or for the background thread that builds it). Not
  * thread-safe: callers serialise queries. Return: 0 or a negative dp_err (message set).

@@ -18,7 +18,6 @@
 #include "../analysis/merge.h"
 #include "../core/err.h"
 #include "../format/reader.h"
-#include "../report/flame_index.h"
 #include "../symbol/symbol.h"
 #include "deepprof/format.h"
 #include "session_int.h"
@@ -115,7 +114,7 @@ static int dp_load_contour(struct dp_sfile *f, const char *explicit_path)
 		path = def;
 	}
 	/* module names and PS ids are the same in both views */
-	rc = dp_contour_read(path, f->a_merged, &f->contour);
+	rc = dp_contour_read(path, dp_sfile_view(f, DP_VIEW_MERGED)->a, &f->contour);
 	if (rc == -DP_ENOMEM)
 		return rc;
 	if (rc < 0) {
@@ -145,9 +144,9 @@ static int dp_load_symbols(struct dp_sfile *f)
 {
 	char msg[1200];
 
-	if (f->prof.features & DP_FEAT_SYMBOLIZED)
+	if (f->view[DP_VIEW_THREADS].prof.features & DP_FEAT_SYMBOLIZED)
 		return 0;
-	if (dp_symbolize(&f->prof, NULL) == 0)
+	if (dp_symbolize(&f->view[DP_VIEW_THREADS].prof, NULL) == 0)
 		return 0;
 	if (dp_errcode() == DP_ENOMEM)
 		return -DP_ENOMEM;
@@ -156,52 +155,46 @@ static int dp_load_symbols(struct dp_sfile *f)
 	return dp_warn(f, msg);
 }
 
-/* Analyses the per-thread view into f->a, with its flame index in f->fx (without memory
- * for the index the flame pages scan; no warning, since this may run on the background
- * thread and the warnings belong to the loading thread). Return: 0 or a negative dp_err
- * (message set on the calling thread). */
-static int dp_build_threads_view(struct dp_sfile *f)
+/* What dp_view_build() makes. */
+#define DP_VIEW_ANALYSIS 1u /* the analysis */
+#define DP_VIEW_INDEX	 2u /* the report index (published by ix_done) */
+
+/*
+ * dp_view_build - make what view @v of @f lacks of @what (DP_VIEW_* bits): its analysis,
+ * then its report index (without memory for the index the pages scan: no warning, since
+ * this may run on the background thread and the warnings belong to the loading thread).
+ * Return: 0 or a negative dp_err (message set on the calling thread).
+ */
+static int dp_view_build(const struct dp_sfile *f, struct dp_view *v, unsigned what)
 {
-	struct dp_analysis *a;
+	const struct dp_report_index_opts o = {f->ix_min_kids, f->ix_min_ctx, 0};
 	int err = 0;
 
-	a = dp_analysis_new(&f->prof, &err);
-	if (!a)
-		return err;
-	if (dp_flame_index_build(&f->prof, a, f->ix_min_kids, f->ix_min_ctx, 0, &f->fx) < 0)
-		f->fx = NULL;
-	f->a = a;
+	if ((what & DP_VIEW_ANALYSIS) && !v->a) {
+		struct dp_analysis *a = dp_analysis_new(&v->prof, &err);
+
+		if (!a)
+			return err;
+		v->a = a;
+	}
+	if ((what & DP_VIEW_INDEX) && !atomic_load_explicit(&v->ix_done, memory_order_acquire)) {
+		if (dp_report_index_build(&v->prof, v->a, &o, &v->ix) < 0)
+			v->ix = NULL;
+		atomic_store_explicit(&v->ix_done, true, memory_order_release);
+	}
 	return 0;
 }
 
-/* Builds the merged view's flame index into f->fx_merged (also f->fx when the views are
- * one) and publishes it (f->fx_ready); without memory for it the flame pages answer
- * without one. */
-static void dp_build_merged_index(struct dp_sfile *f)
-{
-	struct dp_flame_index *ix = NULL;
-
-	if (dp_flame_index_build(f->has_merged ? &f->merged : &f->prof, f->a_merged, f->ix_min_kids,
-				 f->ix_min_ctx, 0, &ix) < 0)
-		ix = NULL;
-	f->fx_merged = ix;
-	if (!f->has_merged)
-		f->fx = ix;
-	atomic_store_explicit(&f->fx_ready, true, memory_order_release);
-}
-
-/* The background thread of dp_sfile_background(): the merged view's flame index, then
+/* The background thread of dp_sfile_background(): the merged view's report index, then
  * the per-thread view; its failure is kept for dp_sfile_threads_view() to report. */
 static void *dp_threads_view_main(void *arg)
 {
 	struct dp_sfile *f = arg;
-	int rc = 0;
+	int rc = dp_view_build(f, &f->view[f->has_merged ? DP_VIEW_MERGED : DP_VIEW_THREADS],
+			       DP_VIEW_INDEX);
 
-	if (!atomic_load_explicit(&f->fx_ready, memory_order_acquire))
-		dp_build_merged_index(f);
-	if (!f->a)
-		rc = dp_build_threads_view(f);
-
+	if (rc == 0)
+		rc = dp_view_build(f, &f->view[DP_VIEW_THREADS], DP_VIEW_ANALYSIS | DP_VIEW_INDEX);
 	if (rc < 0) {
 		f->bg_err = rc;
 		free(f->bg_msg); /* a thread started again after a failure */
@@ -214,7 +207,9 @@ void dp_sfile_background(struct dp_sfile *f)
 {
 	sigset_t all, old;
 
-	if (f->bg_running || (f->a && atomic_load_explicit(&f->fx_ready, memory_order_acquire)))
+	if (f->bg_running || (f->view[DP_VIEW_THREADS].a &&
+			      atomic_load_explicit(&dp_sfile_view(f, DP_VIEW_MERGED)->ix_done,
+						   memory_order_acquire)))
 		return;
 	/* with every signal blocked: the process's handlers and sigwait() stay the loading
 	 * thread's business (a SIGINT taken by this thread would kill a server that waits
@@ -228,39 +223,39 @@ void dp_sfile_background(struct dp_sfile *f)
 int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool background)
 {
 	struct dp_progress pr;
-	int rc, err = 0;
+	int rc;
 
 	f->warnings = calloc(1, 1);
 	if (!f->warnings)
 		return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
 	dp_progress_start(&pr, f->path, progress);
-	rc = dp_read_file(f->path, &f->prof);
+	rc = dp_read_file(f->path, &f->view[DP_VIEW_THREADS].prof);
 	if (rc < 0)
 		goto out;
-	f->prof_loaded = true;
+	f->view[DP_VIEW_THREADS].loaded = true;
 	atomic_store(&pr.step, "symbolizing");
 	rc = dp_load_symbols(f);
 	if (rc < 0)
 		goto out;
-	if (f->prof.n_threads > 1) {
+	if (f->view[DP_VIEW_THREADS].prof.n_threads > 1) {
+		const struct dp_profile *p = &f->view[DP_VIEW_THREADS].prof;
+		struct dp_profile *m = &f->view[DP_VIEW_MERGED].prof;
+
 		atomic_store(&pr.step, "merging threads");
-		rc = dp_profile_merge_threads(&f->prof, &f->merged);
+		rc = dp_profile_merge_threads(p, m);
 		if (rc < 0)
 			goto out;
-		if (f->merged.n_pd == f->prof.n_pd && f->merged.n_csd == f->prof.n_csd)
-			dp_profile_release(&f->merged); /* nothing merged: same nodes and ids */
+		if (m->n_pd == p->n_pd && m->n_csd == p->n_csd)
+			dp_profile_release(m); /* nothing merged: same nodes and ids */
 		else
-			f->has_merged = true;
+			f->has_merged = f->view[DP_VIEW_MERGED].loaded = true;
 	}
 	atomic_store(&pr.step, "analysing");
-	f->a_merged = dp_analysis_new(f->has_merged ? &f->merged : &f->prof, &err);
-	if (!f->a_merged) {
-		rc = err;
+	rc = dp_view_build(f, &f->view[f->has_merged ? DP_VIEW_MERGED : DP_VIEW_THREADS],
+			   DP_VIEW_ANALYSIS);
+	if (rc < 0)
 		goto out;
-	}
-	if (!f->has_merged)
-		f->a = f->a_merged;
-	f->has_time = f->a_merged->root_total.samples > 10;
+	f->has_time = dp_sfile_view(f, DP_VIEW_MERGED)->a->root_total.samples > 10;
 	atomic_store(&pr.step, "reading contour");
 	rc = dp_load_contour(f, contour);
 	if (rc == 0 && background)
@@ -283,7 +278,7 @@ int dp_sfile_threads_view(struct dp_sfile *f)
 	int rc;
 
 	dp_sfile_wait(f);
-	if (f->a)
+	if (f->view[DP_VIEW_THREADS].a)
 		return 0;
 	if (f->bg_err) { /* the background thread's failure, told once: then tried again */
 		rc = dp_error((enum dp_err) - f->bg_err, "%s",
@@ -291,23 +286,21 @@ int dp_sfile_threads_view(struct dp_sfile *f)
 		f->bg_err = 0;
 		return rc;
 	}
-	return dp_build_threads_view(f);
+	return dp_view_build(f, &f->view[DP_VIEW_THREADS], DP_VIEW_ANALYSIS | DP_VIEW_INDEX);
 }
 
 void dp_sfile_release(struct dp_sfile *f)
 {
 	dp_sfile_wait(f);
 	free(f->bg_msg);
-	if (f->fx_merged != f->fx)
-		dp_flame_index_free(f->fx_merged);
-	dp_flame_index_free(f->fx);
-	if (f->a_merged != f->a)
-		dp_analysis_free(f->a_merged);
-	dp_analysis_free(f->a);
-	if (f->has_merged)
-		dp_profile_release(&f->merged);
-	if (f->prof_loaded)
-		dp_profile_release(&f->prof);
+	for (int i = 0; i < 2; i++) {
+		struct dp_view *v = &f->view[i];
+
+		dp_report_index_free(v->ix);
+		dp_analysis_free(v->a);
+		if (v->loaded)
+			dp_profile_release(&v->prof);
+	}
 	dp_contour_free(f->contour);
 	free(f->contour_error);
 	free(f->warnings);

@@ -27,8 +27,6 @@ const char *const dp_q_page_names[DP_PAGE_COUNT] = {
 	[DP_PAGE_DUMP_CSS] = "dump_css",
 	[DP_PAGE_DUMP_CSD] = "dump_csd",
 	[DP_PAGE_DUMP_CLIQUE] = "dump_clique",
-	[DP_PAGE_QUIT] = "quit",
-	[DP_PAGE_TIMEOUT] = "timeout",
 };
 
 const char *const dp_q_metric_names[DP_METRIC_COUNT] = {"time", "calls", "callseqs", "allocs",
@@ -71,7 +69,6 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QP_FLAMES},
 	[DP_QK_MIN] = {"min", DP_QP_FLAMES},
 	[DP_QK_DEPTH] = {"depth", DP_QP_FLAMES},
-	[DP_QK_TIMEOUT] = {"timeout", DP_QPAGE(DP_PAGE_TIMEOUT)},
 	[DP_QK_FIELDS] = {"fields", 0},
 	[DP_QK_SORT] = {"sort", 0},
 	[DP_QK_ANC] = {"anc", 0},
@@ -132,7 +129,6 @@ void dp_query_reset_params(struct dp_query *q, enum dp_page page)
 	q->thread = 0;
 	q->min_pct = DP_Q_MIN_DEF;
 	q->depth = 0;
-	q->timeout = 0;
 }
 
 static void add_key(struct dp_buf *b, enum dp_qkey k)
@@ -203,8 +199,6 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 	}
 	if (q->depth && (dp_qkeys[DP_QK_DEPTH].pages & bit))
 		add_uint(b, DP_QK_DEPTH, q->depth);
-	if (q->timeout && q->page == DP_PAGE_TIMEOUT)
-		add_uint(b, DP_QK_TIMEOUT, q->timeout);
 }
 
 /* the preferences that differ from their defaults */

@@ -38,8 +38,6 @@ enum dp_page {
 	DP_PAGE_DUMP_CSS,
 	DP_PAGE_DUMP_CSD,
 	DP_PAGE_DUMP_CLIQUE,
-	DP_PAGE_QUIT,	 /* server control: stop the server (servers only) */
-	DP_PAGE_TIMEOUT, /* server control: timeout=N seconds (servers only) */
 	DP_PAGE_COUNT
 };
 
@@ -80,8 +78,8 @@ enum dp_sort {
 };
 
 enum dp_time_unit { DP_TIME_AUTO = 0, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS };
-enum dp_mq { DP_MQ_DIFF = 0, DP_MQ_ALWAYS, DP_MQ_NEVER }; /* module qualification */
-enum dp_view { DP_VIEW_MERGED = 0, DP_VIEW_THREADS };	  /* thread view */
+enum dp_mq { DP_MQ_DIFF = 0, DP_MQ_ALWAYS, DP_MQ_NEVER };  /* module qualification */
+enum dp_view_kind { DP_VIEW_MERGED = 0, DP_VIEW_THREADS }; /* thread view */
 
 /* Inactive (never called / zero-cost) rows shown (inactive=, 3 letters h|s). */
 #define DP_SHOW_INACTIVE_SITES	 0x1u
@@ -105,7 +103,7 @@ struct dp_prefs {
 	unsigned inactive; /* DP_SHOW_INACTIVE_* */
 	enum dp_time_unit time_unit;
 	enum dp_mq mq;
-	enum dp_view view;
+	enum dp_view_kind view;
 };
 
 #define DP_QUERY_NAME_MAX 1024 /* longest name= / module name / file= accepted */
@@ -126,12 +124,11 @@ struct dp_query {
 	enum dp_metric metric;	       /* top, flame: metric= (default time) */
 	enum dp_scope scope;	       /* top: scope= (default self) */
 	enum dp_per per;	       /* top: per= (default overall) */
-	uint32_t thread;  /* thread=N (1-based) restricts flame/threads views; 0 = all */
-	double min_pct;	  /* flame, flame_callers: min= smallest node kept, % of
-			     the total (default 0.1) */
-	uint32_t depth;	  /* flame, flame_callers: depth= levels kept (0 = all) */
-	uint32_t timeout; /* timeout page: timeout= seconds */
-	int format;	  /* format=text|json|html: enum dp_format, -1 = not given */
+	uint32_t thread; /* thread=N (1-based) restricts flame/threads views; 0 = all */
+	double min_pct;	 /* flame, flame_callers: min= smallest node kept, % of
+			    the total (default 0.1) */
+	uint32_t depth;	 /* flame, flame_callers: depth= levels kept (0 = all) */
+	int format;	 /* format=text|json|html: enum dp_format, -1 = not given */
 	char file[DP_QUERY_NAME_MAX]; /* file= (front ends choose the data file), "" = none */
 	struct dp_prefs prefs;
 	bool time_default; /* whether prefs.fields' time bit is still the default */

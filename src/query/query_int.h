@@ -26,7 +26,6 @@
 #define DP_Q_LIMIT_SPAN_MAX 10000u /* N - M of limit=M-N */
 #define DP_Q_MIN_DEF	    0.1
 #define DP_Q_DEPTH_MAX	    100000u
-#define DP_Q_TIMEOUT_MAX    604800u /* a week */
 #define DP_Q_ANC_DEF	    5
 #define DP_Q_ANC_MAX	    10000
 #define DP_Q_FIELDS_BASE    (DP_FIELD_PORTS | DP_FIELD_CALLSEQS | DP_FIELD_BYTES)
@@ -48,7 +47,6 @@ enum dp_qkey {
 	DP_QK_THREAD,
 	DP_QK_MIN,
 	DP_QK_DEPTH,
-	DP_QK_TIMEOUT,
 	DP_QK_FIELDS, /* preferences from here */
 	DP_QK_SORT,
 	DP_QK_ANC,

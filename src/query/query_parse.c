@@ -133,10 +133,6 @@ static int check_needs(const struct dp_query *q)
 		if (!q->proc && !q->name[0])
 			return dp_error(DP_EUSAGE, "page=%s needs proc=N or name=FUNCTION", page);
 		break;
-	case DP_PAGE_TIMEOUT:
-		if (!q->timeout)
-			return dp_error(DP_EUSAGE, "page=timeout needs timeout=SECONDS");
-		break;
 	default:
 		if ((dp_qkeys[DP_QK_ID].pages & DP_QPAGE(q->page)) && !q->id)
 			return dp_error(DP_EUSAGE, "page=%s needs id=N", page);

@@ -302,7 +302,7 @@ static int parse_enum(struct dp_query *q, enum dp_qkey k, const char *val)
 		q->prefs.mq = (enum dp_mq)i;
 		break;
 	case DP_QK_VIEW:
-		q->prefs.view = (enum dp_view)i;
+		q->prefs.view = (enum dp_view_kind)i;
 		break;
 	default:
 		q->format = (int)i;
@@ -345,8 +345,6 @@ int dp_q_parse_value(struct dp_query *q, enum dp_qkey k, const char *val)
 		return dp_q_real("min", val, 0, 100, &q->min_pct);
 	case DP_QK_DEPTH:
 		return parse_u32("depth", val, 0, DP_Q_DEPTH_MAX, &q->depth);
-	case DP_QK_TIMEOUT:
-		return parse_u32("timeout", val, 1, DP_Q_TIMEOUT_MAX, &q->timeout);
 	case DP_QK_FIELDS:
 		return parse_fields(q, val);
 	case DP_QK_SORT:

@@ -17,8 +17,9 @@
 #include "../core/arena.h"
 #include "../core/err.h"
 #include "../core/par.h"
+#include "../core/sort.h"
 
-void dp_flame_index_free(struct dp_flame_index *ix)
+void dp_report_index_free(struct dp_report_index *ix)
 {
 	if (!ix)
 		return;
@@ -101,7 +102,7 @@ static void fx_pre_range(void *arg, uint32_t lo, uint32_t hi)
 
 /* fx_flat - the items of @c of every procedure of @ix one after another (@total in all),
  * in a new array; NULL without memory */
-static uint32_t *fx_flat(const struct dp_csr *c, const struct dp_flame_index *ix, uint64_t total)
+static uint32_t *fx_flat(const struct dp_csr *c, const struct dp_report_index *ix, uint64_t total)
 {
 	uint32_t *ids = malloc(total ? (size_t)total * sizeof(*ids) : 1);
 	size_t at = 0;
@@ -119,7 +120,7 @@ static uint32_t *fx_flat(const struct dp_csr *c, const struct dp_flame_index *ix
  * contexts and their caller CSDs, each gathered on two cores. Return: 0 or -1 (out of
  * memory). */
 static int fx_procs(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_ctx,
-		    struct dp_flame_index *ix)
+		    struct dp_report_index *ix)
 {
 	uint64_t total = 0, callers = 0;
 	uint32_t n = 0, *ids;
@@ -201,7 +202,7 @@ static void fx_cuts(struct dp_flame_wide *w, uint32_t k, uint64_t *tmp)
 		if (n <= k)
 			continue;
 		memcpy(tmp, w->val + (size_t)s * n, (size_t)n * sizeof(*tmp));
-		w->cut[s] = dp_flame_kth_largest(tmp, n, k);
+		w->cut[s] = dp_kth_largest_u64(tmp, n, k);
 	}
 }
 
@@ -236,40 +237,6 @@ static void fx_fill_range(void *arg, uint32_t lo, uint32_t hi)
 	free(tmp);
 }
 
-uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k)
-{
-	uint32_t lo = 0, hi = n - 1, want = k - 1; /* index in descending order */
-
-	while (lo < hi) {
-		uint64_t pivot = v[lo + (hi - lo) / 2];
-		uint32_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (v[i] > pivot)
-				i++;
-			while (v[j] < pivot)
-				j--;
-			if (i <= j) {
-				uint64_t tmp = v[i];
-
-				v[i] = v[j];
-				v[j] = tmp;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (want <= j)
-			hi = j;
-		else if (want >= i)
-			lo = i;
-		else
-			break;
-	}
-	return v[want];
-}
-
 /*
  * fx_tops - the top of every slot of wide clique @w (val and cut set, fx_cuts()): the
  * children at least as wide as a cut that is not 0, their indices appended to ix->tops
@@ -277,7 +244,7 @@ uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k)
  * w->top[] once the array stops moving); the cut of a slot without a top is left 0.
  * Return: 0 or -1 (out of memory).
  */
-static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, size_t *n_tops,
+static int fx_tops(struct dp_report_index *ix, struct dp_flame_wide *w, size_t *n_tops,
 		   size_t *cap_tops, size_t off[4])
 {
 	uint32_t n = w->n_kids;
@@ -311,10 +278,13 @@ static int fx_tops(struct dp_flame_index *ix, struct dp_flame_wide *w, size_t *n
 	return 0;
 }
 
-int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_kids,
-			 uint32_t min_ctx, uint32_t k, struct dp_flame_index **out)
+int dp_report_index_build(const struct dp_profile *p, const struct dp_analysis *a,
+			  const struct dp_report_index_opts *o, struct dp_report_index **out)
 {
-	struct dp_flame_index *ix = calloc(1, sizeof(*ix));
+	static const struct dp_report_index_opts defaults;
+	struct dp_report_index *ix = calloc(1, sizeof(*ix));
+	uint32_t min_kids = (o ? o : &defaults)->min_kids, min_ctx = (o ? o : &defaults)->min_ctx;
+	uint32_t k = (o ? o : &defaults)->k;
 	uint64_t total = 0, *tmp = NULL;
 	uint32_t n = 0, widest = 0;
 	size_t n_tops = 0, cap_tops = 0, (*offs)[4] = NULL;
@@ -382,7 +352,7 @@ oom:
 	free(tmp);
 	free(offs);
 	free(ready);
-	dp_flame_index_free(ix);
+	dp_report_index_free(ix);
 	return dp_error(DP_ENOMEM, "out of memory building the flame index");
 }
 
@@ -409,14 +379,25 @@ static uint32_t fx_find(const void *v, size_t size, uint32_t n, uint32_t key)
 _Static_assert(offsetof(struct dp_flame_wide, clique) == 0, "fx_find's key comes first");
 _Static_assert(offsetof(struct dp_flame_proc, ps) == 0, "fx_find's key comes first");
 
-const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k)
+const struct dp_flame_wide *dp_flame_index_wide(const struct dp_report_index *ix, uint32_t k)
 {
 	uint32_t i = fx_find(ix->wide, sizeof(*ix->wide), ix->n_wide, k);
 
 	return i < ix->n_wide ? &ix->wide[i] : NULL;
 }
 
-const struct dp_flame_proc *dp_flame_index_proc(const struct dp_flame_index *ix, uint32_t ps)
+struct dp_report_index_size dp_report_index_size(const struct dp_report_index *ix)
+{
+	struct dp_report_index_size z = {0};
+
+	if (ix) {
+		z.cliques = ix->n_wide;
+		z.procs = ix->n_procs;
+	}
+	return z;
+}
+
+const struct dp_flame_proc *dp_flame_index_proc(const struct dp_report_index *ix, uint32_t ps)
 {
 	uint32_t i = fx_find(ix->procs, sizeof(*ix->procs), ix->n_procs, ps);
 

@@ -8,9 +8,11 @@
  * one contiguous array, which the callers' flame graph reads instead of three arrays and
  * the profile's CSDs all over memory; the first levels of that graph's tree, unpruned,
  * which its climb starts from; and each of its caller CSDs with its group keys, and apart
- * its costs, which the callers page reads the same way. Built once per analysis by
- * whoever owns the analysis (the session) and handed to the report pages in struct
- * dp_report_ctx.
+ * its costs, which the callers page reads the same way. This is the inside of the
+ * opaque struct dp_report_index of report.h: built once per analysis by whoever owns the
+ * analysis (the session, with dp_report_index_build()) and handed to the report pages in
+ * struct dp_report_ctx. Private to the pages that read it (and their tests): nothing
+ * outside src/report includes it.
  */
 #ifndef DP_REPORT_FLAME_INDEX_H
 #define DP_REPORT_FLAME_INDEX_H
@@ -60,7 +62,7 @@ struct dp_flame_ctx {
  * contexts, then 25,791 groups at the second level; 20,474 go on to the third). */
 #define DP_FLAME_PRE_LEVELS 2
 
-/* A node of a prefix (rep_flame_callers.c builds them as the page would with nothing
+/* A node of a prefix (flame_climb.c builds them as the page would with nothing
  * pruned): its procedure, its parent (a tree node: 1 is the root, 2 + i the prefix's node
  * i), how many of the procedure's contexts pass through it and the sums of their costs
  * (which no pruning below the prefix changes). */
@@ -112,7 +114,8 @@ struct dp_flame_proc {
 	struct dp_flame_prefix pre;
 };
 
-struct dp_flame_index {
+/* The report index (report.h, opaque there). */
+struct dp_report_index {
 	uint32_t k; /* the top size (DP_FLAME_MAX_NODES by default) */
 	uint32_t n_wide;
 	struct dp_flame_wide *wide; /* by increasing clique id */
@@ -167,39 +170,20 @@ DP_PREFETCHER void dp_flame_ctx_prefetch(const struct dp_analysis *a, const uint
 }
 
 /*
- * dp_flame_index_build - the flame index of analysis @a of profile @p (both borrowed: the
- * index reads them only while it is built, but describes them, so free it with them).
- * @min_kids: the smallest number of children indexed (0: DP_FLAME_IX_MIN_KIDS);
- * @min_ctx: the smallest number of contexts indexed (0: DP_FLAME_IX_MIN_CTX); @k: the
- * top size (0: DP_FLAME_MAX_NODES, the flame pages' node cap).
- * Return: 0 with *@out set (owned by the caller, free with dp_flame_index_free()), or
- * -DP_ENOMEM (message set; the flame pages still answer without an index, more slowly).
- */
-int dp_flame_index_build(const struct dp_profile *p, const struct dp_analysis *a, uint32_t min_kids,
-			 uint32_t min_ctx, uint32_t k, struct dp_flame_index **out);
-
-/*
  * dp_flame_prefix_build - the prefix of the callers tree of the @n contexts @ctx of a
- * procedure (in the order of a->ps_pds) of analysis @a into *@out, as rep_flame_callers.c
+ * procedure (in the order of a->ps_pds) of analysis @a into *@out, as flame_climb.c
  * climbs when nothing is pruned; in any thread. Return: 0, or -1 out of memory (*@out
  * then empty, levels 0).
  */
 int dp_flame_prefix_build(const struct dp_analysis *a, const struct dp_flame_ctx *ctx, uint32_t n,
 			  struct dp_flame_prefix *out);
 
-/* dp_flame_kth_largest - the @k-th largest (1-based, 1 <= @k <= @n) of @v[0..@n), which
- * it reorders so that the @k largest come first: quickselect, iterative. */
-uint64_t dp_flame_kth_largest(uint64_t *v, uint32_t n, uint32_t k);
-
-/* dp_flame_index_free - free @ix (NULL is fine). */
-void dp_flame_index_free(struct dp_flame_index *ix);
-
 /* dp_flame_index_wide - the entry of clique @k in @ix, or NULL when @k is not indexed. */
-const struct dp_flame_wide *dp_flame_index_wide(const struct dp_flame_index *ix, uint32_t k);
+const struct dp_flame_wide *dp_flame_index_wide(const struct dp_report_index *ix, uint32_t k);
 
 /* dp_flame_index_proc - the entry of procedure @ps in @ix, or NULL when @ps is not
  * indexed. */
-const struct dp_flame_proc *dp_flame_index_proc(const struct dp_flame_index *ix, uint32_t ps);
+const struct dp_flame_proc *dp_flame_index_proc(const struct dp_report_index *ix, uint32_t ps);
 
 /* dp_flame_kid_prefetch - in a scan of the @m children @ids, at child @i: stage 0 of
  * dp_rep_csd_prefetch() DP_REP_AHEAD children ahead, stage 1 half as far. */

@@ -25,7 +25,10 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/hash.h"
 #include "../core/par.h"
+#include "../core/sort.h"
+#include "../core/vec.h"
 #include "flame_index.h"
 #include "report_int.h"
 
@@ -37,21 +40,20 @@ struct cgroup {
 	uint32_t one; /* the (moved) CSD of the first of them */
 	uint32_t ps;  /* the caller procedure of one */
 	unsigned flags;
+	double metric;		  /* sorting by cost: the sort metric of the summed costs */
+	const char *sname, *file; /* sorting: bare name and position (file, line) */
 	uint32_t line;
-	double metric;
-	const char *sname, *file; /* sorting: bare name and position */
 };
 
-/* The groups while they are made: an array in the order met and a hash of their keys;
- * sorting by cost, their costs summed as the CSDs are read. */
+/* The groups while they are made: an array in the order met and a map from their keys
+ * to their indexes; sorting by cost, their costs summed as the CSDs are read. */
 struct cgroups {
 	struct cgroup *g;
 	struct dp_costs *own; /* with desc, NULL unless costs */
 	struct dp_inherit *desc;
 	bool costs;
-	uint32_t n, room;
-	uint32_t *slot; /* group index + 1; 0 = empty */
-	uint32_t size;	/* a power of two, at least twice n */
+	uint32_t n, room; /* groups; room in g (and own, desc) */
+	struct dp_map32 map;
 };
 
 /* key_of - the key under grouping @g of a caller CSD of call site @css, caller procedure
@@ -174,52 +176,21 @@ static void group_costs(const struct dp_report_ctx *c, const uint32_t *v, const 
 	}
 }
 
-static uint32_t key_slot(uint32_t key, uint32_t size)
-{
-	return (uint32_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & (size - 1);
-}
-
-/* grow - more room for the groups of @gs (and a hash twice as big when due) */
+/* grow - room in @gs for one more group */
 static int grow(struct cgroups *gs)
 {
-	if (gs->n == gs->room) {
-		uint32_t room = gs->room ? 2 * gs->room : 64;
-		struct cgroup *g = realloc(gs->g, (size_t)room * sizeof(*g));
+	uint32_t room = gs->room;
 
-		if (!g)
+	if (DP_VEC_GROW(gs->g, room, gs->n + 1) < 0)
+		return -DP_ENOMEM;
+	if (gs->costs) {
+		uint32_t r1 = gs->room, r2 = gs->room;
+
+		if (DP_VEC_GROW(gs->own, r1, gs->n + 1) < 0 ||
+		    DP_VEC_GROW(gs->desc, r2, gs->n + 1) < 0)
 			return -DP_ENOMEM;
-		gs->g = g;
-		if (gs->costs) {
-			struct dp_costs *own = realloc(gs->own, (size_t)room * sizeof(*own));
-			struct dp_inherit *desc;
-
-			if (!own)
-				return -DP_ENOMEM;
-			gs->own = own;
-			desc = realloc(gs->desc, (size_t)room * sizeof(*desc));
-			if (!desc)
-				return -DP_ENOMEM;
-			gs->desc = desc;
-		}
-		gs->room = room;
 	}
-	if (2 * (uint64_t)(gs->n + 1) > gs->size) {
-		uint32_t size = gs->size ? 2 * gs->size : 256;
-		uint32_t *slot = calloc(size, sizeof(*slot));
-
-		if (!slot)
-			return -DP_ENOMEM;
-		for (uint32_t i = 0; i < gs->n; i++) {
-			uint32_t s = key_slot(gs->g[i].key, size);
-
-			while (slot[s])
-				s = (s + 1) & (size - 1);
-			slot[s] = i + 1;
-		}
-		free(gs->slot);
-		gs->slot = slot;
-		gs->size = size;
-	}
+	gs->room = room;
 	return 0;
 }
 
@@ -227,27 +198,22 @@ static int grow(struct cgroups *gs)
  * memory */
 static uint32_t group_of(struct cgroups *gs, uint32_t key)
 {
-	uint32_t s, i;
+	uint32_t x;
 
-	if (gs->size) {
-		for (s = key_slot(key, gs->size); (i = gs->slot[s]) != 0;
-		     s = (s + 1) & (gs->size - 1))
-			if (gs->g[i - 1].key == key)
-				return i - 1;
-	}
 	if (grow(gs) < 0)
 		return UINT32_MAX;
-	for (s = key_slot(key, gs->size); gs->slot[s]; s = (s + 1) & (gs->size - 1))
-		;
-	memset(&gs->g[gs->n], 0, sizeof(gs->g[gs->n]));
+	x = dp_map32_intern(&gs->map, key, gs->n);
+	if (x != gs->n)
+		return x == DP_MAP32_NONE ? UINT32_MAX : x;
+	memset(&gs->g[x], 0, sizeof(gs->g[x]));
 	if (gs->costs) {
-		memset(&gs->own[gs->n], 0, sizeof(gs->own[gs->n]));
-		memset(&gs->desc[gs->n], 0, sizeof(gs->desc[gs->n]));
+		memset(&gs->own[x], 0, sizeof(gs->own[x]));
+		memset(&gs->desc[x], 0, sizeof(gs->desc[x]));
 	}
-	gs->g[gs->n].key = key;
-	gs->g[gs->n].flags = DP_ROW_SUM;
-	gs->slot[s] = ++gs->n;
-	return gs->n - 1;
+	gs->g[x].key = key;
+	gs->g[x].flags = DP_ROW_SUM;
+	gs->n++;
+	return x;
 }
 
 /*
@@ -405,14 +371,18 @@ static int caller_csds(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	free(j.desc);
 	if (rc < 0)
 		return rc;
-	for (uint32_t x = 0; x < gs->n; x++) { /* "line" counts the CSDs laid out, then 0 */
+	for (uint32_t x = 0; x < gs->n; x++) {
 		gs->g[x].first = at;
-		gs->g[x].line = at;
 		at += gs->g[x].n;
 	}
+	for (uint32_t i = 0; i < n; i++) /* the next free place of a group's: gi[i] */
+		if (gi[i] != UINT32_MAX)
+			gi[i] = gs->g[gi[i]].first++;
+	for (uint32_t x = 0; x < gs->n; x++)
+		gs->g[x].first -= gs->g[x].n;
 	for (uint32_t i = 0; i < n; i++)
 		if (gi[i] != UINT32_MAX)
-			v[gs->g[gi[i]].line++] = ids[i];
+			v[gi[i]] = ids[i];
 	*vout = v;
 	rc = dp_rep_fact_u64(r, "caller_csds", "caller call sites in context", *k);
 	if (rc == 0)
@@ -438,7 +408,7 @@ static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
 	const struct dp_prefs *pr = &r->q.prefs;
 	struct cgroup *g = gs->g;
 	uint32_t ng = gs->n, *x = dp_arena_array(&r->arena, ng ? ng : 1, sizeof(*x));
-	uint64_t least = 0, bits;
+	double least = 0;
 
 	if (!x)
 		return -DP_ENOMEM;
@@ -450,22 +420,20 @@ static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
 		g[i].metric =
 			dp_rep_row_metric(&tmp, pr->sort_metric, pr->sort_scope, pr->sort_per);
 	}
-	if (gs->costs && hi > 0 && hi - lo < ng / 4) { /* metrics are >= 0: bits order */
-		uint64_t *v = malloc((size_t)ng * sizeof(*v));
+	if (gs->costs && hi > 0 && hi - lo < ng / 4) {
+		double *v = malloc((size_t)ng * sizeof(*v));
 
 		if (!v)
 			return -DP_ENOMEM;
 		for (uint32_t i = 0; i < ng; i++)
-			memcpy(&v[i], &g[i].metric, sizeof(v[i]));
-		least = dp_flame_kth_largest(v, ng, hi);
+			v[i] = g[i].metric;
+		least = dp_kth_largest_f64(v, ng, hi);
 		free(v);
 	}
 	*m = 0;
-	for (uint32_t i = 0; i < ng; i++) {
-		memcpy(&bits, &g[i].metric, sizeof(bits));
-		if (bits >= least)
+	for (uint32_t i = 0; i < ng; i++)
+		if (!gs->costs || g[i].metric >= least)
 			x[(*m)++] = i;
-	}
 	for (uint32_t j = 0; j < *m; j++) {
 		uint32_t i = x[j];
 
@@ -473,23 +441,30 @@ static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
 			clique_key_prefetch(c, g, x, j, *m);
 		else if (j + DP_REP_AHEAD < *m)
 			__builtin_prefetch(&c->p->ps[g[x[j + DP_REP_AHEAD]].ps]);
-		g[i].line = 0;
 		group_sort_keys(c, r->q.group, &g[i]);
 	}
 	*ix = x;
 	return 0;
 }
 
-/* A group's place in the sort: two integers that order as the prefs say (ties by key). */
+/* A group's place in the sort: sorting by cost, its cost (descending); then two integers
+ * that order as the prefs say (ties by key). */
 struct skey {
+	double cost; /* 0 unless sorting by cost */
 	uint64_t pre, sub;
 	uint32_t idx;
 };
 
-static int skey_less(const struct skey *a, const struct skey *b)
+static inline bool skey_less(int unused, const struct skey *a, const struct skey *b)
 {
+	(void)unused;
+	if (a->cost != b->cost)
+		return a->cost > b->cost;
 	return a->pre != b->pre ? a->pre < b->pre : a->sub < b->sub;
 }
+
+DP_MERGE_SORT_DEFINE(merge_sort, struct skey, int, skey_less)
+DP_SELECT_RANK_DEFINE(select_rank, struct skey, int, skey_less)
 
 /*
  * sort_keys - the keys of the groups @g[@ix[0..n)] for @how into @k: cost (descending), then name;
@@ -517,13 +492,13 @@ static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct cgroup *x = &g[ix[i]];
-		uint64_t bits;
 
 		k[i].idx = ix[i];
-		if (how == DP_SORT_COST) { /* metrics are >= 0: their bits order as they do */
-			memcpy(&bits, &x->metric, sizeof(bits));
-			k[i].pre = ~bits;
-			k[i].sub = (uint64_t)name[i] << 32 | x->key;
+		k[i].cost = 0;
+		if (how == DP_SORT_COST) {
+			k[i].cost = x->metric;
+			k[i].pre = (uint64_t)name[i] << 32 | x->key;
+			k[i].sub = 0;
 		} else if (how == DP_SORT_NAME) {
 			k[i].pre = (uint64_t)name[i] << 32 | file[i];
 			k[i].sub = (uint64_t)x->line << 32 | x->key;
@@ -532,80 +507,6 @@ static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t
 			k[i].sub = (uint64_t)name[i] << 32 | x->key;
 		}
 	}
-	return 0;
-}
-
-/* merge_sort - sort @k[0..n) (@tmp: room for n); the result is in @k or @tmp, returned */
-static struct skey *merge_sort(struct skey *k, struct skey *tmp, uint32_t n)
-{
-	struct skey *src = k, *dst = tmp;
-
-	for (uint64_t w = 1; w < n; w *= 2) {
-		for (uint64_t lo = 0; lo < n; lo += 2 * w) {
-			uint64_t mid = lo + w < n ? lo + w : n,
-				 hi = lo + 2 * w < n ? lo + 2 * w : n;
-			uint64_t i = lo, j = mid, o = lo;
-
-			while (i < mid && j < hi)
-				dst[o++] = skey_less(&src[j], &src[i]) ? src[j++] : src[i++];
-			while (i < mid)
-				dst[o++] = src[i++];
-			while (j < hi)
-				dst[o++] = src[j++];
-		}
-		struct skey *t = src;
-
-		src = dst;
-		dst = t;
-	}
-	return src;
-}
-
-static void skey_swap(struct skey *k, uint32_t i, uint32_t j)
-{
-	struct skey t = k[i];
-
-	k[i] = k[j];
-	k[j] = t;
-}
-
-/*
- * select_rank - reorder @k[a..b) so that @k[r] holds the element of rank r, those before
- * it smaller, those after it larger (keys are distinct); quickselect with a median of
- * three. Returns -1, having done part of the work, if it takes more than about twice the
- * expected rounds (an adversarial order): the caller then sorts instead.
- */
-static int select_rank(struct skey *k, uint32_t a, uint32_t b, uint32_t r)
-{
-	uint32_t rounds = 64;
-
-	for (uint32_t m = b - a; m; m /= 2)
-		rounds += 2;
-	while (b - a > 2) {
-		uint32_t mid = a + (b - a) / 2, i = a, j = b - 1;
-
-		if (rounds-- == 0)
-			return -1;
-		if (skey_less(&k[mid], &k[a]))
-			skey_swap(k, mid, a);
-		if (skey_less(&k[b - 1], &k[a]))
-			skey_swap(k, b - 1, a);
-		if (skey_less(&k[b - 1], &k[mid]))
-			skey_swap(k, b - 1, mid);
-		skey_swap(k, mid, b - 1); /* the pivot, the median, at b - 1 */
-		for (uint32_t x = a; x < b - 1; x++)
-			if (skey_less(&k[x], &k[b - 1]))
-				skey_swap(k, x, i++);
-		skey_swap(k, i, j); /* the pivot in its place, i */
-		if (i == r)
-			return 0;
-		if (r < i)
-			b = i;
-		else
-			a = i + 1;
-	}
-	if (b - a == 2 && skey_less(&k[a + 1], &k[a]))
-		skey_swap(k, a, a + 1);
 	return 0;
 }
 
@@ -625,19 +526,19 @@ static int sort_groups(struct dp_report *r, const struct cgroup *g, const uint32
 	if (!k || !tmp || sort_keys(r, g, ix, n, how, k) < 0)
 		return -DP_ENOMEM;
 	*out = k;
-	while (sorted < n && !skey_less(&k[sorted], &k[sorted - 1]))
+	while (sorted < n && !skey_less(0, &k[sorted], &k[sorted - 1]))
 		sorted++;
 	if (sorted >= n)
 		return 0; /* already in order */
-	if (hi - lo < n / 4 && (lo == 0 || select_rank(k, 0, n, lo) == 0) &&
-	    (hi == n || select_rank(k, lo, n, hi) == 0)) {
-		struct skey *part = merge_sort(k + lo, tmp + lo, hi - lo);
+	if (hi - lo < n / 4 && (lo == 0 || select_rank(k, 0, n, lo, 0) == 0) &&
+	    (hi == n || select_rank(k, lo, n, hi, 0) == 0)) {
+		struct skey *part = merge_sort(k + lo, tmp + lo, hi - lo, 0);
 
 		if (part != k + lo)
 			memcpy(k + lo, part, (hi - lo) * sizeof(*k));
 		return 0;
 	}
-	*out = merge_sort(k, tmp, n);
+	*out = merge_sort(k, tmp, n, 0);
 	return 0;
 }
 
@@ -767,7 +668,7 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 	free(gs.g);
 	free(gs.own);
 	free(gs.desc);
-	free(gs.slot);
+	dp_map32_free(&gs.map);
 	if (rc == -DP_ENOMEM)
 		rc = dp_error(DP_ENOMEM, "out of memory building a callers page");
 	if (rc == 0)

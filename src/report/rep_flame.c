@@ -42,34 +42,16 @@
  * report context carries a flame index (flame_index.h, built by the session with the
  * analysis), the children of its wide cliques are judged on one contiguous array of
  * values and the "(other)" sums come by subtraction from the clique's sums: the same rows.
- * The callers tree is built by rep_flame_callers.c; both pages are walked here.
+ * The callers tree is built by flame_climb.c; both pages are walked here.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/sort.h"
+#include "../core/vec.h"
 #include "flame_index.h"
 #include "rep_flame_int.h"
-
-int dp_fl_grow(void **v, uint32_t *cap, uint32_t need, size_t size)
-{
-	uint32_t c = *cap ? *cap : 64;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need) {
-		if (c > UINT32_MAX / 2)
-			return dp_error(DP_ENOMEM, "flame graph too large");
-		c *= 2;
-	}
-	nv = realloc(*v, (size_t)c * size);
-	if (!nv)
-		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
-	*v = nv;
-	*cap = c;
-	return 0;
-}
 
 uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d)
 {
@@ -121,7 +103,7 @@ static int offer(struct fl *f, const struct fl_node *x)
 		dp_inherit_add(&f->other.desc, &x->desc);
 		return 0;
 	}
-	if (dp_fl_grow((void **)&f->kids, &f->cap_kids, f->n_kids + 1, sizeof(*f->kids)) < 0)
+	if (dp_vec_grow(&f->kids, &f->cap_kids, f->n_kids + 1, sizeof(*f->kids)) < 0)
 		return -DP_ENOMEM;
 	f->kids[f->n_kids++] = *x;
 	return 0;
@@ -132,7 +114,7 @@ static int offer(struct fl *f, const struct fl_node *x)
 static int lazy_kid(struct fl *f, uint32_t id, uint64_t v)
 {
 	if (f->n_lz == f->cap_lz &&
-	    dp_fl_grow((void **)&f->lz, &f->cap_lz, f->n_lz + 1, sizeof(*f->lz)) < 0)
+	    dp_vec_grow(&f->lz, &f->cap_lz, f->n_lz + 1, sizeof(*f->lz)) < 0)
 		return -DP_ENOMEM;
 	f->lz[f->n_lz++] = (struct fl_lazy){v, id};
 	return 0;
@@ -161,7 +143,7 @@ static uint64_t wide_cut(const struct fl *f, const struct dp_flame_wide *w, int 
 	}
 	for (uint32_t j = 0; j < w->n_top[s]; j++)
 		v[j] = w->val[(size_t)s * w->n_kids + w->top[s][j]];
-	cut = dp_flame_kth_largest(v, w->n_top[s], f->cap);
+	cut = dp_kth_largest_u64(v, w->n_top[s], f->cap);
 	free(v);
 	return cut;
 }

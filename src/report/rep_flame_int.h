@@ -1,7 +1,8 @@
 /*
  * report/rep_flame_int.h - what the flame pages' files share: rep_flame.c (the flame
  * page, reading a node's children, rows), rep_flame_walk.c (the capped best-first walk of
- * either tree) and rep_flame_callers.c (the inverted tree of a procedure's callers).
+ * either tree), rep_flame_callers.c (the inverted tree of a procedure's callers) and
+ * flame_climb.c (the climb that makes that tree).
  * Private to those files.
  */
 #ifndef DP_REPORT_REP_FLAME_INT_H
@@ -55,11 +56,11 @@ struct fl {
 	struct dp_report *r;
 	const struct dp_report_ctx *c;
 	enum dp_metric m;
-	bool callers;			 /* flame_callers */
-	uint32_t top;			 /* flame: the depth-0 clique; callers: the procedure */
-	const struct dp_flame_index *ix; /* flame: the analysis's index, or NULL */
-	double min;			 /* values below are dropped */
-	uint64_t min_v;			 /* flame: the smallest value v with (double)v >= min */
+	bool callers;			  /* flame_callers */
+	uint32_t top;			  /* flame: the depth-0 clique; callers: the procedure */
+	const struct dp_report_index *ix; /* flame: the analysis's index, or NULL */
+	double min;			  /* values below are dropped */
+	uint64_t min_v;			  /* flame: the smallest value v with (double)v >= min */
 	uint32_t cap;	   /* the walk's node cap while it searches (0: none), which dp_fl_kids()
 			      may raise min and min_v by (a wide clique's cap-th widest child) */
 	struct fc_node *t; /* callers tree, t[0] unused, t[1] = the root */
@@ -78,10 +79,6 @@ struct fl {
 	struct fl_node all; /* and the sums over all the children (n_other = how many) */
 	uint32_t n_kids, cap_kids;
 };
-
-/* dp_fl_grow - make room for @need items of @size in the malloc'd array *@v (room for
- * *@cap). Return: 0 or -DP_ENOMEM (message set). */
-int dp_fl_grow(void **v, uint32_t *cap, uint32_t need, size_t size);
 
 /* dp_fl_value - the value of a node of costs @o + @d for metric @m (metric=calls weighs by
  * the callseqs of the subtree: calls are not inherited). */
@@ -126,6 +123,15 @@ void dp_fl_row(struct fl *f, const struct fl_node *x, struct dp_rep_row *row);
  * Return: 0 or a negative dp_err (message set).
  */
 int dp_fl_walk_capped(struct fl *f, uint32_t root_id, uint64_t rv);
+
+/*
+ * dp_fc_callers_tree - the callers tree of procedure f->top into @f (flame_climb.c): every
+ * PD of the procedure climbs its ancestor chain at most @limit levels (0: all), from the
+ * report index's prefix when it has one and @limit lets every level of it be made; the
+ * nodes' costs are summed at the end, and f->cut is the tree's (cap + 1)-th largest value.
+ * Return: 0 or -DP_ENOMEM.
+ */
+int dp_fc_callers_tree(struct fl *f, uint32_t limit);
 
 /* dp_fl_free - free what @f holds (not @f). */
 void dp_fl_free(struct fl *f);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "rep_flame_int.h"
 
 /* A candidate of the search: a child not taken yet. */
@@ -70,7 +71,7 @@ static int heap_push(struct fl_walk *w, struct fl_cand x)
 	struct fl_cand *h;
 	uint32_t i;
 
-	if (dp_fl_grow((void **)&w->heap, &w->cap_heap, w->n_heap + 1, sizeof(*w->heap)) < 0)
+	if (dp_vec_grow(&w->heap, &w->cap_heap, w->n_heap + 1, sizeof(*w->heap)) < 0)
 		return -DP_ENOMEM;
 	h = w->heap;
 	for (i = w->n_heap++; i > 0 && h[(i - 1) / 2].value < x.value; i = (i - 1) / 2)
@@ -103,7 +104,7 @@ static uint32_t take(struct fl *f, struct fl_walk *w, const struct fl_cand *x, u
 {
 	struct fl_rec *e;
 
-	if (dp_fl_grow((void **)&w->rec, &w->cap_rec, w->n_rec + 1, sizeof(*w->rec)) < 0)
+	if (dp_vec_grow(&w->rec, &w->cap_rec, w->n_rec + 1, sizeof(*w->rec)) < 0)
 		return UINT32_MAX;
 	e = &w->rec[w->n_rec];
 	memset(e, 0, sizeof(*e));
@@ -153,8 +154,7 @@ static int expand(struct fl *f, struct fl_walk *w, uint32_t i)
 		dp_inherit_add(&e->kid_desc, &f->kids[k].desc);
 		e->kid_value += f->kids[k].value;
 	}
-	if (dp_fl_grow((void **)&w->cost, &w->cap_cost, w->n_cost + f->n_kids, sizeof(*w->cost)) <
-	    0)
+	if (dp_vec_grow(&w->cost, &w->cap_cost, w->n_cost + f->n_kids, sizeof(*w->cost)) < 0)
 		return -DP_ENOMEM;
 	for (uint32_t k = 0; k < f->n_kids && rc == 0; k++) {
 		const struct fl_node *x = &f->kids[k];
@@ -189,13 +189,13 @@ static int search(struct fl *f, struct fl_walk *w, uint32_t root_id, uint32_t ca
 	f->cap = cap;
 	/* room for the usual case at once: growing copies (a cost is 88 bytes) */
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&w->rec, &w->cap_rec, room + 1, sizeof(*w->rec));
+		rc = dp_vec_grow(&w->rec, &w->cap_rec, room + 1, sizeof(*w->rec));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&w->cost, &w->cap_cost, 4 * room, sizeof(*w->cost));
+		rc = dp_vec_grow(&w->cost, &w->cap_cost, 4 * room, sizeof(*w->cost));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&w->heap, &w->cap_heap, 4 * room, sizeof(*w->heap));
+		rc = dp_vec_grow(&w->heap, &w->cap_heap, 4 * room, sizeof(*w->heap));
 	if (rc == 0)
-		rc = dp_fl_grow((void **)&f->kids, &f->cap_kids, room + 1, sizeof(*f->kids));
+		rc = dp_vec_grow(&f->kids, &f->cap_kids, room + 1, sizeof(*f->kids));
 	while (w->n_heap && rc == 0) {
 		struct fl_cand x = heap_pop(w);
 		uint32_t depth = w->n_rec ? w->rec[x.parent].depth + 1 : 0, i;

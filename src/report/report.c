@@ -2,6 +2,7 @@
  * report/report.c - dp_report_build(): checks the query against the profile, resolves
  * names, and calls the page's builder (rep_*.c); dp_report_free() and dp_ent_name().
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,13 +49,46 @@ static dp_rep_builder dp_rep_builder_of(enum dp_page page)
 	case DP_PAGE_DUMP_CSD:
 	case DP_PAGE_DUMP_CLIQUE:
 		return dp_rep_dump;
-	case DP_PAGE_QUIT:
-	case DP_PAGE_TIMEOUT:
 	case DP_PAGE_COUNT:
 		break;
 	}
 	return NULL;
 }
+
+#ifndef NDEBUG
+/*
+ * report_valid - what report.h and docs/REPORTS.md promise of every report (assert()ed
+ * after each page is built, outside release builds): a title; sections with an id whose
+ * rows are of a known kind, nested one level at a time (a row is at most one deeper than
+ * the row above it, the first at depth 0); facts with a key; links to a query; the bunch
+ * shown within the bunches.
+ */
+static bool report_valid(const struct dp_report *r)
+{
+	if (!r->title || (r->n_bunches && (r->bunch < 1 || r->bunch > r->n_bunches)))
+		return false;
+	for (uint32_t s = 0; s < r->n_sections; s++) {
+		const struct dp_rep_section *sec = &r->sections[s];
+
+		if (!sec->id)
+			return false;
+		for (uint32_t i = 0; i < sec->n_rows; i++) {
+			const struct dp_rep_row *row = &sec->rows[i];
+
+			if ((unsigned)row->kind >= DP_ENT_COUNT ||
+			    row->depth > (i ? sec->rows[i - 1].depth + 1 : 0))
+				return false;
+		}
+	}
+	for (uint32_t i = 0; i < r->n_facts; i++)
+		if (!r->facts[i].key)
+			return false;
+	for (uint32_t i = 0; i < r->n_links; i++)
+		if (!r->links[i].q)
+			return false;
+	return true;
+}
+#endif
 
 int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 		    struct dp_report **out)
@@ -65,8 +99,7 @@ int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 
 	*out = NULL;
 	if (!build)
-		return dp_error(DP_EUSAGE, "page=%s controls a server; it is not a report",
-				dp_query_page_name(q->page));
+		return dp_error(DP_EUSAGE, "page=%s has no report", dp_query_page_name(q->page));
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return dp_error(DP_ENOMEM, "out of memory building a report");
@@ -80,6 +113,7 @@ int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 		dp_report_free(r);
 		return rc;
 	}
+	assert(report_valid(r));
 	*out = r;
 	return 0;
 }

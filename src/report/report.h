@@ -101,18 +101,56 @@ struct dp_rep_link {
 	struct dp_query *q; /* the target (prefs and file as the report's query) */
 };
 
+/*
+ * The report index: what the flame, flame_callers and callers pages of the widest
+ * cliques and procedures read instead of scanning the analysis (their children's values
+ * per metric in one array, the procedures' contexts and caller CSDs, the first levels of
+ * their callers trees). Optional: every page answers the same without it, more slowly.
+ * Opaque: its inside is private to the pages.
+ */
+struct dp_report_index;
+
+/* What dp_report_index_build() indexes; zero-initialised means the defaults. */
+struct dp_report_index_opts {
+	uint32_t min_kids; /* the fewest children of an indexed clique (0: 256) */
+	uint32_t min_ctx;  /* the fewest contexts of an indexed procedure (0: 8,192) */
+	uint32_t k;	   /* the widest children kept per clique and metric (0: the flame
+			      pages' node cap, DP_FLAME_MAX_NODES) */
+};
+
+/*
+ * dp_report_index_build - the report index of analysis @a of profile @p (both borrowed:
+ * the index reads them only while it is built, but describes them, so free it before
+ * them), as @o (NULL: the defaults) says; on two cores, in any thread.
+ * Return: 0 with *@out set (free it with dp_report_index_free()), or -DP_ENOMEM (message
+ * set; the pages still answer without an index).
+ */
+int dp_report_index_build(const struct dp_profile *p, const struct dp_analysis *a,
+			  const struct dp_report_index_opts *o, struct dp_report_index **out);
+
+/* dp_report_index_free - free @ix (NULL is fine). */
+void dp_report_index_free(struct dp_report_index *ix);
+
+/* How much an index holds (for tests and statistics). */
+struct dp_report_index_size {
+	uint32_t cliques; /* wide cliques indexed */
+	uint32_t procs;	  /* wide procedures indexed */
+};
+
+/* dp_report_index_size - what @ix (NULL: none) holds. */
+struct dp_report_index_size dp_report_index_size(const struct dp_report_index *ix);
+
 /* Everything a report may need besides the query; all borrowed. */
-struct dp_flame_index; /* flame_index.h */
 
 struct dp_report_ctx {
-	const struct dp_profile *p;	       /* the profile of the view asked for */
-	const struct dp_analysis *a;	       /* its analysis */
-	const struct dp_contour *contour;      /* NULL: no contour file */
-	const char *contour_error;	       /* why the contour file is unusable, or NULL */
-	const struct dp_flame_index *flame_ix; /* the analysis's flame index (flame_index.h),
-						  or NULL: the flame pages scan */
-	uint32_t flame_max_nodes;	       /* the most nodes a flame page keeps (0: the default,
-						  DP_FLAME_MAX_NODES of report_int.h) */
+	const struct dp_profile *p;		/* the profile of the view asked for */
+	const struct dp_analysis *a;		/* its analysis */
+	const struct dp_contour *contour;	/* NULL: no contour file */
+	const char *contour_error;		/* why the contour file is unusable, or NULL */
+	const struct dp_report_index *flame_ix; /* the analysis's report index, or NULL: the
+						   pages scan */
+	uint32_t flame_max_nodes; /* the most nodes a flame page keeps (0: the default,
+				     DP_FLAME_MAX_NODES of report_int.h) */
 };
 
 struct dp_report {

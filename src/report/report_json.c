@@ -178,10 +178,10 @@ static void json_facts(struct dp_json *j, const struct dp_report *r)
 static void json_query(struct dp_json *j, const struct dp_query *q, struct dp_buf *tmp)
 {
 	dp_buf_reset(tmp);
-	if (q && dp_query_format(q, tmp) == 0)
-		dp_json_str(j, dp_buf_cstr(tmp));
-	else
+	if (!q)
 		dp_json_null(j);
+	else if (dp_buf_fail(j->out, dp_query_format(q, tmp)) == 0)
+		dp_json_str(j, dp_buf_cstr(tmp));
 }
 
 static void json_links(struct dp_json *j, const struct dp_report *r, struct dp_buf *tmp)

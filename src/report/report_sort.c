@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/hash.h"
+#include "../core/sort.h"
 #include "report_int.h"
 
 /*
@@ -63,19 +65,16 @@ static int str_slot_cmp(const void *x, const void *y)
 
 int dp_rep_str_ranks(struct dp_report *r, const char *const *s, uint32_t n, uint32_t *rank)
 {
-	uint32_t size = 16, nd = 0, *slot, *pos;
+	uint32_t size = (uint32_t)dp_hash_room(n), nd = 0, *slot, *pos;
 	struct str_slot *d;
 
-	while (size < 2 * (uint64_t)n)
-		size *= 2;
 	slot = dp_arena_array(&r->arena, size, sizeof(*slot));
 	d = dp_arena_array(&r->arena, n ? n : 1, sizeof(*d));
 	pos = dp_arena_array(&r->arena, n ? n : 1, sizeof(*pos));
 	if (!slot || !d || !pos)
 		return dp_error(DP_ENOMEM, "out of memory sorting %u rows", n);
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t h = (uint64_t)(uintptr_t)s[i] * 0x9E3779B97F4A7C15ull;
-		uint32_t j = (uint32_t)(h >> 32) & (size - 1);
+		uint32_t j = dp_hash_u64((uint64_t)(uintptr_t)s[i]) & (size - 1);
 
 		while (slot[j] && d[slot[j] - 1].s != s[i])
 			j = (j + 1) & (size - 1);
@@ -172,33 +171,15 @@ static int group_cmp(const struct sort_group *x, const struct sort_group *y, enu
 	}
 }
 
-/* merge_sort - stable bottom-up merge sort of @g (@n groups) using @tmp (@n groups) */
-static void merge_sort(struct sort_group *g, struct sort_group *tmp, uint32_t n, enum dp_sort how)
+/* group_less - whether group @a goes before group @b in order @how (stable: ties keep
+ * their order) */
+static inline bool group_less(enum dp_sort how, const struct sort_group *a,
+			      const struct sort_group *b)
 {
-	struct sort_group *src = g, *dst = tmp;
-
-	for (uint64_t w = 1; w < n; w *= 2) {
-		for (uint64_t lo = 0; lo < n; lo += 2 * w) {
-			uint64_t mid = lo + w < n ? lo + w : n;
-			uint64_t hi = lo + 2 * w < n ? lo + 2 * w : n;
-			uint64_t i = lo, j = mid, k = lo;
-
-			while (i < mid && j < hi)
-				dst[k++] =
-					group_cmp(&src[j], &src[i], how) < 0 ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		struct sort_group *t = src;
-
-		src = dst;
-		dst = t;
-	}
-	if (src != g)
-		memcpy(g, src, (size_t)n * sizeof(*g));
+	return group_cmp(a, b, how) < 0;
 }
+
+DP_MERGE_SORT_DEFINE(merge_sort, struct sort_group, enum dp_sort, group_less)
 
 int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
 		const struct dp_prefs *prefs)
@@ -236,7 +217,8 @@ int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
 	copy = dp_arena_array(&r->arena, n, sizeof(*copy));
 	if (!tmp || !copy)
 		return dp_error(DP_ENOMEM, "out of memory sorting %u rows", n);
-	merge_sort(g, tmp, ng, prefs->sort);
+	if (merge_sort(g, tmp, ng, prefs->sort) != g)
+		memcpy(g, tmp, (size_t)ng * sizeof(*g));
 	/* the comparisons are over: now the rows may move */
 	memcpy(copy, rows, (size_t)n * sizeof(*copy));
 	k = 0;

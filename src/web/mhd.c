@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/err.h"
+#include "../core/err.h"
 
 #ifndef DP_MHD_SONAME
 #define DP_MHD_SONAME "libmicrohttpd.so.12"

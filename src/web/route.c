@@ -1,30 +1,20 @@
 /*
  * web/route.c - the built-in server's router: checks the method, the length and the path
- * of a request, picks the data file from file=N, passes the rest of the query string to
- * dp_session_answer(), and makes the server's own pages (the index of several files, and
- * the 4xx pages for what never reaches the session). No HTTP library here: see web_int.h.
+ * of a request, splits its query string with the request core (front/request.h), picks
+ * the data file from file=N, passes the rest to dp_session_answer(), and makes the
+ * server's own pages (the index of several files, and the 4xx pages for what never
+ * reaches the session). No HTTP library here: see web_int.h.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/err.h"
-#include "core/json.h"
-#include "core/url.h"
-#include "display/display.h"
-#include "front/session.h"
+#include "../core/err.h"
+#include "../core/json.h"
+#include "../display/display.h"
+#include "../front/request.h"
+#include "../front/session.h"
 #include "web_int.h"
-
-#define DP_WEB_FILE_MAX 16 /* longest file= value (a number) */
-
-/* The request's query string, split: file= apart, the rest verbatim for the session. */
-struct dp_web_query {
-	char file[DP_WEB_FILE_MAX]; /* decoded file= value */
-	bool has_file;
-	enum dp_format fmt; /* format= of the request, for the server's own pages */
-	struct dp_buf rest; /* every other parameter, still encoded, '&'-joined */
-	const char *bad;    /* why the query string is unusable, or NULL */
-};
 
 int dp_web_router_init(struct dp_web_router *rt, struct dp_session *s)
 {
@@ -42,51 +32,6 @@ void dp_web_router_release(struct dp_web_router *rt)
 void dp_web_reply_release(struct dp_web_reply *r)
 {
 	dp_buf_release(&r->body);
-}
-
-/* Files one "key=value" parameter @p of @len bytes into @q. */
-static void query_param(struct dp_web_query *q, const char *p, size_t len)
-{
-	const char *eq = memchr(p, '=', len);
-	size_t klen = eq ? (size_t)(eq - p) : len;
-	const char *v = eq ? eq + 1 : p + len;
-	size_t vlen = (size_t)(p + len - v);
-	char key[16], val[16];
-
-	if (dp_url_decode(p, klen, key, sizeof(key), 0, NULL) >= 0 && strcmp(key, "file") == 0) {
-		if (dp_url_decode(v, vlen, val, sizeof(val), 0, NULL) < 0) {
-			q->bad = "file= is malformed: it is the number of a profile";
-		} else {
-			if (q->has_file && strcmp(q->file, val) != 0)
-				q->bad = "file= is given twice with different values";
-			memcpy(q->file, val, strlen(val) + 1);
-			q->has_file = true;
-		}
-		return; /* the session never sees file= */
-	}
-	if (strcmp(key, "format") == 0 && dp_url_decode(v, vlen, val, sizeof(val), 0, NULL) >= 0)
-		q->fmt = strcmp(val, "json") == 0   ? DP_FMT_JSON
-			 : strcmp(val, "text") == 0 ? DP_FMT_TEXT
-						    : DP_FMT_HTML;
-	if (q->rest.len)
-		dp_buf_addc(&q->rest, '&');
-	dp_buf_add(&q->rest, p, len);
-}
-
-/* Splits query string @qs (NULL = none) into @q (release q->rest afterwards). */
-static void query_split(struct dp_web_query *q, const char *qs)
-{
-	memset(q, 0, sizeof(*q));
-	q->fmt = DP_FMT_HTML;
-	dp_buf_init(&q->rest, DP_WEB_URI_MAX);
-	while (qs && *qs) {
-		const char *amp = strchr(qs, '&');
-		size_t len = amp ? (size_t)(amp - qs) : strlen(qs);
-
-		if (len)
-			query_param(q, qs, len);
-		qs += len + (amp ? 1 : 0);
-	}
 }
 
 static void page_head(struct dp_buf *b, const char *title)
@@ -121,26 +66,51 @@ static void file_list(struct dp_buf *b, const struct dp_session *s)
 	dp_buf_adds(b, "</ul>\n");
 }
 
-/* A page of the server's own: @status, a message, and the list of files. */
+/* The index in JSON: {"files": [{"file": N, "path": P, "warnings": W}, ...]}. */
+static int index_json(struct dp_buf *b, const struct dp_session *s)
+{
+	struct dp_json j;
+
+	dp_json_init(&j, b, 2); /* a file a line */
+	dp_json_begin_object(&j);
+	dp_json_key(&j, "files");
+	dp_json_begin_array(&j);
+	for (uint32_t i = 0; s && i < dp_session_n_files(s); i++) {
+		dp_json_begin_object(&j);
+		dp_json_kv_u64(&j, "file", i);
+		dp_json_kv_str(&j, "path", dp_session_path(s, i));
+		dp_json_kv_str(&j, "warnings", dp_session_warnings(s, i));
+		dp_json_end_object(&j);
+	}
+	dp_json_end_array(&j);
+	dp_json_end_object(&j);
+	dp_buf_addc(b, '\n');
+	return dp_buf_error(b);
+}
+
+/* A page of the server's own: @status and a message; in HTML, the list of files too
+ * (the index, and the pages that ask which file), in JSON and text the request core's
+ * error body. */
 static int own_page(struct dp_web_reply *r, const struct dp_session *s, int status,
 		    enum dp_format fmt, const char *msg)
 {
 	char title[64];
 
 	r->status = status;
-	if (fmt == DP_FMT_JSON) {
-		r->content_type = "application/json";
-		dp_buf_addf(&r->body, "{\"status\":%d,\"error\":", status);
-		dp_json_escape(&r->body, msg, strlen(msg));
-		dp_buf_adds(&r->body, "}\n");
-		return dp_buf_error(&r->body);
-	}
+	if (fmt != DP_FMT_HTML && status != 200)
+		return dp_error_body(&r->body, status, msg, NULL, fmt, NULL, &r->content_type);
 	if (fmt == DP_FMT_TEXT) {
-		r->content_type = "text/plain; charset=utf-8";
-		dp_buf_addf(&r->body, "%d %s: %s\n", status, dp_http_reason(status), msg);
+		r->content_type = dp_format_content_type(fmt);
+		dp_buf_addf(&r->body, "%s\n", msg);
+		for (uint32_t i = 0; s && i < dp_session_n_files(s); i++)
+			dp_buf_addf(&r->body, "file=%u\t%s\n", i, dp_session_path(s, i));
 		return dp_buf_error(&r->body);
 	}
-	r->content_type = "text/html; charset=utf-8";
+	if (fmt == DP_FMT_JSON) {
+		r->content_type = dp_format_content_type(fmt);
+		return index_json(&r->body, s);
+	}
+	r->content_type = dp_format_content_type(fmt);
 	if (status == 200)
 		snprintf(title, sizeof(title), "Profiles");
 	else
@@ -159,17 +129,17 @@ static int own_page(struct dp_web_reply *r, const struct dp_session *s, int stat
 
 /* Which file the request is about: 0..n-1, or -1 after making the reply. */
 static long pick_file(struct dp_web_reply *r, const struct dp_session *s,
-		      const struct dp_web_query *q, int *rc)
+		      const struct dp_request *q, int *rc)
 {
 	uint32_t n = dp_session_n_files(s);
-	char msg[DP_WEB_FILE_MAX + 128];
+	char msg[160];
 	unsigned long v = 0;
 	const char *p;
 
 	if (!q->has_file) {
 		if (n == 1)
 			return 0;
-		if (q->rest.len == 0)
+		if (q->n_query == 0) /* nothing asked but a format: the index in it */
 			*rc = own_page(r, s, 200, q->fmt,
 				       n ? "The profiles this server shows:"
 					 : "This server shows no profiles.");
@@ -179,11 +149,16 @@ static long pick_file(struct dp_web_reply *r, const struct dp_session *s,
 				"This server shows several profiles: say which with file=N.");
 		return -1;
 	}
+	if (strlen(q->file) > 15) {
+		*rc = own_page(r, s, 400, q->fmt,
+			       "file= is malformed: it is the number of a profile");
+		return -1;
+	}
 	for (p = q->file; *p >= '0' && *p <= '9' && p - q->file < 9; p++)
 		v = v * 10 + (unsigned long)(*p - '0');
 	if (*p || p == q->file || v >= n) {
 		snprintf(msg, sizeof(msg),
-			 "No file \"%s\" here: file= is the number (0 to %u) "
+			 "No file \"%.16s\" here: file= is the number (0 to %u) "
 			 "of one of the profiles this server shows.",
 			 q->file, n ? n - 1 : 0);
 		*rc = own_page(r, s, 404, q->fmt, msg);
@@ -202,7 +177,7 @@ static const char *base_name(const char *path)
 
 /* Answers the query @q about file @i through the session. */
 static int session_page(struct dp_web_router *rt, struct dp_web_reply *r, uint32_t i,
-			struct dp_web_query *q)
+			const struct dp_request *q)
 {
 	struct dp_render_opts opts = {0};
 	struct dp_answer a;
@@ -227,22 +202,24 @@ static int session_page(struct dp_web_router *rt, struct dp_web_reply *r, uint32
 int dp_web_route(struct dp_web_router *rt, const char *method, const char *uri, size_t uri_len,
 		 struct dp_web_reply *r)
 {
-	struct dp_web_query q;
-	const char *qs;
+	struct dp_request q;
+	enum dp_format fmt = DP_FMT_HTML;
+	const char *qs = uri ? strchr(uri, '?') : NULL;
 	size_t path_len;
 	long file;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	dp_buf_init(&r->body, DP_WEB_BODY_MAX);
+	if (qs && uri_len <= DP_WEB_URI_MAX)
+		fmt = dp_request_format(qs + 1, fmt); /* first: every page is in it */
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
 		r->allow = "GET, HEAD";
-		return own_page(r, NULL, 405, DP_FMT_HTML,
+		return own_page(r, NULL, 405, fmt,
 				"This server only answers GET and HEAD requests.");
 	}
 	if (!uri || uri_len > DP_WEB_URI_MAX)
-		return own_page(r, NULL, 414, DP_FMT_HTML, "The request's URL is too long.");
-	qs = strchr(uri, '?');
+		return own_page(r, NULL, 414, fmt, "The request's URL is too long.");
 	path_len = qs ? (size_t)(qs - uri) : strlen(uri);
 	if (path_len == 12 && strncmp(uri, "/favicon.ico", 12) == 0) {
 		r->status = 204; /* no icon, and no error in the browser's console */
@@ -250,16 +227,13 @@ int dp_web_route(struct dp_web_router *rt, const char *method, const char *uri, 
 		return 0;
 	}
 	if (path_len != 1 || uri[0] != '/')
-		return own_page(r, rt->s, 404, DP_FMT_HTML,
+		return own_page(r, rt->s, 404, fmt,
 				"There is no such page: every page of this server is at / "
 				"with a query string (/?file=N&page=...).");
-	query_split(&q, qs ? qs + 1 : NULL);
-	if (q.bad)
-		rc = own_page(r, rt->s, 400, q.fmt, q.bad);
-	else if (dp_buf_error(&q.rest))
-		rc = own_page(r, NULL, 414, q.fmt, "The request's query string is too long.");
+	if (dp_request_split(qs ? qs + 1 : NULL, fmt, DP_WEB_URI_MAX, &q) != 0)
+		rc = own_page(r, q.status == 414 ? NULL : rt->s, q.status, q.fmt, q.msg);
 	else if ((file = pick_file(r, rt->s, &q, &rc)) >= 0)
 		rc = session_page(rt, r, (uint32_t)file, &q);
-	dp_buf_release(&q.rest);
+	dp_request_release(&q);
 	return rc;
 }

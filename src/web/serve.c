@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/err.h"
-#include "display/display.h"
+#include "../core/err.h"
+#include "../display/display.h"
 #include "mhd.h"
 #include "web_int.h"
 

@@ -31,7 +31,7 @@ from dpprofile import Skip  # noqa: E402
 EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
                        "wordfreq.c")
 SCRIPT = "/cgi-bin/deepprof-cgi"
-TIMEOUT = 1  # the servers' idle timeout in the burst test, seconds
+TIMEOUT = 0.5  # the servers' idle timeout, seconds (--timeout-ms)
 PIPE_BUF = 4096
 
 # Pages asked for in the bursts: valid and invalid, small (inline replies) and large
@@ -95,7 +95,7 @@ class Ctx:
 
     def cgi_env(self, **kw):
         env = {"PATH": "/usr/bin:/bin", "DEEPPROF_CGI_ROOT": self.root,
-               "DEEPPROF_CGI_DIR": self.rundir, "DEEPPROF_CGI_TIMEOUT": str(TIMEOUT),
+               "DEEPPROF_CGI_DIR": self.rundir, "DEEPPROF_CGI_TIMEOUT": timeout_env(),
                "DEEPPROF_CGI_LOG": self.log, "SCRIPT_NAME": SCRIPT, "REQUEST_METHOD": "GET",
                "GATEWAY_INTERFACE": "CGI/1.1"}
         env.update(self.san_env())
@@ -148,7 +148,7 @@ class Lighttpd:
         self.conf = os.path.join(ctx.work, "lighttpd.conf")
         env = ", ".join('"%s" => "%s"' % (k, v) for k, v in (
             ("DEEPPROF_CGI_ROOT", ctx.root), ("DEEPPROF_CGI_DIR", ctx.rundir),
-            ("DEEPPROF_CGI_TIMEOUT", str(TIMEOUT)), ("DEEPPROF_CGI_LOG", ctx.log))
+            ("DEEPPROF_CGI_TIMEOUT", timeout_env()), ("DEEPPROF_CGI_LOG", ctx.log))
             + tuple(ctx.san_env().items()))
         with open(self.conf, "w") as f:
             f.write('server.document-root = "%s"\n' % ctx.htdocs)
@@ -281,6 +281,11 @@ def compare_report(ctx, exp):
     ctx.check("most pages compared with deepprof report (%d)" % same, same >= 8)
 
 
+def timeout_env():
+    """DEEPPROF_CGI_TIMEOUT for the servers: TIMEOUT in milliseconds."""
+    return "%dms" % round(TIMEOUT * 1000)
+
+
 def burst(ctx, lt, exp, n_threads=20, per_thread=10, offset=0):
     errors = []
 
@@ -306,24 +311,31 @@ def burst(ctx, lt, exp, n_threads=20, per_thread=10, offset=0):
     return errors
 
 
-def test_bursts(ctx, lt, exp):
+def test_bursts(ctx, lt, exp, quick):
     # around the timeout: a burst a little before it, just at it (the CGI program takes a
-    # few ms to start), and after it (the server has stopped: a new one starts)
-    gaps = [1.0, 0.995, 0.99, 1.5, 0.997, 0.993, 1.0, 0.985, 1.1, 0.999, 1.003, 0.996]
+    # few ms to start), and after it (the server has stopped: a new one starts); quick
+    # (the sanitized builds, whose processes start slowly): one small burst, for the
+    # sanitizers to see the server under concurrent clients
+    gaps = [TIMEOUT + (t - 1.0) for t in
+            (1.0, 0.995, 0.99, 1.5, 0.997, 0.993, 1.0, 0.985, 1.1, 0.999, 1.003, 0.996)]
+    if quick:
+        gaps = []
     stops0, breaks0 = log_count(ctx, "stopping"), log_count(ctx, "breaking")
     died0, carry0 = log_count(ctx, "has died"), log_count(ctx, "carrying on")
     total = 0
     for i in range(len(gaps) + 1):
-        errors = burst(ctx, lt, exp, offset=i)
-        total += 200
-        ctx.check("burst %d: 200 parallel requests, each the right page" % i, not errors,
+        per = 2 if quick else 10
+        errors = burst(ctx, lt, exp, per_thread=per, offset=i)
+        total += 20 * per
+        ctx.check("burst %d: %d parallel requests, each the right page" % (i, 20 * per),
+                  not errors,
                   "; ".join(errors[:5]) + (" (%d wrong)" % len(errors)))
         if i < len(gaps):
             time.sleep(gaps[i])
     stops = log_count(ctx, "stopping") - stops0
     print("info: %d idle timeouts carried on because a client was arriving" %
           (log_count(ctx, "carrying on") - carry0))
-    ctx.check("servers timed out between bursts (%d times)" % stops, stops >= 1)
+    ctx.check("servers timed out between bursts (%d times)" % stops, stops >= 1 or quick)
     procs, files = wait_all_gone(ctx, TIMEOUT + 10)
     ctx.check("after the last timeout: no deepprof-cgi process", not procs, str(procs))
     ctx.check("after the last timeout: no pipe, lock, want or reply file", not files,
@@ -362,7 +374,7 @@ def test_security(ctx, lt):
     ctx.check("the name is escaped in the page", b"<script>alert" not in b and
               b"&lt;script&gt;alert" in b, b[:300].decode(errors="replace"))
     status("page=menu", 400, "no file= parameter")
-    status("file=wf.data&file=wf.data", 400, "file= twice")
+    status("file=wf.data&file=notprofile.data", 400, "file= twice, different")
     status("file=wf.data%00.txt", 400, "a NUL byte in file=")
     status("file=wf.data&page=nosuchpage", 400, "an unknown page")
     status("file=wf.data&page=clique&id=zzz", 400, "a malformed id")
@@ -378,6 +390,20 @@ def test_security(ctx, lt):
     except (ValueError, KeyError):
         ok = False
     ctx.check("format=json errors are JSON", ok, b[:200].decode(errors="replace"))
+    # format= is read first: every error, whoever finds it, is in the one JSON shape
+    for qs, want in (("file=wf.data&page=bogus&format=json", 400),
+                     ("format=json&page=menu", 400),
+                     ("format=json&file=wf.data&file=notprofile.data", 400),
+                     ("file=wf.data&page=clique&id=999999&format=json", 404)):
+        st, hd, b = lt.request(qs)
+        try:
+            doc = json.loads(b)
+            ok = st == want and hd["content-type"] == "application/json" and \
+                sorted(doc) == ["error", "status"] and doc["status"] == want and \
+                isinstance(doc["error"], str) and "quit" not in doc["error"]
+        except (ValueError, KeyError):
+            ok = False
+        ctx.check("%s: a JSON error %d" % (qs, want), ok, b[:200].decode(errors="replace"))
     for qs, want in (("file=wf.data&page=menu", 200), ("file=missing.data", 404)):
         st, hd, _ = lt.request(qs)
         ctx.check("%s -> %d with the security headers deepprof serve sends (got %d, %r)" %
@@ -404,7 +430,7 @@ def pipes_present(ctx):
 def test_control(ctx, lt, exp):
     st, _, b = lt.request("file=wf.data&page=timeout&timeout=30")
     ctx.check("page=timeout -> 200 (got %d)" % st, st == 200 and b"30 s" in b)
-    time.sleep(TIMEOUT + 1.0)
+    time.sleep(2 * TIMEOUT + 0.3)
     ctx.check("the new timeout holds: the server lives past the old one", pipes_present(ctx))
     st, _, b = lt.request("file=wf.data&page=quit")
     ctx.check("page=quit -> 200 (got %d)" % st, st == 200 and b"stopped" in b)
@@ -469,7 +495,7 @@ def test_abort(ctx, lt, exp):
         if prev:
             os.unlink(prev)  # only now: the server must never be free to stop
         prev = path
-        time.sleep(TIMEOUT + 0.8)
+        time.sleep(2 * TIMEOUT + 0.3)
         ctx.check("the timeout gives way to %s" % what,
                   pipes_present(ctx) and log_count(ctx, "carrying on") > carry0)
     os.unlink(prev)
@@ -527,7 +553,13 @@ def main():
     ap.add_argument("--cgi", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--lighttpd")
+    ap.add_argument("--timeout-ms", type=int, default=500,
+                    help="the servers' idle timeout (DEEPPROF_CGI_TIMEOUT=Nms)")
+    ap.add_argument("--quick", action="store_true",
+                    help="one small burst instead of thirteen (sanitized builds)")
     args = ap.parse_args()
+    global TIMEOUT
+    TIMEOUT = args.timeout_ms / 1000.0
     # orphaned servers (their CGI parent exits) become our children: we can reap them
     # and see them go
     libc = ctypes.CDLL(None, use_errno=True)
@@ -549,7 +581,7 @@ def main():
         test_control(ctx, lt, exp)
         test_recovery(ctx, lt, exp)
         test_abort(ctx, lt, exp)
-        test_bursts(ctx, lt, exp)
+        test_bursts(ctx, lt, exp, args.quick)
     finally:
         lt.stop()
     test_direct(ctx, exp)

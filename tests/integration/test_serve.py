@@ -256,6 +256,24 @@ def t_files(ctx, ck):
         st, hd, body = srv.get("/?file=7&format=json")
         ck.eq("file=7&format=json: 404", st, 404)
         ck.eq("file=7&format=json: a JSON error", json.loads(body).get("status"), 404)
+        # format= is read first: the errors of the router and of the query, one shape
+        for qs, want in (("file=0&page=bogus&format=json", 400),
+                         ("format=json&page=menu", 400),
+                         ("format=json&file=0&file=1", 400),
+                         ("file=0&page=clique&id=999999&format=json", 404),
+                         ("file=0&page=quit&format=json", 400)):
+            st, hd, body = srv.get("/?" + qs)
+            ck.eq(qs + ": status", st, want)
+            ck.eq(qs + ": content type", hd.get("content-type", "").split(";")[0],
+                  "application/json")
+            try:
+                doc = json.loads(body)
+            except ValueError:
+                doc = {}
+            ck.eq(qs + ": the error shape", sorted(doc), ["error", "status"])
+            ck.eq(qs + ": its status", doc.get("status"), want)
+            ck.true(qs + ": no server-control page offered", "quit" not in
+                    str(doc.get("error")) or "unknown page 'quit'" in doc.get("error"))
         rc, out, err = srv.stop(signal.SIGTERM)
         ck.eq("SIGTERM: exit status", rc, 0)
         ck.true("SIGTERM: says it stopped", "server stopped" in out)

@@ -9,7 +9,7 @@ if(TARGET dp_web)
 			COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/test_serve.py
 				--deepprof $<TARGET_FILE:deepprof>
 				--work ${CMAKE_CURRENT_BINARY_DIR}/work/integ_serve_${t} ${t})
-		set_tests_properties(integ_serve_${t} PROPERTIES LABELS "integration;web"
+		set_tests_properties(integ_serve_${t} PROPERTIES LABELS "integration;web;asan"
 			TIMEOUT 300 SKIP_RETURN_CODE 77)
 	endforeach()
 	add_test(NAME integ_browser
@@ -17,6 +17,6 @@ if(TARGET dp_web)
 			--deepprof $<TARGET_FILE:deepprof>
 			--work ${CMAKE_CURRENT_BINARY_DIR}/work/integ_browser
 			--artifacts ${CMAKE_CURRENT_BINARY_DIR}/work/integ_browser_shots)
-	set_tests_properties(integ_browser PROPERTIES LABELS "integration;web;browser"
+	set_tests_properties(integ_browser PROPERTIES LABELS "integration;web;browser;asan"
 		TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()

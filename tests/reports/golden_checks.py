@@ -132,6 +132,21 @@ def check_cli(run):
     run.check("unknown page: exit 2", r.returncode, 2)
     run.check("unknown page: the valid pages are listed",
               all(p in r.stderr for p in ("menu", "clique", "callers", "flame")), True)
+    run.check("unknown page: no server-control page listed", "quit" in r.stderr, False)
+    for args in (["prog.data", "page=nosuch&format=json"], ["--format=json", "prog.data",
+                 "page=nosuch"], ["prog.data", "format=json&page=clique&id=999999"]):
+        r = dp("report", *args)
+        try:
+            err = json.loads(r.stderr)
+        except ValueError:
+            err = {}
+        run.check("%s: exit 2" % args, r.returncode, 2)
+        run.check("%s: the JSON error shape" % args, sorted(err), ["error", "status"])
+        run.check("%s: its status" % args, err.get("status"),
+                  404 if "999999" in args[-1] else 400)
+    r = dp("report", "--format=json", "prog.data", "page=nosuch&format=text")
+    run.check("format=text over --format=json: a text error",
+              r.stderr.startswith("deepprof: prog.data"), True)
     r = dp("report", "prog.data", "page=clique&id=999999")
     run.check("unknown clique: exit 2", r.returncode, 2)
     run.check("unknown clique: the valid range", "1.." in r.stderr, True)

@@ -1,2 +1,4 @@
 dp_unit_test(test_core test_core.c)
 target_link_libraries(test_core PRIVATE dp_core)
+dp_unit_test(test_core_containers test_core_containers.c)
+target_link_libraries(test_core_containers PRIVATE dp_core)

@@ -5,11 +5,20 @@
 add_test(NAME runtime_exports COMMAND ${PROJECT_SOURCE_DIR}/runtime/check-exports.sh
 	$<TARGET_FILE:deepprof_rt_shared>)
 set_tests_properties(runtime_exports PROPERTIES LABELS unit TIMEOUT 30)
+add_test(NAME runtime_exports_header COMMAND ${PROJECT_SOURCE_DIR}/runtime/check-exports.sh
+	--header ${PROJECT_SOURCE_DIR}/include/deepprof/exports.h)
+set_tests_properties(runtime_exports_header PROPERTIES LABELS unit TIMEOUT 30)
+# the exported names, from the one list (runtime/libdeepprof.map's global: section)
+file(STRINGS ${PROJECT_SOURCE_DIR}/runtime/libdeepprof.map DP_RT_MAP_LINES
+	REGEX "^[ \t]+[A-Za-z_][A-Za-z0-9_]*;")
+set(DP_RT_EXPORTS)
+foreach(line ${DP_RT_MAP_LINES})
+	string(REGEX REPLACE "^[ \t]+([A-Za-z_][A-Za-z0-9_]*);.*" "\\1" name "${line}")
+	list(APPEND DP_RT_EXPORTS ${name})
+endforeach()
 
 if(NOT DP_SANITIZE AND NOT DP_TSAN)
 	find_package(Threads REQUIRED)
-	set(DP_RT_EXPORTS __cyg_profile_func_enter __cyg_profile_func_exit deepprof_write malloc
-		calloc realloc posix_memalign aligned_alloc memalign valloc pvalloc)
 	# dp_rt_test(NAME SOURCES...): the test runs in its own output directory.
 	function(dp_rt_test name)
 		add_executable(${name} ${ARGN})

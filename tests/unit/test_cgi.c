@@ -96,7 +96,12 @@ TEST(req_verdicts)
 	CHECK_EQ(parse("file=in.data", &r), 0); /* a symlink that stays inside */
 	CHECK_STR(r.path, real);
 	CHECK_EQ(parse("page=menu", &r), 400);
-	CHECK_EQ(parse("file=wf.data&file=wf.data", &r), 400);
+	CHECK_EQ(parse("file=wf.data&file=in.data", &r), 400);
+	CHECK_EQ(parse("file=wf.data&page=menu&file=wf.data", &r), 0); /* the same file */
+	CHECK_STR(r.query, "page=menu");
+	CHECK_EQ(parse("file=wf.data&page=menu&timeout=5", &r), 400); /* not page=timeout */
+	CHECK_EQ(parse("format=json&file=wf.data&file=x", &r), 400);
+	CHECK_EQ(r.fmt, DP_FMT_JSON); /* read first: the error page is JSON */
 	CHECK_EQ(parse("file=wf.data%00x", &r), 400);
 	CHECK_EQ(parse("file=wf.data%4", &r), 400);
 	CHECK_EQ(parse("file=wf.data&page=timeout", &r), 400);
@@ -119,6 +124,31 @@ TEST(req_verdicts)
 		setenv("QUERY_STRING", "file=wf.data", 1);
 		CHECK_EQ(dp_cgi_req_parse(&c, &r), 403); /* no root: nothing may be opened */
 	}
+}
+
+/* DEEPPROF_CGI_TIMEOUT: seconds, or milliseconds with "ms" (the tests' short timeouts). */
+TEST(conf_timeout)
+{
+	static const struct {
+		const char *env;
+		int rc;
+		unsigned ms;
+	} cases[] = {
+		{NULL, 0, 1800000},    {"60", 0, 60000},      {"300ms", 0, 300},
+		{"1ms", 0, 1},	       {"0", -DP_EUSAGE, 0},  {"0ms", -DP_EUSAGE, 0},
+		{"ms", -DP_EUSAGE, 0}, {"5s", -DP_EUSAGE, 0}, {"2000001", -DP_EUSAGE, 0},
+	};
+	struct dp_cgi_conf c;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_EQ(conf(&c), 0);
+		if (cases[i].env)
+			setenv("DEEPPROF_CGI_TIMEOUT", cases[i].env, 1);
+		CHECK_EQ(dp_cgi_conf_load(&c, false), cases[i].rc);
+		if (cases[i].rc == 0)
+			CHECK_EQ(c.timeout_ms, cases[i].ms);
+	}
+	unsetenv("DEEPPROF_CGI_TIMEOUT");
 }
 
 /* Mangled names are injective, and long paths are cut to a hashed, bounded name. */
@@ -221,7 +251,7 @@ TEST(responses)
 	s = dp_buf_cstr(&b);
 	CHECK(strncmp(s, "Status: 404 Not Found\r\nContent-Type: text/html;", 47) == 0);
 	CHECK(strstr(s, "&lt;script&gt;&amp;&quot;x&#39;") != NULL);
-	CHECK(strstr(s, "<script>") == NULL);
+	CHECK(strstr(s, "<script>&") == NULL); /* the message, escaped */
 	/* the web server's security headers, the same policy for both front ends */
 	CHECK(strstr(s, "\r\nContent-Security-Policy: default-src 'none';") != NULL);
 	for (size_t i = 0; dp_http_headers[i][0]; i++) {
@@ -374,6 +404,7 @@ static void run_all(void)
 {
 	setup();
 	test_req_verdicts();
+	test_conf_timeout();
 	test_mangle();
 	test_request_messages();
 	test_reply_headers();

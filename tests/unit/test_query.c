@@ -96,7 +96,7 @@ TEST(every_page)
 		[DP_PAGE_SITE] = "&id=1",	 [DP_PAGE_FLAME_CALLERS] = "&name=f",
 		[DP_PAGE_DUMP_PS] = "&id=1",	 [DP_PAGE_DUMP_PD] = "&id=1",
 		[DP_PAGE_DUMP_CSS] = "&id=1",	 [DP_PAGE_DUMP_CSD] = "&id=1",
-		[DP_PAGE_DUMP_CLIQUE] = "&id=1", [DP_PAGE_TIMEOUT] = "&timeout=60",
+		[DP_PAGE_DUMP_CLIQUE] = "&id=1",
 	};
 	char s[200];
 
@@ -169,8 +169,6 @@ TEST(page_params)
 	CHECK(q.min_pct == 0);
 	CHECK(ok("page=threads&thread=4"));
 	CHECK_EQ(q.thread, 4);
-	CHECK(ok("page=timeout&timeout=604800"));
-	CHECK_EQ(q.timeout, 604800);
 	CHECK(ok("page=module&name=src/main.c"));
 	CHECK_STR(q.name, "src/main.c");
 	CHECK(ok("page=module&id=2"));
@@ -239,16 +237,15 @@ TEST(errors_page_and_keys)
 	CHECK_ERR("page=foo",
 		  "unknown page 'foo'; page is one of: menu, root, action, clique, proc, "
 		  "callers, modules, module, top, site, threads, flame, flame_callers, dump_ps, "
-		  "dump_pd, dump_css, dump_csd, dump_clique, quit, timeout");
+		  "dump_pd, dump_css, dump_csd, dump_clique");
 	CHECK_ERR("pgae=menu",
 		  "unknown parameter 'pgae'; parameters: page, id, proc, name, percent, group, "
-		  "bunch, size, limit, metric, scope, per, thread, min, depth, timeout, format, "
+		  "bunch, size, limit, metric, scope, per, thread, min, depth, format, "
 		  "file; preferences: fields, sort, anc, sum, contour, inactive, unit, mq, view");
 	CHECK_ERR("page=clique", "page=clique needs id=N");
 	CHECK_ERR("page=proc", "page=proc needs id=N or name=FUNCTION");
 	CHECK_ERR("page=module", "page=module needs id=N or name=FILE");
 	CHECK_ERR("page=callers&group=proc", "page=callers needs proc=N or name=FUNCTION");
-	CHECK_ERR("page=timeout", "page=timeout needs timeout=SECONDS");
 	CHECK_ERR("page=menu&id=3",
 		  "id= does not apply to page=menu; pages that take it: clique, proc, module, "
 		  "site, dump_ps, dump_pd, dump_css, dump_csd, dump_clique");
@@ -315,7 +312,6 @@ TEST(errors_values)
 	CHECK_ERR("page=top&per=pc", "unknown per 'pc'; per is one of: overall, call");
 	CHECK_ERR("page=flame&depth=100001", "depth '100001' out of range 0..100000");
 	CHECK_ERR("page=flame&thread=0", "thread '0' out of range 1..4294967295");
-	CHECK_ERR("page=timeout&timeout=604801", "timeout '604801' out of range 1..604800");
 	CHECK_ERR_HAS("fields=ptx", "bad fields letter 'x'; letters: p ports, q ticks,");
 	CHECK_ERR("sort=size", "unknown sort 'size'; sort is one of: context, name, "
 			       "cost[:METRIC][:self|total][:overall|call]");

@@ -93,9 +93,6 @@ static void rand_params(struct dp_query *q)
 	case DP_PAGE_ACTION:
 		q->percent = real_in(100);
 		break;
-	case DP_PAGE_TIMEOUT:
-		q->timeout = 1 + below(604800);
-		break;
 	default:
 		break;
 	}
@@ -164,7 +161,7 @@ static void rand_prefs(struct dp_query *q)
 	p->inactive = below(8);
 	p->time_unit = (enum dp_time_unit)below(5);
 	p->mq = (enum dp_mq)below(3);
-	p->view = (enum dp_view)below(2);
+	p->view = (enum dp_view_kind)below(2);
 	q->format = (int)below(4) - 1;
 	if (below(3) == 0)
 		rand_name(q->file, 60);
@@ -198,9 +195,8 @@ static bool query_equal(const struct dp_query *a, const struct dp_query *b)
 	       a->limit_lo == b->limit_lo && a->limit_hi == b->limit_hi &&
 	       a->limit_value == b->limit_value && a->metric == b->metric && a->scope == b->scope &&
 	       a->per == b->per && a->thread == b->thread && a->min_pct == b->min_pct &&
-	       a->depth == b->depth && a->timeout == b->timeout && a->format == b->format &&
-	       !strcmp(a->file, b->file) && prefs_equal(&a->prefs, &b->prefs) &&
-	       a->time_default == b->time_default;
+	       a->depth == b->depth && a->format == b->format && !strcmp(a->file, b->file) &&
+	       prefs_equal(&a->prefs, &b->prefs) && a->time_default == b->time_default;
 }
 
 static bool printable(const char *s)

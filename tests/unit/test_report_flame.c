@@ -390,7 +390,7 @@ TEST(flame_index_same_rows)
 
 	for (uint64_t seed = 31; seed < 34; seed++) {
 		struct dp_report *before[sizeof(qs) / sizeof(qs[0])];
-		struct dp_flame_index *ix = NULL;
+		struct dp_report_index *ix = NULL;
 		uint32_t n_other = 0;
 		struct tf_ctx t;
 
@@ -399,7 +399,9 @@ TEST(flame_index_same_rows)
 		for (uint32_t i = 0; i < nq; i++)
 			before[i] = tf_report(&t, qs[i], NULL, 0);
 		/* a top of 5: the pages' minimums are above its cut or not */
-		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 0, 5, &ix), 0);
+		CHECK_EQ(dp_report_index_build(&t.p, t.a, &(struct dp_report_index_opts){1, 0, 5},
+					       &ix),
+			 0);
 		CHECK(ix != NULL);
 		t.c.flame_ix = ix;
 		for (uint32_t w = 0; ix && w < ix->n_wide; w++) {
@@ -435,7 +437,7 @@ TEST(flame_index_same_rows)
 		}
 		CHECK(n_other > 0); /* the "(other)" rows were exercised */
 		t.c.flame_ix = NULL;
-		dp_flame_index_free(ix);
+		dp_report_index_free(ix);
 		tf_close(&t);
 	}
 	CHECK(n_top > 0); /* and the tops */
@@ -474,7 +476,7 @@ static uint32_t all_node_values(const struct tf_ctx *t, uint64_t **vals)
  * root clique, sorted from the largest. At most the cap, exactly the nodes of the largest
  * values (ties all kept or all dropped), and the facts say so. */
 static void check_cap(struct tf_ctx *t, const uint64_t *vals, uint32_t n, uint32_t cap,
-		      const struct dp_flame_index *ix)
+		      const struct dp_report_index *ix)
 {
 	/* the root plus the widest cap - 1 nodes, less a tie at the edge */
 	uint64_t thr = vals[cap - 2 + (cap < 2)];
@@ -513,7 +515,7 @@ TEST(flame_node_cap)
 	uint32_t n_big = 0;
 
 	for (uint64_t seed = 31; seed < 47; seed++) {
-		struct dp_flame_index *ix = NULL;
+		struct dp_report_index *ix = NULL;
 		struct tf_ctx t;
 		uint64_t *vals = NULL;
 		uint32_t n;
@@ -530,7 +532,9 @@ TEST(flame_node_cap)
 						     .pct_call = 60};
 		TF_OPEN(&t, tf_gen_sim);
 		/* a top of 12: caps below it (the cut from the top), at it, and above it */
-		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 0, 12, &ix), 0);
+		CHECK_EQ(dp_report_index_build(&t.p, t.a, &(struct dp_report_index_opts){1, 0, 12},
+					       &ix),
+			 0);
 		n = all_node_values(&t, &vals);
 		n_big += n > 2 * 70;
 		qsort(vals, n, sizeof(*vals), u64_desc);
@@ -542,12 +546,15 @@ TEST(flame_node_cap)
 		 * bound) and of a few more (the cut comes from the top's values) */
 		for (uint32_t cap = 2; seed >= 41 && cap <= 70 && n > 2 * 70; cap++) {
 			for (uint32_t extra = 0; extra <= 3; extra += 3) {
-				struct dp_flame_index *cx = NULL;
+				struct dp_report_index *cx = NULL;
 
-				CHECK_EQ(dp_flame_index_build(&t.p, t.a, 1, 0, cap + extra, &cx),
+				CHECK_EQ(dp_report_index_build(
+						 &t.p, t.a,
+						 &(struct dp_report_index_opts){1, 0, cap + extra},
+						 &cx),
 					 0);
 				check_cap(&t, vals, n, cap, cx);
-				dp_flame_index_free(cx);
+				dp_report_index_free(cx);
 			}
 		}
 		/* a cap of exactly the nodes a minimum keeps: not capped, same page, although
@@ -580,7 +587,7 @@ TEST(flame_node_cap)
 			dp_report_free(r);
 		}
 		free(vals);
-		dp_flame_index_free(ix);
+		dp_report_index_free(ix);
 		tf_close(&t);
 	}
 	CHECK(n_big >= 3); /* profiles much bigger than the largest cap were tried */

@@ -127,7 +127,7 @@ static void same_callers(const struct dp_report *a, const struct dp_report *b)
 }
 
 /* The callers pages of the indexed procedures of @ix the same with and without it. */
-static uint32_t callers_same(struct tf_ctx *t, const struct dp_flame_index *ix)
+static uint32_t callers_same(struct tf_ctx *t, const struct dp_report_index *ix)
 {
 	static const char *const groups[] = {"site", "proc", "module", "clique"};
 	static const char *const sorts[] = {"", "&sort=name", "&sort=cost", "&sort=cost&bunch=2"};
@@ -171,7 +171,7 @@ TEST(flame_index_procs)
 	uint32_t n_indexed = 0, n_pages = 0, n_callers = 0;
 
 	for (uint64_t seed = 31; seed < 35; seed++) {
-		struct dp_flame_index *ix = NULL;
+		struct dp_report_index *ix = NULL;
 		uint32_t most = 0, min_ctx, want = 0;
 		struct tf_ctx t;
 
@@ -182,7 +182,9 @@ TEST(flame_index_procs)
 				most = dp_csr_count(&t.a->ps_pds, k);
 		/* the procedures with at least a quarter of the most's contexts */
 		min_ctx = most / 4 > 1 ? most / 4 : 2;
-		CHECK_EQ(dp_flame_index_build(&t.p, t.a, 0, min_ctx, 0, &ix), 0);
+		CHECK_EQ(dp_report_index_build(&t.p, t.a,
+					       &(struct dp_report_index_opts){0, min_ctx, 0}, &ix),
+			 0);
 		CHECK(ix != NULL);
 		if (!ix) {
 			tf_close(&t);
@@ -229,7 +231,7 @@ TEST(flame_index_procs)
 				}
 		t.c.flame_max_nodes = 0;
 		n_callers += callers_same(&t, ix);
-		dp_flame_index_free(ix);
+		dp_report_index_free(ix);
 		tf_close(&t);
 	}
 	CHECK(n_indexed >= 4);

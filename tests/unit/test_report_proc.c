@@ -240,7 +240,7 @@ TEST(callers_contour)
 	static const char text[] = "# the work layer is a library\nall work.c\n";
 	struct tf_ctx t;
 	struct dp_contour *ct = NULL;
-	struct dp_flame_index *ix = NULL;
+	struct dp_report_index *ix = NULL;
 	struct dp_report *r;
 	int rc;
 
@@ -281,7 +281,7 @@ TEST(callers_contour)
 	}
 	/* the flame index, here with every procedure's callers, has no moves: the page with
 	 * contour exclusion does not read it */
-	CHECK_EQ(dp_flame_index_build(&t.p, t.a, 0, 1, 0, &ix), 0);
+	CHECK_EQ(dp_report_index_build(&t.p, t.a, &(struct dp_report_index_opts){0, 1, 0}, &ix), 0);
 	CHECK(ix && dp_flame_index_proc(ix, TF_CHEAP) != NULL);
 	t.c.flame_ix = ix;
 	r = tf_page(&t, "page=callers&proc=%u&group=proc&contour=1", TF_CHEAP);
@@ -304,7 +304,7 @@ TEST(callers_contour)
 		}
 	}
 	t.c.flame_ix = NULL;
-	dp_flame_index_free(ix);
+	dp_report_index_free(ix);
 	dp_contour_free(ct);
 	tf_close(&t);
 }

@@ -1,7 +1,7 @@
 /*
  * tests/unit/test_session.c - the session's background thread (src/front/session_load.c):
  * with DP_SESSION_BACKGROUND the merged view's flame index is built off the loading
- * thread and published (fx_ready), then the per-thread view is analysed with its own
+ * thread and published (its view's ix_done), then the per-thread view is analysed with its own
  * index; without it the merged view gets no index (a one-shot query answers sooner
  * without). Either way the flame and callers pages of both views are the same, byte for
  * byte, in HTML and JSON (the indexes hold every clique and procedure with two children
@@ -21,7 +21,6 @@
 #include "front/session.h"
 #include "front/session_int.h"
 #include "harness.h"
-#include "report/flame_index.h"
 #include "test_analysis_gen.h"
 
 /* the answers of sessions @x and @y to @q the same in @fmt, status 200 */
@@ -84,7 +83,7 @@ TEST(background_index)
 			continue;
 		}
 		/* while the background thread may still be building: the same pages */
-		ps = dp_analysis_widest_ps(bg->files[0]->a_merged);
+		ps = dp_analysis_widest_ps(dp_sfile_view(bg->files[0], DP_VIEW_MERGED)->a);
 		for (uint32_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
 			char q[160];
 
@@ -97,12 +96,18 @@ TEST(background_index)
 		CHECK(fb->has_merged); /* threads entering the same functions merge */
 		/* the plain session built no index for the merged view; the background one did,
 		 * published it, and analysed the per-thread view with its own index */
-		CHECK(!atomic_load(&fp->fx_ready));
-		CHECK(fp->fx_merged == NULL);
-		CHECK(atomic_load(&fb->fx_ready));
-		CHECK(fb->fx_merged != NULL && fb->fx_merged->n_wide > 0 &&
-		      fb->fx_merged->n_procs > 0);
-		CHECK(fb->a != NULL && fb->fx != NULL && fb->fx != fb->fx_merged);
+		{
+			const struct dp_view *pm = &fp->view[DP_VIEW_MERGED];
+			const struct dp_view *bm = &fb->view[DP_VIEW_MERGED];
+			const struct dp_view *bt = &fb->view[DP_VIEW_THREADS];
+
+			CHECK(!atomic_load(&pm->ix_done));
+			CHECK(pm->ix == NULL);
+			CHECK(atomic_load(&bm->ix_done));
+			CHECK(bm->ix != NULL && dp_report_index_size(bm->ix).cliques > 0 &&
+			      dp_report_index_size(bm->ix).procs > 0);
+			CHECK(bt->a != NULL && bt->ix != NULL && bt->ix != bm->ix);
+		}
 		for (uint32_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
 			for (uint32_t view = 0; view < 2; view++) {
 				const char *v = view ? "&view=threads" : "";

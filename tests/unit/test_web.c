@@ -18,6 +18,7 @@
 #include "deepprof/format.h"
 #include "display/display.h"
 #include "format/writer.h"
+#include "front/request.h"
 #include "front/session.h"
 #include "harness.h"
 #include "sample_profile.h"
@@ -111,6 +112,42 @@ TEST(url_decode)
 	CHECK_EQ(dp_hexval('/'), -1);
 }
 
+/* The request core: format= read first (the first valid one), file= split off and
+ * checked, the rest verbatim, and the one JSON error shape. */
+TEST(request_core)
+{
+	struct dp_request q;
+	struct dp_buf b;
+	const char *ct = NULL;
+
+	CHECK_EQ(dp_request_format("page=bogus&format=json", DP_FMT_HTML), DP_FMT_JSON);
+	CHECK_EQ(dp_request_format("format=xml&%66ormat=text", DP_FMT_HTML), DP_FMT_TEXT);
+	CHECK_EQ(dp_request_format("format=xml", DP_FMT_HTML), DP_FMT_HTML);
+	CHECK_EQ(dp_request_format(NULL, DP_FMT_TEXT), DP_FMT_TEXT);
+	CHECK_EQ(dp_request_split("page=x&file=a%2Fb&&format=json&file=a/b", DP_FMT_HTML, 100, &q),
+		 0);
+	CHECK_EQ(q.fmt, DP_FMT_JSON);
+	CHECK(q.fmt_given && q.has_file);
+	CHECK_STR(q.file, "a/b");
+	CHECK_STR(dp_buf_cstr(&q.rest), "page=x&format=json");
+	CHECK_EQ(q.n_query, 1); /* format= is no query */
+	dp_request_release(&q);
+	CHECK_EQ(dp_request_split("file=1&format=text&file=2", DP_FMT_HTML, 100, &q), 400);
+	CHECK_EQ(q.fmt, DP_FMT_TEXT); /* the refusal is still written in it */
+	CHECK(strstr(q.msg, "twice") != NULL);
+	dp_request_release(&q);
+	CHECK_EQ(dp_request_split("file=%zz", DP_FMT_HTML, 100, &q), 400);
+	CHECK(!q.fmt_given);
+	dp_request_release(&q);
+	CHECK_EQ(dp_request_split("page=menu&x=12345", DP_FMT_HTML, 10, &q), 414);
+	dp_request_release(&q);
+	dp_buf_init(&b, 1u << 16);
+	CHECK_EQ(dp_error_body(&b, 400, "bad \"q\"", NULL, DP_FMT_JSON, NULL, &ct), 0);
+	CHECK_STR(dp_buf_cstr(&b), "{\"status\": 400, \"error\": \"bad \\\"q\\\"\"}\n");
+	CHECK_STR(ct, "application/json");
+	dp_buf_release(&b);
+}
+
 /* The checks made before the session is asked anything. */
 static void route_errors(struct dp_web_router *rt)
 {
@@ -180,13 +217,26 @@ static void route_one(struct dp_web_router *rt)
 	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?file=0&page=quit", &r), 400);
 	dp_web_reply_release(&r);
+	/* format= first: a query the parser refuses is answered in JSON all the same */
+	CHECK_EQ(get(rt, "/?page=bogus&format=json", &r), 400);
+	CHECK_STR(r.content_type, "application/json");
+	{
+		static const char want[] = "{\"status\": 400, \"error\": \"unknown page 'bogus'";
+
+		CHECK(strncmp(dp_buf_cstr(&r.body), want, sizeof(want) - 1) == 0);
+	}
+	CHECK(!has(&r, "quit")); /* the CGI program's pages are not the query language's */
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/x?format=text", &r), 404);
+	CHECK_STR(r.content_type, "text/plain; charset=utf-8");
+	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?format=json", &r), 200);
 	CHECK_STR(r.content_type, "application/json");
 	CHECK(has(&r, "\"page\": \"menu\""));
 	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?format=json&file=9", &r), 404);
 	CHECK_STR(dp_buf_cstr(&r.body),
-		  "{\"status\":404,\"error\":\"No file \\\"9\\\" here: file= is the number (0 "
+		  "{\"status\": 404, \"error\": \"No file \\\"9\\\" here: file= is the number (0 "
 		  "to 0) of one of the profiles this server shows.\"}\n");
 	dp_web_reply_release(&r);
 }
@@ -204,6 +254,17 @@ static void route_two(struct dp_web_router *rt)
 	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?page=menu", &r), 400);
 	CHECK(has(&r, "file=N"));
+	dp_web_reply_release(&r);
+	/* the index and its refusals in the format asked for */
+	CHECK_EQ(get(rt, "/?format=json", &r), 200);
+	CHECK_STR(r.content_type, "application/json");
+	CHECK(has(&r, "\"files\": [") && has(&r, "{\"file\":1,") && has(&r, "a.data\""));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?page=menu&format=json", &r), 400);
+	CHECK(strncmp(dp_buf_cstr(&r.body), "{\"status\": 400, \"error\": ", 25) == 0);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?format=text", &r), 200);
+	CHECK(has(&r, "file=0\t") && has(&r, "file=1\t"));
 	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?file=1", &r), 200);
 	CHECK(has(&r, "href=\"/?file=1&amp;page=root"));
@@ -318,6 +379,7 @@ int main(void)
 		return 1;
 	}
 	test_url_decode();
+	test_request_core();
 	test_route();
 	test_server();
 	remove_files();
