@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diff.h"
-#include "cli/commands.h"
-#include "core/buf.h"
-#include "core/err.h"
-#include "core/json.h"
-#include "format/reader.h"
+#include "../analysis/diff.h"
+#include "../core/buf.h"
+#include "../core/err.h"
+#include "../core/json.h"
+#include "../format/reader.h"
+#include "commands.h"
 
 static const char diff_usage[] =
 	"usage: deepprof diff [--format=text|json] [--metric=M] [--absolute] [--limit N]\n"

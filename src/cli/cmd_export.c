@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/merge.h"
-#include "cli/commands.h"
-#include "core/err.h"
-#include "export/export.h"
-#include "format/reader.h"
+#include "../analysis/merge.h"
+#include "../core/err.h"
+#include "../export/export.h"
+#include "../format/reader.h"
+#include "commands.h"
 
 static const char export_usage[] =
 	"usage: deepprof export --format=FMT [OPTIONS] FILE [QUERY] -o OUT\n"

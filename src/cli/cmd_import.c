@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "core/err.h"
+#include "../core/err.h"
+#include "../format/writer.h"
+#include "../import/import.h"
+#include "commands.h"
 #include "deepprof/format.h"
-#include "format/writer.h"
-#include "import/import.h"
 
 static const char import_usage[] =
 	"usage: deepprof import [--from=FORMAT] [OPTIONS] INPUT -o OUT.data\n"

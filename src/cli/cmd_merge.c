@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/profile_merge.h"
-#include "cli/commands.h"
-#include "core/err.h"
+#include "../analysis/profile_merge.h"
+#include "../core/err.h"
+#include "commands.h"
 
 static const char merge_usage[] =
 	"usage: deepprof merge [--force] -o OUT IN...\n"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "core/err.h"
+#include "../core/err.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
 #include "import.h"

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/err.h"
+#include "../core/err.h"
+#include "../symbol/symbol.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
 #include "import.h"
-#include "symbol/symbol.h"
 
 #define UFT_SYM_REL_ADDR (1u << 5)
 #define UFT_RECORD_MAGIC 5u
