@@ -267,7 +267,7 @@ int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
 	if (f->has_merged)
 		dp_check_invariants(&c, f->view[DP_VIEW_MERGED].a, "merged");
 	dp_check_views(&c, f);
-	dp_check_regions(&c, &f->prof);
+	dp_check_regions(&c, &f->view[DP_VIEW_THREADS].prof);
 	rc = dp_check_pages(&c, f, max_per_kind);
 	return rc < 0 ? rc : dp_buf_error(&res->report);
 }
