@@ -113,6 +113,16 @@ static int run(unsigned flags, bool record)
 	return done;
 }
 
+/* After a run: drops the arenas' cached blocks and waits (up to 2 s) for the live blocks to
+ * come back to @live, since dp_par_split()'s helper thread, detached, may still be freeing
+ * its job when the run returns. */
+static void settle(int64_t live)
+{
+	dp_arena_cache_drop();
+	for (int wait = 0; wait < 2000 && dp_fault_live() != live; wait++)
+		usleep(1000);
+}
+
 /* Fails each allocation of a run in turn; returns how many runs were made. */
 static uint64_t fail_each(unsigned flags)
 {
@@ -130,7 +140,7 @@ static uint64_t fail_each(unsigned flags)
 	dp_fault_arm(0);
 	CHECK_EQ(run(flags, false), 1);
 	total = dp_fault_count();
-	dp_arena_cache_drop();
+	settle(live);
 	CHECK_EQ(dp_fault_live(), live);
 	if (stride < 1)
 		stride = 1;
@@ -143,10 +153,7 @@ static uint64_t fail_each(unsigned flags)
 		if (!dp_fault_fired())
 			break; /* the run made fewer than n allocations: every one has failed */
 		clean += !done;
-		dp_arena_cache_drop();
-		/* dp_par_split()'s helper thread, detached, may still be freeing its job */
-		for (int wait = 0; wait < 2000 && dp_fault_live() != live; wait++)
-			usleep(1000);
+		settle(live);
 		if (dp_fault_live() != live) {
 			fprintf(stderr, "allocation %llu failing leaks %lld blocks\n",
 				(unsigned long long)n, (long long)(dp_fault_live() - live));
