@@ -41,7 +41,7 @@ DP_RT_NOINST uint64_t dp_rt_now_ns(clockid_t clk)
  * write(2); keeps errno. */
 DP_RT_NOINST void dp_rt_say(const char *a, const char *b, const char *c)
 {
-	char msg[512];
+	char msg[2048];
 	size_t n = 0;
 	const char *parts[3] = {a, b, c};
 	int saved = errno;
@@ -78,7 +78,14 @@ DP_RT_NOINST void dp_rt_stop(const char *why, const char *detail)
 			dp_rt_g.stop_reason[n++] = *s;
 	}
 	dp_rt_g.stop_reason[n] = 0;
-	dp_rt_say("deepprof: ", dp_rt_g.stop_reason, "; profiling stopped\n");
+	if (detail) { /* in full: the file keeps the first 159 bytes */
+		char line[2048];
+
+		dp_rt_join(line, sizeof(line), "deepprof: ", why, ": ");
+		dp_rt_say(line, detail, "; profiling stopped\n");
+	} else {
+		dp_rt_say("deepprof: ", why, "; profiling stopped\n");
+	}
 }
 
 /* An unsigned decimal environment variable, or @def if unset or malformed. */

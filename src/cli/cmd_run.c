@@ -431,12 +431,33 @@ static void child_files(const char *output, const struct timespec *start)
 }
 
 /*
+ * The file the runtime writes when it cannot write @output (rt_write.c): $TMPDIR (if
+ * absolute, else /tmp) and @output's last component, into @out; 0 if it exists, is a
+ * regular file and was written since @start, else -1.
+ */
+static int fallback_file(const char *output, const struct timespec *start, char *out, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	struct stat st;
+	int n;
+
+	if (!dir || dir[0] != '/')
+		dir = "/tmp";
+	n = snprintf(out, len, "%s%s%s", dir, dir[1] && dir[strlen(dir) - 1] != '/' ? "/" : "",
+		     strrchr(output, '/') + 1);
+	if (n < 0 || (size_t)n >= len || strcmp(out, output) == 0)
+		return -1;
+	return stat(out, &st) == 0 && S_ISREG(st.st_mode) && newer(&st, start) ? 0 : -1;
+}
+
+/*
  * dp_cmd_run - `deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]`. Returns PROG's exit
  * status (128+N if killed by signal N; 127 if it could not be run), 2 on bad usage.
  */
 int dp_cmd_run(int argc, char **argv)
 {
 	struct timespec start, t0, t1;
+	char alt[PATH_MAX];
 	struct dp_run_opts o;
 	int status, started, rc;
 	struct stat st;
@@ -469,6 +490,10 @@ int dp_cmd_run(int argc, char **argv)
 		fprintf(stderr, "deepprof: profile written to %s\n", o.output);
 		symbolize(o.output);
 		print_summary(o.output);
+	} else if (fallback_file(o.output, &start, alt, sizeof(alt)) == 0) {
+		fprintf(stderr, "deepprof: profile written to %s instead\n", alt);
+		symbolize(alt);
+		print_summary(alt);
 	} else if (started > 0) {
 		fprintf(stderr,
 			"deepprof: %s was killed before writing its profile (see "

@@ -287,6 +287,56 @@ def t_exceptions(ctx, ck):
     ck.balanced(p)
 
 
+def t_chdir(ctx, ck):
+    exe = ctx.build("chdir", ["chdir.c"])
+    env = {k: v for k, v in ctx.env.items() if k != "DEEPPROF_OUTPUT"}
+
+    def direct(argv, cwd, **extra):
+        print("+ (in %s) %s" % (cwd, " ".join(argv)), flush=True)
+        r = subprocess.run(argv, cwd=cwd, env=dict(env, **extra), capture_output=True,
+                           text=True, check=False)
+        sys.stdout.write(r.stderr)
+        return r
+
+    def profile(path):
+        ctx.must([ctx.deepprof, "symbolize", path])
+        return Profile.load(ctx.deepprof, path)
+
+    # the output path is fixed when the program starts, not where it ends
+    r = direct([exe, "7", "sub"], ctx.work)
+    ck.eq("exit status", r.returncode, 0)
+    ck.true("no Deep.data in the directory it ended in",
+            not os.path.exists(os.path.join(ctx.work, "sub", "Deep.data")))
+    ck.edge(profile(os.path.join(ctx.work, "Deep.data")), "main", "work", calls=7, exits=7)
+    # %e expanded at start, relative directory too
+    os.makedirs(os.path.join(ctx.work, "out"))
+    direct([exe, "3", "sub2"], ctx.work, DEEPPROF_OUTPUT="out/%e-x.data")
+    ck.edge(profile(os.path.join(ctx.work, "out", "chdir-x.data")), "main", "work", calls=3)
+    # its directory removed: the profile goes to $TMPDIR, and both say where
+    start = os.path.join(ctx.work, "a")
+    tmp = os.path.join(ctx.work, "tmp")
+    os.makedirs(start)
+    os.makedirs(tmp)
+    r = direct([ctx.deepprof, "run", "--", exe, "5", "../b", "rm"], start, TMPDIR=tmp)
+    ck.eq("exit status with the directory removed", r.returncode, 0)
+    ck.true("the runtime says where the profile went",
+            "deepprof: cannot write %s/Deep.data: No such file or directory; the profile "
+            "went to %s/Deep.data\n" % (start, tmp) in r.stderr)
+    ck.true("deepprof run finds it", "profile written to %s/Deep.data instead" % tmp
+            in r.stderr)
+    ck.edge(Profile.load(ctx.deepprof, os.path.join(tmp, "Deep.data")), "main", "work",
+            calls=5, exits=5)
+    # nowhere to write: one line names both paths
+    os.makedirs(start)
+    none = os.path.join(ctx.work, "none")
+    r = direct([exe, "5", "../c", "rm"], start, TMPDIR=none)
+    ck.eq("exit status with the profile lost", r.returncode, 0)
+    lost = [ln for ln in r.stderr.splitlines() if "profile lost" in ln]
+    ck.eq("lost-profile lines", lost,
+          ["deepprof: profile lost: cannot write %s/Deep.data: No such file or directory, "
+           "nor %s/Deep.data: No such file or directory; profiling stopped" % (start, none)])
+
+
 def t_fork(ctx, ck):
     exe = ctx.build("fork", ["fork.c"])
     b, c, par = 10, 20, 30
