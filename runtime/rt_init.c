@@ -5,6 +5,7 @@
  * deepprof_write(). Printing uses write(2) only.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -226,6 +227,13 @@ DP_RT_NOINST void dp_rt_writer_fork_child(void)
 DP_RT_NOINST static void dp_rt_at_exit(int status, void *arg)
 {
 	(void)arg;
+#ifndef DP_RT_STATIC
+	/* Preloaded (deepprof run, a program not built with deepprof cc): a process in
+	 * which no instrumented code ran (the interpreter's helpers, the commands it runs)
+	 * writes no profile, which would replace a useful one of the same name. */
+	if (!__atomic_load_n(&dp_rt_g.threads, __ATOMIC_ACQUIRE))
+		return;
+#endif
 	dp_rt_g.exit_status = status;
 	dp_rt_g.exit_status_known = 1;
 	dp_rt_write(1);
@@ -258,9 +266,25 @@ DP_RT_NOINST void dp_rt_global_init(void)
 	errno = saved;
 }
 
+#ifndef DP_RT_STATIC
+/* This copy's deepprof_write, by a name no other object interposes (the address of
+ * deepprof_write itself would be the first definition's). */
+extern int dp_rt_own_write(void) __attribute__((alias("deepprof_write"), visibility("hidden")));
+#endif
+
 /* Early, so that our exit handler runs after the program's own atexit handlers. */
 __attribute__((constructor(101), no_instrument_function)) static void dp_rt_ctor(void)
 {
+#ifndef DP_RT_STATIC
+	/* libdeepprof.so preloaded into a program that has its own runtime (built with
+	 * deepprof cc; LD_PRELOAD passed on to it by a parent): that copy comes first in
+	 * the lookup order and takes every hook and allocation; this one stays idle (no
+	 * timer, no exit handler, no file). */
+	void *first = dlsym(RTLD_DEFAULT, "deepprof_write");
+
+	if (first && (uintptr_t)first != (uintptr_t)dp_rt_own_write)
+		return;
+#endif
 	dp_rt_global_init();
 }
 

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cmd_common.h"
 #include "commands.h"
 #include "deepprof/exports.h"
 
@@ -228,7 +229,9 @@ static int cc_usage(const char *name)
 	       "-finstrument-functions. DEEPPROF_INSTRUMENT=inlined always uses\n"
 	       "-finstrument-functions (inlined copies call the hooks too, and show up).\n"
 	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
-	       "no runtime (the executable provides it); -static links libdeepprof_static.a and\n"
+	       "no runtime: the program provides it (built with deepprof cc, or run with\n"
+	       "deepprof run, which preloads libdeepprof.so into other programs);\n"
+	       "-static links libdeepprof_static.a and\n"
 	       "wraps the allocation functions (-Wl,--wrap=malloc...). Without input files the\n"
 	       "arguments are passed through unchanged. Use it as CC=\"deepprof cc\" and\n"
 	       "CXX=\"deepprof c++\".\n"
@@ -236,47 +239,6 @@ static int cc_usage(const char *name)
 	       name, strcmp(name, "c++") == 0 ? "CXX" : "CC",
 	       strcmp(name, "c++") == 0 ? "c++" : "cc");
 	return 0;
-}
-
-#ifndef DP_LIBDIR
-#define DP_LIBDIR "lib"
-#endif
-
-/* The places deepprof's libraries are looked for under PREFIX, in order: DP_LIBDIR when
- * installed (it may be lib/x86_64-linux-gnu), else lib (the build tree). */
-static const char *const dp_libdirs[] = {DP_LIBDIR, "lib"};
-
-#define DP_N_LIBDIRS (int)(sizeof(dp_libdirs) / sizeof(dp_libdirs[0]))
-
-/* lib_file - PREFIX/(libdir @i)/@rel, malloc'd */
-static char *lib_file(const char *prefix, int i, const char *rel)
-{
-	char *dir = xstrcat3(prefix, strcmp(prefix, "/") ? "/" : "", dp_libdirs[i]);
-	char *path = xstrcat3(dir, "/", rel);
-
-	free(dir);
-	return path;
-}
-
-/*
- * The runtime archive @name (libdeepprof.a, or libdeepprof_static.a for -static links),
- * in the first of the library directories that has it. NULL, with a message, when none
- * does, rather than a confusing linker error.
- */
-static char *find_runtime(const char *prefix, const char *name)
-{
-	char *lib = NULL;
-
-	for (int i = 0; i < DP_N_LIBDIRS; i++) {
-		free(lib);
-		lib = lib_file(prefix, i, name);
-		if (access(lib, R_OK) == 0)
-			return lib;
-	}
-	fprintf(stderr, "deepprof: runtime library %s: %s (is deepprof built/installed?)\n", lib,
-		strerror(errno));
-	free(lib);
-	return NULL;
 }
 
 /* Which gcc the plugin was built for: its cc1, by path, size and modification time. */
@@ -296,9 +258,9 @@ static char *find_plugin(const char *prefix, struct dp_cc_gcc *gcc)
 	FILE *f;
 	int ok;
 
-	for (int i = 0; i < DP_N_LIBDIRS; i++) {
-		so = lib_file(prefix, i, "deepprof/deepprof_gcc.so");
-		rec = lib_file(prefix, i, "deepprof/deepprof_gcc.cc1");
+	for (int i = 0; i < DP_CLI_N_LIBDIRS; i++) {
+		so = dp_cli_lib_file(prefix, i, "deepprof/deepprof_gcc.so");
+		rec = dp_cli_lib_file(prefix, i, "deepprof/deepprof_gcc.cc1");
 		f = access(so, R_OK) == 0 ? fopen(rec, "r") : NULL;
 		free(rec);
 		ok = f && fscanf(f, "%4095s %lld %lld", gcc->cc1, &gcc->size, &gcc->mtime) == 3 &&
@@ -450,7 +412,7 @@ int dp_cmd_cc(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	if (link) {
-		lib = find_runtime(prefix, scan.stat ? "libdeepprof_static.a" : "libdeepprof.a");
+		lib = dp_cli_runtime_file(scan.stat ? "libdeepprof_static.a" : "libdeepprof.a");
 		if (!lib)
 			return 1;
 		args[n++] = xstrdup("-Wl,--whole-archive");
