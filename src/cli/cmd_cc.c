@@ -27,6 +27,7 @@ struct dp_cc_scan {
 	int shared;  /* -shared or -r: a library; the executable provides the hooks */
 	int stat;    /* -static or -static-pie: libc.a defines the allocation functions */
 	int n_inputs;
+	const char *conftest; /* an input or output named as configure tests are, or NULL */
 };
 
 /* Symbols the executable must export so that instrumented shared libraries (and the C++
@@ -167,17 +168,62 @@ static void scan_response_file(const char *path, struct dp_cc_scan *s)
 	fclose(f);
 }
 
+/*
+ * Whether @path (a file name, or with @dir the working directory) is one of the
+ * programs build systems compile and run to learn about the system: autoconf's
+ * conftest.c / conftest / conftest.o (and libtool's conftest*), CMake's try_compile and
+ * try_run projects (CMakeFiles/CMakeScratch/TryCompile-*, CMakeFiles/CMakeTmp, targets
+ * cmTC_*), meson's meson-private/tmp* checks.
+ */
+static int is_conftest(const char *path, int dir)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (strstr(path, "CMakeFiles/CMakeScratch/") || strstr(path, "CMakeFiles/CMakeTmp/") ||
+	    strstr(path, "meson-private/tmp"))
+		return 1;
+	if (dir)
+		return strcmp(base, "CMakeTmp") == 0 && strstr(path, "CMakeFiles/CMakeTmp");
+	return strncmp(base, "conftest", 8) == 0 || strncmp(base, "cmTC_", 5) == 0;
+}
+
 static void scan_args(int argc, char **argv, struct dp_cc_scan *s)
 {
+	const char *name;
 	int i;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < argc; i++) {
-		if (argv[i][0] == '@')
+		if (argv[i][0] == '@') {
 			scan_response_file(argv[i] + 1, s);
-		else if (scan_word(argv[i], s) && i + 1 < argc)
+			continue;
+		}
+		name = argv[i][0] != '-'			      ? argv[i]
+		       : strncmp(argv[i], "-o", 2) == 0 && argv[i][2] ? argv[i] + 2
+		       : strcmp(argv[i], "-o") == 0 && i + 1 < argc   ? argv[i + 1]
+								      : NULL;
+		if (name && !s->conftest && is_conftest(name, 0))
+			s->conftest = name;
+		if (scan_word(argv[i], s) && i + 1 < argc)
 			i++;
 	}
+}
+
+/* The reason the command compiles a configure-time test program (a name of it), or
+ * NULL: by its files' names or by the working directory. DEEPPROF_CONFTEST=instrument
+ * instruments them anyway. */
+static const char *conftest_reason(const struct dp_cc_scan *s, char *cwd, size_t len)
+{
+	const char *mode = getenv("DEEPPROF_CONFTEST");
+
+	if (mode && strcmp(mode, "instrument") == 0)
+		return NULL;
+	if (s->conftest)
+		return s->conftest;
+	if (getcwd(cwd, len) && is_conftest(cwd, 1))
+		return cwd;
+	return NULL;
 }
 
 static char *xstrcat3(const char *a, const char *b, const char *c)
@@ -232,7 +278,11 @@ static int cc_usage(const char *name)
 	       "no runtime: the program provides it (built with deepprof cc, or run with\n"
 	       "deepprof run, which preloads libdeepprof.so into other programs);\n"
 	       "-static links libdeepprof_static.a and\n"
-	       "wraps the allocation functions (-Wl,--wrap=malloc...). Without input files the\n"
+	       "wraps the allocation functions (-Wl,--wrap=malloc...). Configure-time test\n"
+	       "programs (autoconf's conftest*, CMake's try_compile and try_run, meson's\n"
+	       "checks) are compiled as they are, with no instrumentation and no runtime, so\n"
+	       "that configure learns what a plain build would and they write no profiles\n"
+	       "(DEEPPROF_CONFTEST=instrument instruments them too). Without input files the\n"
 	       "arguments are passed through unchanged. Use it as CC=\"deepprof cc\" and\n"
 	       "CXX=\"deepprof c++\".\n"
 	       "DEEPPROF_VERBOSE=1 prints the compiler command line on stderr.\n",
@@ -382,6 +432,8 @@ int dp_cmd_cc(int argc, char **argv)
 	const char *prefix = dp_cli_prefix();
 	char *compiler, **args, *lib = NULL;
 	struct dp_cc_scan scan;
+	const char *why;
+	char cwd[4096];
 	int n = 0, i, link;
 	size_t j;
 
@@ -391,6 +443,12 @@ int dp_cmd_cc(int argc, char **argv)
 	if (!compiler)
 		return 1;
 	scan_args(argc - 1, argv + 1, &scan);
+	why = scan.n_inputs > 0 ? conftest_reason(&scan, cwd, sizeof(cwd)) : NULL;
+	if (why) { /* the program as the build system means it: no hooks, no runtime */
+		scan.n_inputs = 0;
+		if (verbose && *verbose && strcmp(verbose, "0") != 0)
+			fprintf(stderr, "deepprof: configure test (%s): not instrumented\n", why);
+	}
 	link = scan.n_inputs > 0 && !scan.no_link && !scan.shared;
 	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports or wraps + NULL */
 	args = xmalloc(sizeof(*args) *
