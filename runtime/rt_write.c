@@ -288,7 +288,7 @@ DP_RT_NOINST static void dp_rt_encode_info(struct dp_rt_wctx *w, int at_exit)
 			w->n_csd,
 			1,
 			dp_rt_g.sampling ? dp_rt_g.period_ns : 0,
-			dp_rt_g.hz,
+			dp_rt_g.sampling ? dp_rt_g.hz : 0, /* no rate when off (SIGPROF taken) */
 			w->samples_in,
 			w->samples_out,
 			w->callseqs,

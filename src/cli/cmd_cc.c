@@ -26,6 +26,7 @@ struct dp_cc_scan {
 	int no_link; /* -c, -S, -E, -M, -MM or -fsyntax-only: no link step */
 	int shared;  /* -shared or -r: a library; the executable provides the hooks */
 	int stat;    /* -static or -static-pie: libc.a defines the allocation functions */
+	int pg;	     /* -pg: gprof's mcount calls too */
 	int n_inputs;
 	const char *conftest; /* an input or output named as configure tests are, or NULL */
 };
@@ -122,6 +123,8 @@ static int scan_word(const char *a, struct dp_cc_scan *s)
 		s->shared = 1;
 	else if (strcmp(a, "-static") == 0 || strcmp(a, "-static-pie") == 0)
 		s->stat = 1;
+	else if (strcmp(a, "-pg") == 0)
+		s->pg = 1;
 	return takes_arg(a);
 }
 
@@ -391,10 +394,12 @@ static int same_gcc(char **cmd, int n, const struct dp_cc_gcc *gcc)
  * The instrumentation flag for the compiler @cmd[0..n). DEEPPROF_INSTRUMENT=inlined:
  * -finstrument-functions (gcc's, before inlining: inlined copies call the hooks too).
  * Otherwise after inlining: clang's -finstrument-functions-after-inlining, or the plugin
- * with the gcc it was built for; else -finstrument-functions. NULL (with a message) for
- * an unknown DEEPPROF_INSTRUMENT.
+ * with the gcc it was built for; else -finstrument-functions. With clang and -pg (@pg),
+ * -finstrument-functions too: clang's -pg calls mcount through the same after-inlining
+ * hook slot, which would take it from deepprof's hooks. NULL (with a message) for an
+ * unknown DEEPPROF_INSTRUMENT.
  */
-static char *instrument_flag(char **cmd, int n, const char *prefix)
+static char *instrument_flag(char **cmd, int n, const char *prefix, int pg)
 {
 	const char *mode = getenv("DEEPPROF_INSTRUMENT");
 	struct dp_cc_gcc gcc;
@@ -410,7 +415,8 @@ static char *instrument_flag(char **cmd, int n, const char *prefix)
 		return NULL;
 	}
 	if (is_clang(cmd, n))
-		return xstrdup("-finstrument-functions-after-inlining");
+		return xstrdup(pg ? "-finstrument-functions"
+				  : "-finstrument-functions-after-inlining");
 	so = find_plugin(prefix, &gcc);
 	if (!so)
 		return xstrdup("-finstrument-functions");
@@ -459,7 +465,7 @@ int dp_cmd_cc(int argc, char **argv)
 		return 1;
 	}
 	if (scan.n_inputs > 0) {
-		args[n] = instrument_flag(args, n, prefix);
+		args[n] = instrument_flag(args, n, prefix, scan.pg);
 		if (!args[n++])
 			return 1;
 		args[n++] = xstrdup("-g");

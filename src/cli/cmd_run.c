@@ -438,7 +438,7 @@ static int print_summary(const char *path)
 	struct dp_run_rank *self, *calls;
 	struct dp_profile p;
 	uint64_t n_calls = 0;
-	uint32_t i;
+	uint32_t i, n_functions = 0;
 
 	memset(&p, 0, sizeof(p));
 	if (dp_read_file(path, &p) < 0) {
@@ -454,8 +454,10 @@ static int print_summary(const char *path)
 		dp_profile_release(&p);
 		return -1;
 	}
-	for (i = 0; i < p.n_ps; i++)
+	for (i = 0; i < p.n_ps; i++) {
 		self[i].ps = calls[i].ps = i + 1;
+		n_functions += p.ps[i + 1].kind == DP_PS_FUNCTION;
+	}
 	for (i = 1; i <= p.n_csd; i++) {
 		uint32_t ps = p.pd[p.csd[i].callee].ps;
 
@@ -464,13 +466,17 @@ static int print_summary(const char *path)
 		if (p.ps[ps].kind == DP_PS_FUNCTION)
 			n_calls += p.csd[i].calls;
 	}
+	if (p.sample_period_ns)
+		fprintf(stderr, "deepprof: %" PRIu64 " samples every %.3f ms (%.3f s of CPU), ",
+			p.samples_outside + p.samples_inside, (double)p.sample_period_ns / 1e6,
+			(double)(p.samples_outside + p.samples_inside) *
+				(double)p.sample_period_ns / 1e9);
+	else
+		fprintf(stderr, "deepprof: no samples (sampling was off), ");
 	fprintf(stderr,
-		"deepprof: %" PRIu64 " samples every %.3f ms (%.3f s of CPU), %" PRIu64
-		" calls; %" PRIu32 " functions, %" PRIu32 " call sites, %" PRIu32 " PDs, %" PRIu32
-		" CSDs, %" PRIu32 " threads\n",
-		p.samples_outside + p.samples_inside, (double)p.sample_period_ns / 1e6,
-		(double)(p.samples_outside + p.samples_inside) * (double)p.sample_period_ns / 1e9,
-		n_calls, p.n_ps, p.n_css, p.n_pd, p.n_csd, p.n_threads);
+		"%" PRIu64 " calls; %" PRIu32 " functions, %" PRIu32 " call sites, %" PRIu32
+		" PDs, %" PRIu32 " CSDs, %" PRIu32 " threads\n",
+		n_calls, n_functions, p.n_css, p.n_pd, p.n_csd, p.n_threads);
 	if (p.lost_calls || p.lost_samples || p.lost_allocs)
 		fprintf(stderr,
 			"deepprof: collection stopped early (%s): lost %" PRIu64 " calls, %" PRIu64

@@ -131,6 +131,25 @@ def t_run_options(ctx, ck):
     ck.eq("--hz 0: sample period", p.doc["sample_period_ns"], 0)
     ck.eq("--hz 0: samples", sum(c["samples"] for c in p.csd), 0)
     ck.eq("--hz 0: requested rate", p.doc["hz"], 0)
+    ck.true("--hz 0: the summary says sampling was off (%r)" % ctx.summary[-600:],
+            "deepprof: no samples (sampling was off), " in ctx.summary
+            and "samples every" not in ctx.summary)
+    # the summary's function count is the symbolizer's (no root or thread entries)
+    sym = re.search(r": (\d+) functions, \d+ call sites \(\d+ never taken\) symbolized",
+                    ctx.summary)
+    tot = re.search(r" calls; (\d+) functions, ", ctx.summary)
+    ck.true("both counts printed", sym is not None and tot is not None)
+    ck.eq("functions symbolized and in the summary", sym and sym.group(1),
+          tot and tot.group(1))
+    ck.eq("functions in the summary", tot and int(tot.group(1)),
+          sum(1 for x in p.ps.values() if x["kind"] == "function"))
+    # -pg: gprof takes SIGPROF first, sampling is off and the file and summary say so
+    pg = ctx.build("recursion-pg", ["recursion.c"], extra=["-pg"])
+    _, p = ctx.run(pg, 10, 10, output="pg.data")
+    ck.eq("-pg: sample period and rate", (p.doc["sample_period_ns"], p.doc["hz"]), (0, 0))
+    ck.true("-pg: the summary says sampling was off",
+            "no samples (sampling was off)" in ctx.summary)
+    ck.eq("-pg: fib(10) calls", p.into("fib")["calls"], fib_calls(10))
     _, p = ctx.run(exe, 32, 10, opts=["--hz=500"])
     ck.eq("--hz=500: requested rate", p.doc["hz"], 500)
     ck.true("--hz=500: period about 2 ms (%d ns)" % p.doc["sample_period_ns"],
