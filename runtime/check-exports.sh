@@ -1,8 +1,8 @@
 #!/bin/sh
 # runtime/check-exports.sh LIB - fail unless LIB's dynamic symbol table defines exactly
-# the runtime API: the hooks, deepprof_write and the allocation functions, with no
-# symbol versions.
-want="__cyg_profile_func_enter __cyg_profile_func_exit aligned_alloc calloc deepprof_write malloc memalign posix_memalign pvalloc realloc valloc"
+# the runtime API: the hooks, deepprof_write, the allocation functions and
+# __cxa_begin_catch, with no symbol versions.
+want="__cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit aligned_alloc calloc deepprof_write malloc memalign posix_memalign pvalloc realloc valloc"
 got=$(nm -D --defined-only "$1" | awk '{print $3}' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 if [ "$got" != "$want" ]; then
 	echo "exported: $got" >&2

@@ -356,6 +356,27 @@ def t_chdir(ctx, ck):
            "nor %s/Deep.data: No such file or directory; profiling stopped" % (start, none)])
 
 
+def t_catch(ctx, ck):
+    """A caught exception's destructor (run by __cxa_end_catch) and a handler's calls
+    belong to the catching function, by reference, by value, rethrown and nested."""
+    exe = ctx.build("catch", ["catch.cpp"], cxx=True)
+    n = 30
+    out, p = ctx.run(exe, n)
+    ck.eq("rounds", kv(out, "rounds"), n)
+    dtor = "Err::~Err()"
+    want = {"catch_ref(long)": n, "catch_val(long)": 2 * n, "catch_outer(long)": n,
+            "catch_nested(long)": 2 * n}
+    got = {a: v["calls"] for (a, b), v in p.edges().items() if b == dtor}
+    ck.eq("callers of %s and their calls" % dtor, got, want)
+    ck.edge(p, dtor, "dtor_leaf(long)", calls=6 * n, exits=6 * n)
+    ck.edge(p, "catch_val(long)", "Err::Err(Err const&)", calls=n, exits=n)
+    ck.edge(p, "catch_val(long)", "in_handler(long)", calls=n, exits=n)
+    ck.edge(p, "catch_outer(long)", "rethrow(long)", calls=n)
+    ck.edge(p, "dive(long, long)", "Err::Err(long)", calls=5 * n, exits=5 * n)
+    ck.edge(p, "dive(long, long)", "dive(long, long)", calls=19 * n)
+    ck.balanced(p)
+
+
 def t_fork(ctx, ck):
     exe = ctx.build("fork", ["fork.c"])
     b, c, par = 10, 20, 30

@@ -8,7 +8,8 @@ set_tests_properties(runtime_exports PROPERTIES LABELS unit TIMEOUT 30)
 
 if(NOT DP_SANITIZE AND NOT DP_TSAN)
 	find_package(Threads REQUIRED)
-	set(DP_RT_EXPORTS __cyg_profile_func_enter __cyg_profile_func_exit deepprof_write malloc
+	set(DP_RT_EXPORTS __cyg_profile_func_enter __cyg_profile_func_exit deepprof_write
+		__cxa_begin_catch malloc
 		calloc realloc posix_memalign aligned_alloc memalign valloc pvalloc)
 	# dp_rt_test(NAME SOURCES...): the test runs in its own output directory.
 	function(dp_rt_test name)
