@@ -36,7 +36,8 @@ fetch() {
 	[ $rc -eq 0 ] || die "scripts/get-debian-source $1 failed ($rc)"
 }
 
-# functions FILE / callers FILE NAME / threads FILE - see profile.py.
+# functions FILE / callers FILE NAME / threads FILE / main_calls FILE NAME - see
+# profile.py.
 functions() {
 	python3 "$repo/tests/real/profile.py" "$dp" "$1" functions
 }
@@ -45,6 +46,9 @@ callers() {
 }
 threads() {
 	python3 "$repo/tests/real/profile.py" "$dp" "$1" threads
+}
+main_calls() {
+	python3 "$repo/tests/real/profile.py" "$dp" "$1" main-calls "$2"
 }
 
 # calls_of FN-FILE NAME - summed calls of function NAME in a `functions` listing.

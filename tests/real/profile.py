@@ -4,6 +4,7 @@
 usage: profile.py DEEPPROF FILE functions     NAME CALLS SELF_SAMPLES FILE:LINE, by calls
        profile.py DEEPPROF FILE callers NAME  CALLER CALLS, every caller of function NAME
        profile.py DEEPPROF FILE threads       one line: the number of threads with calls
+       profile.py DEEPPROF FILE main-calls NAME  one line: calls of NAME in the main thread
 The profile is read through `deepprof dump --format=json` (tests/integration/dpprofile.py).
 """
 import os
@@ -44,6 +45,10 @@ def main():
                 print("%s\t%d" % (a, v["calls"]))
     elif what == "threads":
         print(len({p.pd[c["callee"]]["thread"] for c in p.csd if c["calls"]}))
+    elif what == "main-calls" and len(sys.argv) == 5:
+        main = {t["index"] for t in p.threads if t["flags"] & 2}  # DP_THREAD_MAIN
+        print(sum(c["calls"] for c in p.csd if p.pd[c["callee"]]["thread"] in main
+                  and p.pd_name(c["callee"]) == sys.argv[4]))
     else:
         sys.stderr.write(__doc__)
         return 2
