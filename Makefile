@@ -1,9 +1,12 @@
 # Makefile - the developer's entry points, wrapping CMake and CTest:
 #   make                      build into ./build (tool, runtime, tests)
 #   make install PREFIX=DIR   install bin/deepprof, lib/libdeepprof.{a,so}, headers, man page
-#   make check                deps; tools/checksrc and check-format; -Werror build + all CTests; ASan/UBSan
+#   make check                deps; tools/checksrc and check-format; -Werror build + the CTests
+#                             but the slow real programs (label real_slow); ASan/UBSan
 #                             unit and integration tests; TSan unit tests; a clang libFuzzer
 #                             run of the reader (DP_FUZZ_SECONDS, default 60)
+#   make check-real           the real programs from Debian's sources, the slow ones too
+#                             (tests/real: bzip2, jsoncpp, zstd, grep; tens of minutes)
 #   make demo                 deps, build, profile examples/wordfreq with deepprof run
 #   make bench                benchmarks (bench/run), results in docs/PERFORMANCE.md
 #   make clean                remove the build trees
@@ -18,7 +21,8 @@ CTEST ?= ctest
 DP_FUZZ_SECONDS ?= 60
 export DP_FUZZ_SECONDS
 
-.PHONY: all build install check check-main check-asan check-tsan check-fuzz deps demo bench clean
+.PHONY: all build install check check-main check-asan check-tsan check-fuzz check-real deps demo \
+	bench clean
 
 all: build
 
@@ -46,7 +50,13 @@ check-main:
 	tools/check-format
 	$(CMAKE) -S . -B $(BUILD) -DDP_WERROR=ON
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS)
+	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS) -LE real_slow
+
+# Every real program of tests/real (label real), built by its own build system twice and
+# checked against its plain build; the slow ones (label real_slow) only here. One at a
+# time: each builds with two jobs.
+check-real: deps build
+	cd $(BUILD) && $(CTEST) --output-on-failure -L real
 
 # The tools, unit and integration tests under ASan/UBSan (the runtime is never sanitized:
 # it lives inside the profiled programs).
