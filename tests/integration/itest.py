@@ -483,6 +483,56 @@ def t_shlib(ctx, ck):
     ck.edge(p, "lib_entry", "lib_helper", calls=n, exits=n)
 
 
+def t_pymod(ctx, ck):
+    """A Python C extension built with deepprof cc -shared, loaded by the plain
+    interpreter running this test: deepprof run preloads the runtime, and the module's
+    hooks reach it instead of glibc's no-op ones; the interpreter's own helpers (none
+    here) would write no file."""
+    import sysconfig
+    inc = sysconfig.get_paths()["include"]
+    if not os.path.exists(os.path.join(inc, "Python.h")):
+        raise Skip("Python.h not found in %s (python3-dev)" % inc)
+    ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    ctx.build("dpspam" + ext, ["pymod.c"], extra=["-shared", "-fPIC", "-I", inc])
+    so = os.path.join(ctx.work, "dpspam" + ext)
+    # the module's hooks are the usual references to glibc's no-op ones, which the
+    # preloaded runtime (no symbol versions) satisfies first
+    dyn = ctx.must(["readelf", "--dyn-syms", "-W", so]).stdout
+    ck.true("the module references __cyg_profile_func_enter@GLIBC_*",
+            re.search(r"UND __cyg_profile_func_enter@GLIBC_", dyn) is not None)
+    n, k, m = 12, 3, 5
+    script = ("import dpspam\nfor _ in range(%d): dpspam.fib(%d)\n"
+              "for _ in range(%d): dpspam.leaf()\nprint('ok')\n" % (k, n, m))
+    # without the runtime the module works as before and nothing is written
+    r = ctx.sh([sys.executable, "-c", script])
+    ck.eq("plain run", (r.returncode, r.stdout), (0, "ok\n"))
+    ck.true("no profile without the runtime", not os.path.exists(
+        os.path.join(ctx.work, "Deep.data")))
+    r = ctx.sh([ctx.deepprof, "run", "--", sys.executable, "-c", script])
+    sys.stdout.write(r.stderr)
+    ck.eq("profiled run", (r.returncode, r.stdout), (0, "ok\n"))
+    ck.true("deepprof run says it preloads the runtime",
+            "is not built with deepprof cc: preloading " in r.stderr)
+    p = Profile.load(ctx.deepprof, os.path.join(ctx.work, "Deep.data"))
+    ck.eq("calls into PyInit_dpspam", p.into("PyInit_dpspam")["calls"], 1)
+    ck.eq("calls into dpspam_fib", p.into("dpspam_fib")["calls"], k)
+    ck.eq("calls into dpspam_leaf", p.into("dpspam_leaf")["calls"], m)
+    ck.edge(p, "dpspam_fib", "fib", calls=k, exits=k)
+    ck.edge(p, "fib", "fib", calls=k * (fib_calls(n) - 1), exits=k * (fib_calls(n) - 1))
+    ck.edge(p, "dpspam_leaf", "leaf", calls=m, exits=m)
+    obj = p.objects.get(p.function("fib")["object"], {})
+    ck.true("fib's object is the module (%r)" % obj.get("path"),
+            obj.get("path", "") == os.path.realpath(so))
+    ck.balanced(p)
+    # a process in which no instrumented code runs writes nothing
+    os.unlink(os.path.join(ctx.work, "Deep.data"))
+    r = ctx.sh([ctx.deepprof, "run", "--", sys.executable, "-c", "print('plain')"])
+    ck.eq("run without the module", (r.returncode, r.stdout), (0, "plain\n"))
+    ck.true("no profile from it", not os.path.exists(os.path.join(ctx.work, "Deep.data")))
+    ck.true("deepprof run says why (%r)" % r.stderr[-300:],
+            "wrote no profile: no instrumented code ran in it" in r.stderr)
+
+
 def t_multifile(ctx, ck):
     objs = []
     for s in ("mf_main.c", "mf_util.c", "mf_more.c"):
