@@ -1,10 +1,14 @@
 # Makefile - the developer's entry points, wrapping CMake and CTest:
 #   make                      build into ./build (tool, runtime, tests)
 #   make install PREFIX=DIR   install bin/deepprof, lib/libdeepprof.{a,so}, headers, man page
-#   make check                deps; tools/checksrc and check-format; -Werror build + all CTests; ASan/UBSan
+#   make check                deps; tools/checksrc and check-format; -Werror build + the CTests
+#                             but the slow real programs (label real_slow); ASan/UBSan
 #                             unit and integration tests; TSan unit tests; clang libFuzzer
 #                             runs of the reader (DP_FUZZ_SECONDS, default 60), the query
-#                             parser and the CGI request decoders (half that each)
+#                             parser and the CGI request decoders (half that each) and the
+#                             importers (a quarter each)
+#   make check-real           the real programs from Debian's sources, the slow ones too
+#                             (tests/real: bzip2, jsoncpp, zstd, grep; tens of minutes)
 #   make demo                 deps, build, profile examples/wordfreq with deepprof run
 #   make bench                benchmarks (bench/run), results in docs/PERFORMANCE.md
 #   make clean                remove the build trees
@@ -16,7 +20,8 @@ CTEST ?= ctest
 DP_FUZZ_SECONDS ?= 60
 export DP_FUZZ_SECONDS
 
-.PHONY: all build install check check-main check-asan check-tsan check-fuzz deps demo bench clean
+.PHONY: all build install check check-main check-asan check-tsan check-fuzz check-real deps demo \
+	bench clean
 
 all: build
 
@@ -48,6 +53,12 @@ check-main:
 	$(CMAKE) --preset dev
 	$(CMAKE) --build --preset dev -j $(JOBS)
 	$(CTEST) --preset dev -j $(JOBS)
+
+# Every real program of tests/real (label real), built by its own build system twice and
+# checked against its plain build; the slow ones (label real_slow) only here. One at a
+# time: each builds with two jobs.
+check-real: deps build
+	cd $(BUILD) && $(CTEST) --output-on-failure -L real
 
 # The tools and the unit tests under ASan/UBSan, with the assert()ed invariants, and the
 # integration tests labelled asan: every front end, tool and CGI test, and each program

@@ -19,3 +19,12 @@ if [ -z "$want" ] || [ "$got" != "$want" ]; then
 	echo "$map: $want" >&2
 	exit 1
 fi
+# No version definitions: the hooks and allocators of every other object are versioned
+# references to glibc's (__cyg_profile_func_enter@GLIBC_2.2.5, glibc's no-op hooks), and
+# the dynamic linker lets a definition in an object without version information satisfy
+# them. A version node here would send a deepprof-built shared object's hooks, in a
+# program with libdeepprof.so preloaded, back to glibc's no-op ones.
+if readelf -V "$1" | grep -q "Version definition section"; then
+	echo "$1 has version definitions: versioned references would skip it" >&2
+	exit 1
+fi

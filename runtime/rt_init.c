@@ -5,6 +5,7 @@
  * deepprof_write(). Printing uses write(2) only.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -41,7 +42,7 @@ DP_RT_NOINST uint64_t dp_rt_now_ns(clockid_t clk)
  * write(2); keeps errno. */
 DP_RT_NOINST void dp_rt_say(const char *a, const char *b, const char *c)
 {
-	char msg[512];
+	char msg[2048];
 	size_t n = 0;
 	const char *parts[3] = {a, b, c};
 	int saved = errno;
@@ -78,7 +79,14 @@ DP_RT_NOINST void dp_rt_stop(const char *why, const char *detail)
 			dp_rt_g.stop_reason[n++] = *s;
 	}
 	dp_rt_g.stop_reason[n] = 0;
-	dp_rt_say("deepprof: ", dp_rt_g.stop_reason, "; profiling stopped\n");
+	if (detail) { /* in full: the file keeps the first 159 bytes */
+		char line[2048];
+
+		dp_rt_join(line, sizeof(line), "deepprof: ", why, ": ");
+		dp_rt_say(line, detail, "; profiling stopped\n");
+	} else {
+		dp_rt_say("deepprof: ", why, "; profiling stopped\n");
+	}
 }
 
 /* An unsigned decimal environment variable, or @def if unset or malformed. */
@@ -219,6 +227,13 @@ DP_RT_NOINST void dp_rt_writer_fork_child(void)
 DP_RT_NOINST static void dp_rt_at_exit(int status, void *arg)
 {
 	(void)arg;
+#ifndef DP_RT_STATIC
+	/* Preloaded (deepprof run, a program not built with deepprof cc): a process in
+	 * which no instrumented code ran (the interpreter's helpers, the commands it runs)
+	 * writes no profile, which would replace a useful one of the same name. */
+	if (!__atomic_load_n(&dp_rt_g.threads, __ATOMIC_ACQUIRE))
+		return;
+#endif
 	dp_rt_g.exit_status = status;
 	dp_rt_g.exit_status_known = 1;
 	dp_rt_write(1);
@@ -251,9 +266,25 @@ DP_RT_NOINST void dp_rt_global_init(void)
 	errno = saved;
 }
 
+#ifndef DP_RT_STATIC
+/* This copy's deepprof_write, by a name no other object interposes (the address of
+ * deepprof_write itself would be the first definition's). */
+extern int dp_rt_own_write(void) __attribute__((alias("deepprof_write"), visibility("hidden")));
+#endif
+
 /* Early, so that our exit handler runs after the program's own atexit handlers. */
 __attribute__((constructor(101), no_instrument_function)) static void dp_rt_ctor(void)
 {
+#ifndef DP_RT_STATIC
+	/* libdeepprof.so preloaded into a program that has its own runtime (built with
+	 * deepprof cc; LD_PRELOAD passed on to it by a parent): that copy comes first in
+	 * the lookup order and takes every hook and allocation; this one stays idle (no
+	 * timer, no exit handler, no file). */
+	void *first = dlsym(RTLD_DEFAULT, "deepprof_write");
+
+	if (first && (uintptr_t)first != (uintptr_t)dp_rt_own_write)
+		return;
+#endif
 	dp_rt_global_init();
 }
 

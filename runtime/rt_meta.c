@@ -20,6 +20,8 @@
 static char dp_rt_pattern[4096] = "Deep.data";
 static char dp_rt_prog[4096];
 
+static int dp_rt_cat(char *buf, size_t len, size_t *n, const char *s, size_t sn);
+
 /* dp_rt_buf_release - unmap @b's memory and make it empty. */
 DP_RT_NOINST void dp_rt_buf_release(struct dp_rt_buf *b)
 {
@@ -79,20 +81,65 @@ DP_RT_NOINST void dp_rt_buf_str(struct dp_rt_buf *b, const char *s, size_t n)
 		memcpy(p, s, n);
 }
 
-/* dp_rt_output_init - remember DEEPPROF_OUTPUT (global init). */
+/* Append @s escaped for the pattern (% doubled) at @n in @buf of @len bytes; -1 if it
+ * does not fit. */
+DP_RT_NOINST static int dp_rt_cat_esc(char *buf, size_t len, size_t *n, const char *s)
+{
+	for (; *s; s++) {
+		if (*n + 2 >= len)
+			return -1;
+		if (*s == '%')
+			buf[(*n)++] = '%';
+		buf[(*n)++] = *s;
+	}
+	buf[*n] = 0;
+	return 0;
+}
+
+/*
+ * dp_rt_output_init - fix the output pattern when the runtime starts (global init):
+ * DEEPPROF_OUTPUT (default Deep.data) with %e expanded and, if relative, the current
+ * directory put in front, so that a program that calls chdir() still writes where it
+ * was started. %p and %% stay for the writer (a fork child writes its own pid).
+ */
 DP_RT_NOINST void dp_rt_output_init(void)
 {
 	const char *s = getenv("DEEPPROF_OUTPUT");
-	size_t n;
+	const char *prog = dp_rt_program(), *base = strrchr(prog, '/');
+	char cwd[sizeof(dp_rt_pattern)], out[sizeof(dp_rt_pattern)];
+	size_t n = 0;
+	int r = 0;
 
+	base = base ? base + 1 : prog;
 	if (!s || !*s)
-		return;
-	n = strlen(s);
-	if (n >= sizeof(dp_rt_pattern)) {
+		s = "Deep.data";
+	out[0] = 0;
+	if (s[0] != '/') {
+		if (!getcwd(cwd, sizeof(cwd))) {
+			dp_rt_say("deepprof: no current directory; the profile goes to ", s,
+				  " relative to the directory at exit\n");
+			cwd[0] = 0;
+		}
+		if (cwd[0])
+			r = dp_rt_cat_esc(out, sizeof(out), &n, cwd) ||
+			    dp_rt_cat(out, sizeof(out), &n, cwd[1] ? "/" : "", cwd[1] ? 1 : 0);
+	}
+	for (; *s && !r; s++) {
+		if (s[0] == '%' && s[1] == 'e') {
+			r = dp_rt_cat_esc(out, sizeof(out), &n, base);
+			s++;
+		} else if (s[0] == '%' && s[1]) {
+			r = dp_rt_cat(out, sizeof(out), &n, s, 2);
+			s++;
+		} else {
+			r = dp_rt_cat(out, sizeof(out), &n, s, 1);
+		}
+	}
+	if (r) {
 		dp_rt_say("deepprof: DEEPPROF_OUTPUT too long; using Deep.data\n", NULL, NULL);
 		return;
 	}
-	memcpy(dp_rt_pattern, s, n + 1);
+	memcpy(dp_rt_pattern, out, n + 1);
 }
 
 /* dp_rt_program - absolute path of the executable ("" if unknown). */
@@ -131,26 +178,21 @@ DP_RT_NOINST static size_t dp_rt_utoa(char *out, uint64_t v)
 }
 
 /*
- * dp_rt_output_name - the output file name into @buf (@len bytes): DEEPPROF_OUTPUT with
- * %p = pid, %e = program basename, %% = %. In a fork child whose pattern has no %p,
+ * dp_rt_output_name - the output file name into @buf (@len bytes): the pattern fixed at
+ * start (dp_rt_output_init) with %p = pid, %% = %. In a fork child whose pattern has no %p,
  * ".PID" goes before a final ".data", or at the end. Returns 0, or -1 if too long.
  */
 DP_RT_NOINST static int dp_rt_output_name1(char *buf, size_t len)
 {
 	char pid[24];
 	size_t n = 0, pn = dp_rt_utoa(pid, (uint64_t)dp_rt_g.pid);
-	const char *prog = dp_rt_program(), *base = strrchr(prog, '/');
 	int has_pid = 0, r = 0;
 
-	base = base ? base + 1 : prog;
 	buf[0] = 0;
 	for (const char *s = dp_rt_pattern; *s && !r; s++) {
 		if (s[0] == '%' && s[1] == 'p') {
 			r = dp_rt_cat(buf, len, &n, pid, pn);
 			has_pid = 1;
-			s++;
-		} else if (s[0] == '%' && s[1] == 'e') {
-			r = dp_rt_cat(buf, len, &n, base, strlen(base));
 			s++;
 		} else if (s[0] == '%' && s[1] == '%') {
 			r = dp_rt_cat(buf, len, &n, "%", 1);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h> /* rename */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -297,7 +298,7 @@ DP_RT_NOINST static void dp_rt_encode_info(struct dp_rt_wctx *w, int at_exit)
 			w->n_csd,
 			1,
 			dp_rt_g.sampling ? dp_rt_g.period_ns : 0,
-			dp_rt_g.hz,
+			dp_rt_g.sampling ? dp_rt_g.hz : 0, /* no rate when off (SIGPROF taken) */
 			w->samples_in,
 			w->samples_out,
 			w->callseqs,
@@ -401,43 +402,105 @@ DP_RT_NOINST static void dp_rt_emit(struct dp_rt_wctx *w, struct dp_rt_out *o)
 	dp_rt_out(o, end + 28, 4);
 }
 
-/* Write the encoded chunks to the output file atomically. Returns 0 or -1. */
-DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
+/*
+ * Write the encoded chunks to @name, through @tmp (renamed into place) unless @name
+ * exists and is not a regular file (/dev/null, a FIFO, a terminal), which is written in
+ * place: renaming over it would replace a device node with a file. Non-blocking, so
+ * that a FIFO without a reader fails instead of hanging. Returns 0 or the errno.
+ */
+DP_RT_NOINST static int dp_rt_write_to(struct dp_rt_wctx *w, const char *name, const char *tmp)
 {
-	char name[4096], tmp[4096];
 	struct dp_rt_out o = {.fd = -1};
 	struct stat st;
-	int direct;
+	int direct = stat(name, &st) == 0 && !S_ISREG(st.st_mode);
 
-	if (dp_rt_output_names(name, tmp, sizeof(name)) != 0) {
-		dp_rt_stop("cannot write the profile: output name too long", NULL);
-		return -1;
-	}
-	/* An output that exists and is not a regular file (/dev/null, a FIFO, a terminal)
-	 * is written in place: renaming over it would replace a device node with a file.
-	 * Non-blocking, so that a FIFO without a reader fails instead of hanging. */
-	direct = stat(name, &st) == 0 && !S_ISREG(st.st_mode);
 	if (direct)
 		o.fd = open(name, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
 	else
 		o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (o.fd < 0) {
-		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(errno));
-		dp_rt_stop("cannot write the profile", tmp);
-		return -1;
-	}
+	if (o.fd < 0)
+		return errno ? errno : EIO;
 	dp_rt_emit(w, &o);
 	if (close(o.fd) != 0 && !o.err)
 		o.err = errno;
 	if (!o.err && !direct && rename(tmp, name) != 0)
 		o.err = errno;
-	if (o.err) {
-		if (!direct)
-			unlink(tmp);
-		dp_rt_join(tmp, sizeof(tmp), name, ": ", strerrordesc_np(o.err));
-		dp_rt_stop("cannot write the profile", tmp);
+	if (o.err && !direct)
+		unlink(tmp);
+	return o.err;
+}
+
+/* Where this process's profile goes since its own name could not be written, "" until
+ * then (dp_rt_fallback_pid's: a fork child finds its parent's here and ignores it). */
+static char dp_rt_fallback[4096];
+static int64_t dp_rt_fallback_pid;
+
+/* The fallback for @name: $TMPDIR (if absolute, else /tmp) and @name's last component,
+ * into @out, and its temporary file (with @name's temporary suffix @sfx) into @tmp.
+ * Returns 0, or -1 if too long or the same as @name. */
+DP_RT_NOINST static int dp_rt_fallback_names(const char *name, const char *sfx, char *out,
+					     char *tmp, size_t len)
+{
+	const char *dir = getenv("TMPDIR"), *base = strrchr(name, '/');
+
+	if (!dir || dir[0] != '/')
+		dir = "/tmp";
+	base = base ? base + 1 : name;
+	dp_rt_join(out, len, dir, dir[1] && dir[strlen(dir) - 1] != '/' ? "/" : "", base);
+	dp_rt_join(tmp, len, out, sfx, NULL);
+	if (strlen(tmp) + 1 >= len || !strcmp(out, name))
+		return -1;
+	return 0;
+}
+
+/*
+ * Write the encoded chunks to the output file atomically. When that fails, to the
+ * fallback in $TMPDIR, saying once where the profile went (later writes go there
+ * directly); when that fails too, the profile is lost: one line names both paths and
+ * collection stops. Returns 0 or -1.
+ */
+DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
+{
+	char name[4096], tmp[4096], alt[4096], alt_tmp[4096], msg[3 * 4096];
+	int err, err2;
+
+	if (dp_rt_output_names(name, tmp, sizeof(name)) != 0) {
+		dp_rt_stop("cannot write the profile: output name too long", NULL);
 		return -1;
 	}
+	if (dp_rt_fallback[0] && dp_rt_fallback_pid == dp_rt_g.pid &&
+	    dp_rt_fallback_names(name, tmp + strlen(name), alt, alt_tmp, sizeof(alt)) == 0 &&
+	    !strcmp(alt, dp_rt_fallback)) {
+		err2 = dp_rt_write_to(w, alt, alt_tmp);
+		if (!err2)
+			return 0;
+		dp_rt_join(msg, sizeof(msg), "cannot write ", alt, ": ");
+		dp_rt_join(msg + strlen(msg), sizeof(msg) - strlen(msg), strerrordesc_np(err2),
+			   NULL, NULL);
+		dp_rt_stop("profile lost", msg);
+		return -1;
+	}
+	err = dp_rt_write_to(w, name, tmp);
+	if (!err)
+		return 0;
+	dp_rt_join(msg, sizeof(msg), "cannot write ", name, ": ");
+	dp_rt_join(msg + strlen(msg), sizeof(msg) - strlen(msg), strerrordesc_np(err), NULL, NULL);
+	if (dp_rt_fallback_names(name, tmp + strlen(name), alt, alt_tmp, sizeof(alt)) != 0) {
+		dp_rt_stop("profile lost", msg);
+		return -1;
+	}
+	err2 = dp_rt_write_to(w, alt, alt_tmp);
+	if (err2) {
+		dp_rt_join(msg + strlen(msg), sizeof(msg) - strlen(msg), ", nor ", alt, ": ");
+		dp_rt_join(msg + strlen(msg), sizeof(msg) - strlen(msg), strerrordesc_np(err2),
+			   NULL, NULL);
+		dp_rt_stop("profile lost", msg);
+		return -1;
+	}
+	memcpy(dp_rt_fallback, alt, strlen(alt) + 1);
+	dp_rt_fallback_pid = dp_rt_g.pid;
+	dp_rt_join(tmp, sizeof(tmp), "deepprof: ", msg, "; the profile went to ");
+	dp_rt_say(tmp, alt, "\n");
 	return 0;
 }
 

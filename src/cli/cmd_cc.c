@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd_common.h"
 #include "commands.h"
 #include "deepprof/exports.h"
 
@@ -26,7 +27,9 @@ struct dp_cc_scan {
 	int no_link; /* -c, -S, -E, -M, -MM or -fsyntax-only: no link step */
 	int shared;  /* -shared or -r: a library; the executable provides the hooks */
 	int stat;    /* -static or -static-pie: libc.a defines the allocation functions */
+	int pg;	     /* -pg: gprof's mcount calls too */
 	int n_inputs;
+	const char *conftest; /* an input or output named as configure tests are, or NULL */
 };
 
 /* Symbols the executable must export so that instrumented shared libraries (and the C++
@@ -121,6 +124,8 @@ static int scan_word(const char *a, struct dp_cc_scan *s)
 		s->shared = 1;
 	else if (strcmp(a, "-static") == 0 || strcmp(a, "-static-pie") == 0)
 		s->stat = 1;
+	else if (strcmp(a, "-pg") == 0)
+		s->pg = 1;
 	return takes_arg(a);
 }
 
@@ -167,17 +172,62 @@ static void scan_response_file(const char *path, struct dp_cc_scan *s)
 	fclose(f);
 }
 
+/*
+ * Whether @path (a file name, or with @dir the working directory) is one of the
+ * programs build systems compile and run to learn about the system: autoconf's
+ * conftest.c / conftest / conftest.o (and libtool's conftest*), CMake's try_compile and
+ * try_run projects (CMakeFiles/CMakeScratch/TryCompile-*, CMakeFiles/CMakeTmp, targets
+ * cmTC_*), meson's meson-private/tmp* checks.
+ */
+static int is_conftest(const char *path, int dir)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (strstr(path, "CMakeFiles/CMakeScratch/") || strstr(path, "CMakeFiles/CMakeTmp/") ||
+	    strstr(path, "meson-private/tmp"))
+		return 1;
+	if (dir)
+		return strcmp(base, "CMakeTmp") == 0 && strstr(path, "CMakeFiles/CMakeTmp");
+	return strncmp(base, "conftest", 8) == 0 || strncmp(base, "cmTC_", 5) == 0;
+}
+
 static void scan_args(int argc, char **argv, struct dp_cc_scan *s)
 {
+	const char *name;
 	int i;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < argc; i++) {
-		if (argv[i][0] == '@')
+		if (argv[i][0] == '@') {
 			scan_response_file(argv[i] + 1, s);
-		else if (scan_word(argv[i], s) && i + 1 < argc)
+			continue;
+		}
+		name = argv[i][0] != '-'			      ? argv[i]
+		       : strncmp(argv[i], "-o", 2) == 0 && argv[i][2] ? argv[i] + 2
+		       : strcmp(argv[i], "-o") == 0 && i + 1 < argc   ? argv[i + 1]
+								      : NULL;
+		if (name && !s->conftest && is_conftest(name, 0))
+			s->conftest = name;
+		if (scan_word(argv[i], s) && i + 1 < argc)
 			i++;
 	}
+}
+
+/* The reason the command compiles a configure-time test program (a name of it), or
+ * NULL: by its files' names or by the working directory. DEEPPROF_CONFTEST=instrument
+ * instruments them anyway. */
+static const char *conftest_reason(const struct dp_cc_scan *s, char *cwd, size_t len)
+{
+	const char *mode = getenv("DEEPPROF_CONFTEST");
+
+	if (mode && strcmp(mode, "instrument") == 0)
+		return NULL;
+	if (s->conftest)
+		return s->conftest;
+	if (getcwd(cwd, len) && is_conftest(cwd, 1))
+		return cwd;
+	return NULL;
 }
 
 static char *xstrcat3(const char *a, const char *b, const char *c)
@@ -231,55 +281,20 @@ static int cc_usage(const char *name)
 	       "DEEPPROF_INSTRUMENT=inlined always uses\n"
 	       "-finstrument-functions (inlined copies call the hooks too, and show up).\n"
 	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
-	       "no runtime (the executable provides it); -static links libdeepprof_static.a and\n"
-	       "wraps the allocation functions (-Wl,--wrap=malloc...). Without input files the\n"
+	       "no runtime: the program provides it (built with deepprof cc, or run with\n"
+	       "deepprof run, which preloads libdeepprof.so into other programs);\n"
+	       "-static links libdeepprof_static.a and\n"
+	       "wraps the allocation functions (-Wl,--wrap=malloc...). Configure-time test\n"
+	       "programs (autoconf's conftest*, CMake's try_compile and try_run, meson's\n"
+	       "checks) are compiled as they are, with no instrumentation and no runtime, so\n"
+	       "that configure learns what a plain build would and they write no profiles\n"
+	       "(DEEPPROF_CONFTEST=instrument instruments them too). Without input files the\n"
 	       "arguments are passed through unchanged. Use it as CC=\"deepprof cc\" and\n"
 	       "CXX=\"deepprof c++\".\n"
 	       "DEEPPROF_VERBOSE=1 prints the compiler command line on stderr.\n",
 	       name, strcmp(name, "c++") == 0 ? "CXX" : "CC",
 	       strcmp(name, "c++") == 0 ? "c++" : "cc");
 	return 0;
-}
-
-#ifndef DP_LIBDIR
-#define DP_LIBDIR "lib"
-#endif
-
-/* The places deepprof's libraries are looked for under PREFIX, in order: DP_LIBDIR when
- * installed (it may be lib/x86_64-linux-gnu), else lib (the build tree). */
-static const char *const dp_libdirs[] = {DP_LIBDIR, "lib"};
-
-#define DP_N_LIBDIRS (int)(sizeof(dp_libdirs) / sizeof(dp_libdirs[0]))
-
-/* lib_file - PREFIX/(libdir @i)/@rel, malloc'd */
-static char *lib_file(const char *prefix, int i, const char *rel)
-{
-	char *dir = xstrcat3(prefix, strcmp(prefix, "/") ? "/" : "", dp_libdirs[i]);
-	char *path = xstrcat3(dir, "/", rel);
-
-	free(dir);
-	return path;
-}
-
-/*
- * The runtime archive @name (libdeepprof.a, or libdeepprof_static.a for -static links),
- * in the first of the library directories that has it. NULL, with a message, when none
- * does, rather than a confusing linker error.
- */
-static char *find_runtime(const char *prefix, const char *name)
-{
-	char *lib = NULL;
-
-	for (int i = 0; i < DP_N_LIBDIRS; i++) {
-		free(lib);
-		lib = lib_file(prefix, i, name);
-		if (access(lib, R_OK) == 0)
-			return lib;
-	}
-	fprintf(stderr, "deepprof: runtime library %s: %s (is deepprof built/installed?)\n", lib,
-		strerror(errno));
-	free(lib);
-	return NULL;
 }
 
 /* Which gcc the plugin was built for: its cc1, by path, size and modification time. */
@@ -299,9 +314,9 @@ static char *find_plugin(const char *prefix, struct dp_cc_gcc *gcc)
 	FILE *f;
 	int ok;
 
-	for (int i = 0; i < DP_N_LIBDIRS; i++) {
-		so = lib_file(prefix, i, "deepprof/deepprof_gcc.so");
-		rec = lib_file(prefix, i, "deepprof/deepprof_gcc.cc1");
+	for (int i = 0; i < DP_CLI_N_LIBDIRS; i++) {
+		so = dp_cli_lib_file(prefix, i, "deepprof/deepprof_gcc.so");
+		rec = dp_cli_lib_file(prefix, i, "deepprof/deepprof_gcc.cc1");
 		f = access(so, R_OK) == 0 ? fopen(rec, "r") : NULL;
 		free(rec);
 		ok = f && fscanf(f, "%4095s %lld %lld", gcc->cc1, &gcc->size, &gcc->mtime) == 3 &&
@@ -415,10 +430,12 @@ static char *llvm_plugin_flag(char **cmd, int n, const char *prefix)
  * The instrumentation flag for the compiler @cmd[0..n). DEEPPROF_INSTRUMENT=inlined:
  * -finstrument-functions (gcc's, before inlining: inlined copies call the hooks too).
  * Otherwise after inlining: clang's -finstrument-functions-after-inlining, or the plugin
- * with the gcc it was built for; else -finstrument-functions. NULL (with a message) for
- * an unknown DEEPPROF_INSTRUMENT.
+ * with the gcc it was built for; else -finstrument-functions. With clang and -pg (@pg),
+ * -finstrument-functions too: clang's -pg calls mcount through the same after-inlining
+ * hook slot, which would take it from deepprof's hooks. NULL (with a message) for an
+ * unknown DEEPPROF_INSTRUMENT.
  */
-static char *instrument_flag(char **cmd, int n, const char *prefix)
+static char *instrument_flag(char **cmd, int n, const char *prefix, int pg)
 {
 	const char *mode = getenv("DEEPPROF_INSTRUMENT");
 	struct dp_cc_gcc gcc;
@@ -434,7 +451,8 @@ static char *instrument_flag(char **cmd, int n, const char *prefix)
 		return NULL;
 	}
 	if (is_clang(cmd, n))
-		return xstrdup("-finstrument-functions-after-inlining");
+		return xstrdup(pg ? "-finstrument-functions"
+				  : "-finstrument-functions-after-inlining");
 	so = find_plugin(prefix, &gcc);
 	if (!so)
 		return xstrdup("-finstrument-functions");
@@ -456,6 +474,8 @@ int dp_cmd_cc(int argc, char **argv)
 	const char *prefix = dp_cli_prefix();
 	char *compiler, **args, *lib = NULL;
 	struct dp_cc_scan scan;
+	const char *why;
+	char cwd[4096];
 	int n = 0, i, link;
 	size_t j;
 
@@ -465,6 +485,12 @@ int dp_cmd_cc(int argc, char **argv)
 	if (!compiler)
 		return 1;
 	scan_args(argc - 1, argv + 1, &scan);
+	why = scan.n_inputs > 0 ? conftest_reason(&scan, cwd, sizeof(cwd)) : NULL;
+	if (why) { /* the program as the build system means it: no hooks, no runtime */
+		scan.n_inputs = 0;
+		if (verbose && *verbose && strcmp(verbose, "0") != 0)
+			fprintf(stderr, "deepprof: configure test (%s): not instrumented\n", why);
+	}
 	link = scan.n_inputs > 0 && !scan.no_link && !scan.shared;
 	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports or wraps + NULL
 	 * (the flags: instrumentation, clang's pass plugin, -g, frame pointers, -D, -I) */
@@ -476,7 +502,7 @@ int dp_cmd_cc(int argc, char **argv)
 		return 1;
 	}
 	if (scan.n_inputs > 0) {
-		args[n] = instrument_flag(args, n, prefix);
+		args[n] = instrument_flag(args, n, prefix, scan.pg);
 		if (!args[n++])
 			return 1;
 		if (strcmp(args[n - 1], "-finstrument-functions-after-inlining") == 0 &&
@@ -490,7 +516,7 @@ int dp_cmd_cc(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	if (link) {
-		lib = find_runtime(prefix, scan.stat ? "libdeepprof_static.a" : "libdeepprof.a");
+		lib = dp_cli_runtime_file(scan.stat ? "libdeepprof_static.a" : "libdeepprof.a");
 		if (!lib)
 			return 1;
 		args[n++] = xstrdup("-Wl,--whole-archive");

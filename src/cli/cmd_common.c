@@ -1,15 +1,57 @@
 /*
  * cli/cmd_common.c - the options, usage errors and file opening shared by the commands
- * that read profiles (report, top, tree, check, serve).
+ * that read profiles (report, top, tree, check, serve), and where the runtime's libraries
+ * are (cc, run).
  */
 #include "cmd_common.h"
 
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/err.h"
+#include "commands.h"
+
+#ifndef DP_LIBDIR
+#define DP_LIBDIR "lib"
+#endif
+
+static const char *const dp_libdirs[DP_CLI_N_LIBDIRS] = {DP_LIBDIR, "lib"};
+
+/* dp_cli_lib_file - see cmd_common.h. */
+char *dp_cli_lib_file(const char *prefix, int i, const char *rel)
+{
+	const char *sep = strcmp(prefix, "/") ? "/" : "";
+	size_t n = strlen(prefix) + strlen(dp_libdirs[i]) + strlen(rel) + 3;
+	char *p = malloc(n);
+
+	if (!p) {
+		fprintf(stderr, "deepprof: out of memory\n");
+		exit(1);
+	}
+	snprintf(p, n, "%s%s%s/%s", prefix, sep, dp_libdirs[i], rel);
+	return p;
+}
+
+/* dp_cli_runtime_file - see cmd_common.h. */
+char *dp_cli_runtime_file(const char *name)
+{
+	char *lib = NULL;
+
+	for (int i = 0; i < DP_CLI_N_LIBDIRS; i++) {
+		free(lib);
+		lib = dp_cli_lib_file(dp_cli_prefix(), i, name);
+		if (access(lib, R_OK) == 0)
+			return lib;
+	}
+	fprintf(stderr, "deepprof: runtime library %s: %s (is deepprof built/installed?)\n", lib,
+		strerror(errno));
+	free(lib);
+	return NULL;
+}
 
 int dp_cli_usage_error(const char *cmd, const char *usage, const char *what, const char *arg)
 {

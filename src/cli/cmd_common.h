@@ -1,7 +1,8 @@
 /*
  * cli/cmd_common.h - what the commands that read profiles share (report, top, tree,
  * check, serve): the common options (--format, --contour, --width), usage errors, and
- * opening the file into a session with its warnings printed.
+ * opening the file into a session with its warnings printed; and where the runtime's
+ * libraries are, for cc and run.
  */
 #ifndef DP_CLI_CMD_COMMON_H
 #define DP_CLI_CMD_COMMON_H
@@ -43,5 +44,20 @@ struct dp_session *dp_cli_open(const struct dp_cli_report_opts *o);
 
 /* dp_cli_has_samples - whether file 0 of @s has enough samples to rank by time. */
 int dp_cli_has_samples(const struct dp_session *s);
+
+/* The library directories under the prefix, in the order they are searched: the
+ * installed one (DP_LIBDIR, maybe lib/x86_64-linux-gnu), then lib (the build tree). */
+#define DP_CLI_N_LIBDIRS 2
+
+/* dp_cli_lib_file - PREFIX/(library directory @i)/@rel, malloc'd (exits if out of
+ * memory). */
+char *dp_cli_lib_file(const char *prefix, int i, const char *rel);
+
+/*
+ * dp_cli_runtime_file - the runtime library @name (libdeepprof.a, libdeepprof.so,
+ * libdeepprof_static.a, libdeepprof_so.a) in the first library directory of
+ * dp_cli_prefix() that has it, malloc'd; NULL, with a message, when none does.
+ */
+char *dp_cli_runtime_file(const char *name);
 
 #endif /* DP_CLI_CMD_COMMON_H */

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* pipe2, strsignal, setenv, st_mtim */
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,6 +26,7 @@
 #include "../format/profile.h"
 #include "../format/reader.h"
 #include "../symbol/symbol.h"
+#include "cmd_common.h"
 #include "commands.h"
 #include "deepprof/format.h"
 
@@ -34,6 +36,7 @@ struct dp_run_opts {
 	char output[PATH_MAX]; /* absolute path of the data file */
 	const char *hz;	       /* NULL: leave DEEPPROF_HZ alone */
 	char **prog_argv;      /* NULL-terminated */
+	char *preload;	       /* libdeepprof.so when PROG has no runtime, else NULL */
 };
 
 #define DP_RUN_USAGE "usage: deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]\n"
@@ -168,6 +171,131 @@ static int parse_run_args(int argc, char **argv, struct dp_run_opts *o)
 	return -1;
 }
 
+/* ------------------------------------------------ programs without the runtime --- */
+
+/* Where execvp() finds @prog: @prog itself if it has a '/', else the first regular,
+ * executable file of that name in $PATH. Into @out; 0, or -1 if none. */
+static int find_program(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+
+	if (strchr(prog, '/'))
+		return snprintf(out, len, "%s", prog) < (int)len ? 0 : -1;
+	for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = end) {
+		int n;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		n = snprintf(out, len, "%.*s%s%s", (int)(end - p), p, end > p ? "/" : "", prog);
+		if (*end)
+			end++;
+		if (n > 0 && (size_t)n < len && stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(out, X_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	return pread(fd, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+/* Whether the ELF symbol table section @sh of @fd defines deepprof_write. */
+static int defines_runtime(int fd, const Elf64_Shdr *sh, const Elf64_Shdr *strtab)
+{
+	static const char want[] = "deepprof_write";
+	char name[sizeof(want)];
+	Elf64_Sym sym;
+
+	if (sh->sh_entsize != sizeof(sym))
+		return 0;
+	for (uint64_t off = 0; off + sizeof(sym) <= sh->sh_size; off += sizeof(sym)) {
+		if (read_at(fd, &sym, sizeof(sym), sh->sh_offset + off) != 0)
+			return 0;
+		if (sym.st_shndx == SHN_UNDEF || sym.st_name >= strtab->sh_size ||
+		    strtab->sh_size - sym.st_name < sizeof(want))
+			continue;
+		if (read_at(fd, name, sizeof(name), strtab->sh_offset + sym.st_name) == 0 &&
+		    memcmp(name, want, sizeof(want)) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether @path is a 64-bit ELF file with the runtime linked in (built by deepprof cc:
+ * its symbol tables define deepprof_write). Scripts and other programs have none: their
+ * deepprof-built shared objects need libdeepprof.so preloaded.
+ */
+static int has_runtime(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+	Elf64_Ehdr eh;
+
+	if (fd < 0)
+		return 0;
+	if (read_at(fd, &eh, sizeof(eh), 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_shentsize == sizeof(Elf64_Shdr)) {
+		for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
+			Elf64_Shdr sh, str;
+
+			if (read_at(fd, &sh, sizeof(sh), eh.e_shoff + (uint64_t)i * sizeof(sh)) ||
+			    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) ||
+			    sh.sh_link >= eh.e_shnum ||
+			    read_at(fd, &str, sizeof(str), eh.e_shoff + sh.sh_link * sizeof(str)))
+				continue;
+			found = defines_runtime(fd, &sh, &str);
+		}
+	}
+	close(fd);
+	return found;
+}
+
+/*
+ * Decide whether PROG needs libdeepprof.so preloaded (o->preload): when it is not built
+ * with deepprof cc (an interpreter, a plain program loading deepprof-built plugins or
+ * modules). Returns 0, or -1 after a message when the library is missing.
+ */
+static int choose_preload(struct dp_run_opts *o)
+{
+	char path[PATH_MAX];
+
+	o->preload = NULL;
+	if (find_program(o->prog_argv[0], path, sizeof(path)) != 0 || has_runtime(path))
+		return 0; /* not found: exec says so */
+	o->preload = dp_cli_runtime_file("libdeepprof.so");
+	if (!o->preload)
+		return -1;
+	fprintf(stderr,
+		"deepprof: %s is not built with deepprof cc: preloading %s for the "
+		"deepprof-built shared objects it loads\n",
+		o->prog_argv[0], o->preload);
+	return 0;
+}
+
+/* LD_PRELOAD with @lib first (the runtime must come before anything else preloaded). */
+static int set_preload(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	size_t n;
+	char *v;
+	int r;
+
+	if (!old || !*old)
+		return setenv("LD_PRELOAD", lib, 1);
+	n = strlen(lib) + strlen(old) + 2;
+	v = malloc(n);
+	if (!v)
+		return -1;
+	snprintf(v, n, "%s %s", lib, old);
+	r = setenv("LD_PRELOAD", v, 1);
+	free(v);
+	return r;
+}
+
 /* The child: environment, the signal dispositions deepprof was started with, exec; an
  * exec failure is reported through @errfd (close-on-exec: a successful exec closes it). */
 static void run_child(const struct dp_run_opts *o, int errfd, const struct sigaction *old_int,
@@ -177,7 +305,8 @@ static void run_child(const struct dp_run_opts *o, int errfd, const struct sigac
 
 	sigaction(SIGINT, old_int, NULL);
 	sigaction(SIGQUIT, old_quit, NULL);
-	if (setenv("DEEPPROF_OUTPUT", o->output, 1) || (o->hz && setenv("DEEPPROF_HZ", o->hz, 1))) {
+	if (setenv("DEEPPROF_OUTPUT", o->output, 1) || (o->hz && setenv("DEEPPROF_HZ", o->hz, 1)) ||
+	    (o->preload && set_preload(o->preload))) {
 		err = errno;
 	} else {
 		execvp(o->prog_argv[0], o->prog_argv);
@@ -309,7 +438,7 @@ static int print_summary(const char *path)
 	struct dp_run_rank *self, *calls;
 	struct dp_profile p;
 	uint64_t n_calls = 0;
-	uint32_t i;
+	uint32_t i, n_functions = 0;
 
 	memset(&p, 0, sizeof(p));
 	if (dp_read_file(path, &p) < 0) {
@@ -325,8 +454,10 @@ static int print_summary(const char *path)
 		dp_profile_release(&p);
 		return -1;
 	}
-	for (i = 0; i < p.n_ps; i++)
+	for (i = 0; i < p.n_ps; i++) {
 		self[i].ps = calls[i].ps = i + 1;
+		n_functions += p.ps[i + 1].kind == DP_PS_FUNCTION;
+	}
 	for (i = 1; i <= p.n_csd; i++) {
 		uint32_t ps = p.pd[p.csd[i].callee].ps;
 
@@ -335,13 +466,17 @@ static int print_summary(const char *path)
 		if (p.ps[ps].kind == DP_PS_FUNCTION)
 			n_calls += p.csd[i].calls;
 	}
+	if (p.sample_period_ns)
+		fprintf(stderr, "deepprof: %" PRIu64 " samples every %.3f ms (%.3f s of CPU), ",
+			p.samples_outside + p.samples_inside, (double)p.sample_period_ns / 1e6,
+			(double)(p.samples_outside + p.samples_inside) *
+				(double)p.sample_period_ns / 1e9);
+	else
+		fprintf(stderr, "deepprof: no samples (sampling was off), ");
 	fprintf(stderr,
-		"deepprof: %" PRIu64 " samples every %.3f ms (%.3f s of CPU), %" PRIu64
-		" calls; %" PRIu32 " functions, %" PRIu32 " call sites, %" PRIu32 " PDs, %" PRIu32
-		" CSDs, %" PRIu32 " threads\n",
-		p.samples_outside + p.samples_inside, (double)p.sample_period_ns / 1e6,
-		(double)(p.samples_outside + p.samples_inside) * (double)p.sample_period_ns / 1e9,
-		n_calls, p.n_ps, p.n_css, p.n_pd, p.n_csd, p.n_threads);
+		"%" PRIu64 " calls; %" PRIu32 " functions, %" PRIu32 " call sites, %" PRIu32
+		" PDs, %" PRIu32 " CSDs, %" PRIu32 " threads\n",
+		n_calls, n_functions, p.n_css, p.n_pd, p.n_csd, p.n_threads);
 	if (p.lost_calls || p.lost_samples || p.lost_allocs)
 		fprintf(stderr,
 			"deepprof: collection stopped early (%s): lost %" PRIu64 " calls, %" PRIu64
@@ -431,12 +566,33 @@ static void child_files(const char *output, const struct timespec *start)
 }
 
 /*
+ * The file the runtime writes when it cannot write @output (rt_write.c): $TMPDIR (if
+ * absolute, else /tmp) and @output's last component, into @out; 0 if it exists, is a
+ * regular file and was written since @start, else -1.
+ */
+static int fallback_file(const char *output, const struct timespec *start, char *out, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	struct stat st;
+	int n;
+
+	if (!dir || dir[0] != '/')
+		dir = "/tmp";
+	n = snprintf(out, len, "%s%s%s", dir, dir[1] && dir[strlen(dir) - 1] != '/' ? "/" : "",
+		     strrchr(output, '/') + 1);
+	if (n < 0 || (size_t)n >= len || strcmp(out, output) == 0)
+		return -1;
+	return stat(out, &st) == 0 && S_ISREG(st.st_mode) && newer(&st, start) ? 0 : -1;
+}
+
+/*
  * dp_cmd_run - `deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]`. Returns PROG's exit
  * status (128+N if killed by signal N; 127 if it could not be run), 2 on bad usage.
  */
 int dp_cmd_run(int argc, char **argv)
 {
 	struct timespec start, t0, t1;
+	char alt[PATH_MAX];
 	struct dp_run_opts o;
 	int status, started, rc;
 	struct stat st;
@@ -445,9 +601,12 @@ int dp_cmd_run(int argc, char **argv)
 	rc = parse_run_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	if (choose_preload(&o) != 0)
+		return 2;
 	if (unlink(o.output) && errno != ENOENT) {
 		fprintf(stderr, "deepprof run: cannot remove the old %s: %s\n", o.output,
 			strerror(errno));
+		free(o.preload);
 		return 2;
 	}
 	fflush(NULL);
@@ -456,8 +615,10 @@ int dp_cmd_run(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	status = run_program(&o, &started);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (!started)
+	if (!started) {
+		free(o.preload);
 		return status;
+	}
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (started > 0)
 		fprintf(stderr, "deepprof: %s killed by signal %d (%s) after %.3f s\n",
@@ -469,15 +630,25 @@ int dp_cmd_run(int argc, char **argv)
 		fprintf(stderr, "deepprof: profile written to %s\n", o.output);
 		symbolize(o.output);
 		print_summary(o.output);
+	} else if (fallback_file(o.output, &start, alt, sizeof(alt)) == 0) {
+		fprintf(stderr, "deepprof: profile written to %s instead\n", alt);
+		symbolize(alt);
+		print_summary(alt);
 	} else if (started > 0) {
 		fprintf(stderr,
 			"deepprof: %s was killed before writing its profile (see "
 			"DEEPPROF_SIGNAL and DEEPPROF_INTERVAL to write one while it runs)\n",
+			o.prog_argv[0]);
+	} else if (o.preload) {
+		fprintf(stderr,
+			"deepprof: %s wrote no profile: no instrumented code ran in it (are the "
+			"shared objects it loads built with deepprof cc -shared?)\n",
 			o.prog_argv[0]);
 	} else {
 		fprintf(stderr, "deepprof: %s wrote no profile (was it built with deepprof cc?)\n",
 			o.prog_argv[0]);
 	}
 	child_files(o.output, &start);
+	free(o.preload);
 	return status;
 }

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dpprofile import BaseCtx, CheckError, Checker, Profile  # noqa: E402
+from dpprofile import BaseCtx, CheckError, Checker, Profile, Skip  # noqa: E402
 
 PROGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs")
 COMPILERS = {"gcc": ("gcc", "g++"), "clang": ("clang", "clang++")}
@@ -141,6 +141,25 @@ def t_run_options(ctx, ck):
     ck.eq("--hz 0: sample period", p.doc["sample_period_ns"], 0)
     ck.eq("--hz 0: samples", sum(c["samples"] for c in p.csd), 0)
     ck.eq("--hz 0: requested rate", p.doc["hz"], 0)
+    ck.true("--hz 0: the summary says sampling was off (%r)" % ctx.summary[-600:],
+            "deepprof: no samples (sampling was off), " in ctx.summary
+            and "samples every" not in ctx.summary)
+    # the summary's function count is the symbolizer's (no root or thread entries)
+    sym = re.search(r": (\d+) functions, \d+ call sites \(\d+ never taken\) symbolized",
+                    ctx.summary)
+    tot = re.search(r" calls; (\d+) functions, ", ctx.summary)
+    ck.true("both counts printed", sym is not None and tot is not None)
+    ck.eq("functions symbolized and in the summary", sym and sym.group(1),
+          tot and tot.group(1))
+    ck.eq("functions in the summary", tot and int(tot.group(1)),
+          sum(1 for x in p.ps.values() if x["kind"] == "function"))
+    # -pg: gprof takes SIGPROF first, sampling is off and the file and summary say so
+    pg = ctx.build("recursion-pg", ["recursion.c"], extra=["-pg"])
+    _, p = ctx.run(pg, 10, 10, output="pg.data")
+    ck.eq("-pg: sample period and rate", (p.doc["sample_period_ns"], p.doc["hz"]), (0, 0))
+    ck.true("-pg: the summary says sampling was off",
+            "no samples (sampling was off)" in ctx.summary)
+    ck.eq("-pg: fib(10) calls", p.into("fib")["calls"], fib_calls(10))
     _, p = ctx.run(exe, 32, 10, opts=["--hz=500"])
     ck.eq("--hz=500: requested rate", p.doc["hz"], 500)
     ck.true("--hz=500: period about 2 ms (%d ns)" % p.doc["sample_period_ns"],
@@ -312,6 +331,77 @@ def t_exceptions(ctx, ck):
     ck.balanced(p)
 
 
+def t_chdir(ctx, ck):
+    exe = ctx.build("chdir", ["chdir.c"])
+    env = {k: v for k, v in ctx.env.items() if k != "DEEPPROF_OUTPUT"}
+
+    def direct(argv, cwd, **extra):
+        print("+ (in %s) %s" % (cwd, " ".join(argv)), flush=True)
+        r = subprocess.run(argv, cwd=cwd, env=dict(env, **extra), capture_output=True,
+                           text=True, check=False)
+        sys.stdout.write(r.stderr)
+        return r
+
+    def profile(path):
+        ctx.must([ctx.deepprof, "symbolize", path])
+        return Profile.load(ctx.deepprof, path)
+
+    # the output path is fixed when the program starts, not where it ends
+    r = direct([exe, "7", "sub"], ctx.work)
+    ck.eq("exit status", r.returncode, 0)
+    ck.true("no Deep.data in the directory it ended in",
+            not os.path.exists(os.path.join(ctx.work, "sub", "Deep.data")))
+    ck.edge(profile(os.path.join(ctx.work, "Deep.data")), "main", "work", calls=7, exits=7)
+    # %e expanded at start, relative directory too
+    os.makedirs(os.path.join(ctx.work, "out"))
+    direct([exe, "3", "sub2"], ctx.work, DEEPPROF_OUTPUT="out/%e-x.data")
+    ck.edge(profile(os.path.join(ctx.work, "out", "chdir-x.data")), "main", "work", calls=3)
+    # its directory removed: the profile goes to $TMPDIR, and both say where
+    start = os.path.join(ctx.work, "a")
+    tmp = os.path.join(ctx.work, "tmp")
+    os.makedirs(start)
+    os.makedirs(tmp)
+    r = direct([ctx.deepprof, "run", "--", exe, "5", "../b", "rm"], start, TMPDIR=tmp)
+    ck.eq("exit status with the directory removed", r.returncode, 0)
+    ck.true("the runtime says where the profile went",
+            "deepprof: cannot write %s/Deep.data: No such file or directory; the profile "
+            "went to %s/Deep.data\n" % (start, tmp) in r.stderr)
+    ck.true("deepprof run finds it", "profile written to %s/Deep.data instead" % tmp
+            in r.stderr)
+    ck.edge(Profile.load(ctx.deepprof, os.path.join(tmp, "Deep.data")), "main", "work",
+            calls=5, exits=5)
+    # nowhere to write: one line names both paths
+    os.makedirs(start)
+    none = os.path.join(ctx.work, "none")
+    r = direct([exe, "5", "../c", "rm"], start, TMPDIR=none)
+    ck.eq("exit status with the profile lost", r.returncode, 0)
+    lost = [ln for ln in r.stderr.splitlines() if "profile lost" in ln]
+    ck.eq("lost-profile lines", lost,
+          ["deepprof: profile lost: cannot write %s/Deep.data: No such file or directory, "
+           "nor %s/Deep.data: No such file or directory; profiling stopped" % (start, none)])
+
+
+def t_catch(ctx, ck):
+    """A caught exception's destructor (run by __cxa_end_catch) and a handler's calls
+    belong to the catching function, by reference, by value, rethrown and nested."""
+    exe = ctx.build("catch", ["catch.cpp"], cxx=True)
+    n = 30
+    out, p = ctx.run(exe, n)
+    ck.eq("rounds", kv(out, "rounds"), n)
+    dtor = "Err::~Err()"
+    want = {"catch_ref(long)": n, "catch_val(long)": 2 * n, "catch_outer(long)": n,
+            "catch_nested(long)": 2 * n}
+    got = {a: v["calls"] for (a, b), v in p.edges().items() if b == dtor}
+    ck.eq("callers of %s and their calls" % dtor, got, want)
+    ck.edge(p, dtor, "dtor_leaf(long)", calls=6 * n, exits=6 * n)
+    ck.edge(p, "catch_val(long)", "Err::Err(Err const&)", calls=n, exits=n)
+    ck.edge(p, "catch_val(long)", "in_handler(long)", calls=n, exits=n)
+    ck.edge(p, "catch_outer(long)", "rethrow(long)", calls=n)
+    ck.edge(p, "dive(long, long)", "Err::Err(long)", calls=5 * n, exits=5 * n)
+    ck.edge(p, "dive(long, long)", "dive(long, long)", calls=19 * n)
+    ck.balanced(p)
+
+
 def t_fork(ctx, ck):
     exe = ctx.build("fork", ["fork.c"])
     b, c, par = 10, 20, 30
@@ -407,6 +497,71 @@ def t_shlib(ctx, ck):
     ck.true("lib_helper's object is libshape.so (%r)" % obj.get("path"),
             obj.get("path", "").endswith("/libshape.so"))
     ck.balanced(p)
+    # run through a shell: deepprof run preloads libdeepprof.so into it, and the
+    # instrumented program it execs inherits LD_PRELOAD; the program's own runtime takes
+    # everything, the preloaded copy stays idle
+    r = ctx.sh([ctx.deepprof, "run", "-o", "sh.data", "--hz", "100000", "--", "/bin/sh", "-c",
+                'exec "$0" "$1"', exe, str(n)])
+    sys.stdout.write(r.stderr)
+    ck.eq("through sh: exit status", r.returncode, 0)
+    ck.true("through sh: the runtime preloaded into sh", "preloading" in r.stderr)
+    ck.true("through sh: no second runtime's messages (%r)" % r.stderr[:300],
+            "SIGPROF" not in r.stderr)
+    p = Profile.load(ctx.deepprof, os.path.join(ctx.work, "sh.data"))
+    ck.eq("through sh: the profile is the program's", p.doc.get("program"),
+          os.path.realpath(exe))
+    ck.true("through sh: sampled by the program's runtime", p.doc["sample_period_ns"] > 0)
+    ck.edge(p, "lib_entry", "lib_helper", calls=n, exits=n)
+
+
+def t_pymod(ctx, ck):
+    """A Python C extension built with deepprof cc -shared, loaded by the plain
+    interpreter running this test: deepprof run preloads the runtime, and the module's
+    hooks reach it instead of glibc's no-op ones; the interpreter's own helpers (none
+    here) would write no file."""
+    import sysconfig
+    inc = sysconfig.get_paths()["include"]
+    if not os.path.exists(os.path.join(inc, "Python.h")):
+        raise Skip("Python.h not found in %s (python3-dev)" % inc)
+    ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    ctx.build("dpspam" + ext, ["pymod.c"], extra=["-shared", "-fPIC", "-I", inc])
+    so = os.path.join(ctx.work, "dpspam" + ext)
+    # the module's hooks are the usual references to glibc's no-op ones, which the
+    # preloaded runtime (no symbol versions) satisfies first
+    dyn = ctx.must(["readelf", "--dyn-syms", "-W", so]).stdout
+    ck.true("the module references __cyg_profile_func_enter@GLIBC_*",
+            re.search(r"UND __cyg_profile_func_enter@GLIBC_", dyn) is not None)
+    n, k, m = 12, 3, 5
+    script = ("import dpspam\nfor _ in range(%d): dpspam.fib(%d)\n"
+              "for _ in range(%d): dpspam.leaf()\nprint('ok')\n" % (k, n, m))
+    # without the runtime the module works as before and nothing is written
+    r = ctx.sh([sys.executable, "-c", script])
+    ck.eq("plain run", (r.returncode, r.stdout), (0, "ok\n"))
+    ck.true("no profile without the runtime", not os.path.exists(
+        os.path.join(ctx.work, "Deep.data")))
+    r = ctx.sh([ctx.deepprof, "run", "--", sys.executable, "-c", script])
+    sys.stdout.write(r.stderr)
+    ck.eq("profiled run", (r.returncode, r.stdout), (0, "ok\n"))
+    ck.true("deepprof run says it preloads the runtime",
+            "is not built with deepprof cc: preloading " in r.stderr)
+    p = Profile.load(ctx.deepprof, os.path.join(ctx.work, "Deep.data"))
+    ck.eq("calls into PyInit_dpspam", p.into("PyInit_dpspam")["calls"], 1)
+    ck.eq("calls into dpspam_fib", p.into("dpspam_fib")["calls"], k)
+    ck.eq("calls into dpspam_leaf", p.into("dpspam_leaf")["calls"], m)
+    ck.edge(p, "dpspam_fib", "fib", calls=k, exits=k)
+    ck.edge(p, "fib", "fib", calls=k * (fib_calls(n) - 1), exits=k * (fib_calls(n) - 1))
+    ck.edge(p, "dpspam_leaf", "leaf", calls=m, exits=m)
+    obj = p.objects.get(p.function("fib")["object"], {})
+    ck.true("fib's object is the module (%r)" % obj.get("path"),
+            obj.get("path", "") == os.path.realpath(so))
+    ck.balanced(p)
+    # a process in which no instrumented code runs writes nothing
+    os.unlink(os.path.join(ctx.work, "Deep.data"))
+    r = ctx.sh([ctx.deepprof, "run", "--", sys.executable, "-c", "print('plain')"])
+    ck.eq("run without the module", (r.returncode, r.stdout), (0, "plain\n"))
+    ck.true("no profile from it", not os.path.exists(os.path.join(ctx.work, "Deep.data")))
+    ck.true("deepprof run says why (%r)" % r.stderr[-300:],
+            "wrote no profile: no instrumented code ran in it" in r.stderr)
 
 
 def t_multifile(ctx, ck):
@@ -853,6 +1008,9 @@ def main():
     ck = Checker("%s %s %s" % (args.test, args.cc, args.opt))
     try:
         TESTS[args.test](ctx, ck)
+    except Skip as e:
+        print("SKIP: %s" % e)
+        return 77
     except CheckError as e:
         ck.failures.append(str(e))
     return ck.finish()

@@ -248,6 +248,11 @@ def t_cmake_project(ctx, ck):
     ctx.write("proj/CMakeLists.txt", """\
         cmake_minimum_required(VERSION 3.13)
         project(p C CXX)
+        include(CheckCSourceRuns)
+        check_c_source_runs("int main(void) { return 0; }" P_RUNS)
+        if(NOT P_RUNS)
+            message(FATAL_ERROR "try_run failed")
+        endif()
         add_library(shapes STATIC shapes.cpp)
         add_executable(prog main.c)
         target_link_libraries(prog shapes)
@@ -262,9 +267,13 @@ def t_cmake_project(ctx, ck):
         int main(void) { int i, t = 0; for (i = 0; i < 5; i++) t += sq_area(i); return t != 30; }
         """)
     proj = os.path.join(ctx.work, "proj")
-    env = {"CC": "%s cc" % ctx.deepprof, "CXX": "%s c++" % ctx.deepprof}
+    # try_compile and try_run programs are compiled plainly: no profile from them
+    env = {"CC": "%s cc" % ctx.deepprof, "CXX": "%s c++" % ctx.deepprof,
+           "DEEPPROF_OUTPUT": os.path.join(ctx.work, "try.%p.data")}
     ctx.must(["cmake", "-S", proj, "-B", os.path.join(proj, "b"), "-DCMAKE_BUILD_TYPE=Debug"],
              env=env)
+    written = [f for f in os.listdir(ctx.work) if f.endswith(".data")]
+    ck.eq("profiles written by CMake's test programs", written, [])
     ctx.must(["cmake", "--build", os.path.join(proj, "b")])
     ctx.must([ctx.deepprof, "run", "-o", "cm.data", os.path.join(proj, "b", "prog")])
     p = Profile.load(ctx.deepprof, os.path.join(ctx.work, "cm.data"))
@@ -273,13 +282,18 @@ def t_cmake_project(ctx, ck):
 
 
 def t_autoconf_project(ctx, ck):
-    """configure's test programs are linked with the runtime and must link and run."""
+    """configure's test programs are compiled plainly: configure learns what it learns
+    with the plain compiler (config.h identical) and they write no profiles."""
     if not shutil.which("autoconf") or not shutil.which("make"):
         raise Skip("autoconf")
     ctx.write("ac/configure.ac", """\
         AC_INIT([acp], [1.0])
+        AC_CONFIG_HEADERS([config.h])
         AC_PROG_CC
-        AC_CHECK_FUNCS([strdup])
+        AC_CHECK_HEADERS([stdint.h sys/mman.h no/such.h])
+        AC_CHECK_FUNCS([strdup mremap no_such_function])
+        AC_CHECK_SIZEOF([long])
+        AC_CHECK_LIB([m], [cos])
         AC_RUN_IFELSE([AC_LANG_PROGRAM([], [[return 0;]])], [], [AC_MSG_ERROR([cannot run])])
         AC_CONFIG_FILES([Makefile])
         AC_OUTPUT
@@ -288,10 +302,22 @@ def t_autoconf_project(ctx, ck):
     ctx.write("ac/prog.c", HELLO)
     ac = os.path.join(ctx.work, "ac")
     ctx.must(["autoconf"], cwd=ac)
-    r = ctx.must(["./configure", "CC=%s cc" % ctx.deepprof], cwd=ac)
+    ctx.must(["autoheader"], cwd=ac)
+    shutil.copytree(ac, os.path.join(ctx.work, "ac-plain"))
+    ctx.must(["./configure", "CC=cc"], cwd=os.path.join(ctx.work, "ac-plain"))
+    # a profile written anywhere by a test program would land here
+    stray = os.path.join(ctx.work, "conftest.%p.data")
+    r = ctx.must(["./configure", "CC=%s cc" % ctx.deepprof],
+                 cwd=ac, env={"DEEPPROF_OUTPUT": stray})
     ck.true("configure: compiler works", "checking whether the C compiler works... yes"
             in r.stdout)
     ck.true("configure: strdup found", "checking for strdup... yes" in r.stdout)
+    with open(os.path.join(ac, "config.h")) as f, \
+            open(os.path.join(ctx.work, "ac-plain", "config.h")) as g:
+        ck.eq("config.h as with the plain compiler", f.read(), g.read())
+    written = [os.path.join(d, f) for d, _, fs in os.walk(ctx.work) for f in fs
+               if f.endswith(".data")]
+    ck.eq("profiles written by configure's test programs", written, [])
     ctx.must(["make"], cwd=ac)
     r = ctx.must([ctx.deepprof, "run", "-o", "ac.data", "./prog"], cwd=ac)
     p = Profile.load(ctx.deepprof, os.path.join(ac, "ac.data"))

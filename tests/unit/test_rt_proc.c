@@ -212,12 +212,39 @@ TEST(exit_status_and_names)
 
 TEST(unwritable_output)
 {
-	const char *env[] = {"DEEPPROF_OUTPUT=/nonexistent-dir/x/Deep.data", NULL};
+	const char *env[] = {"DEEPPROF_OUTPUT=/nonexistent-dir/x/Deep.data",
+			     "TMPDIR=/nonexistent-dir/t", NULL};
 	char err[4096];
 
 	CHECK_EQ(spawn("unwritable", env, err, sizeof(err)), 5);
 	CHECK_EQ(count(err, "deepprof: "), 1);
-	CHECK(strstr(err, "/nonexistent-dir/x/Deep.data") != NULL);
+	CHECK(strstr(err, "deepprof: profile lost: cannot write /nonexistent-dir/x/Deep.data: "
+			  "No such file or directory, nor /nonexistent-dir/t/Deep.data: No such "
+			  "file or directory; profiling stopped\n") != NULL);
+}
+
+/* An output that cannot be written goes to $TMPDIR, said once for both writes. */
+TEST(fallback_output)
+{
+	char env_tmp[8300], path[8192], err[4096], want[8400];
+	const char *env[] = {"DEEPPROF_OUTPUT=/nonexistent-dir/x/rt-fb.data", env_tmp, NULL};
+	struct dp_profile p;
+
+	snprintf(path, sizeof(path), "%s/rt-fb.data", dir);
+	snprintf(env_tmp, sizeof(env_tmp), "TMPDIR=%s", dir);
+	unlink(path);
+	CHECK_EQ(spawn("unwritable", env, err, sizeof(err)), 6);
+	CHECK_EQ(count(err, "deepprof: "), 1);
+	snprintf(want, sizeof(want),
+		 "deepprof: cannot write /nonexistent-dir/x/rt-fb.data: No such file or "
+		 "directory; the profile went to %s\n",
+		 path);
+	CHECK(strstr(err, want) != NULL);
+	CHECK(dp_read_file(path, &p) == 0);
+	CHECK(!(p.features & DP_FEAT_STOPPED));
+	CHECK_EQ(p.exit_status, 6u + 1);
+	dp_profile_release(&p);
+	unlink(path);
 }
 
 TEST(memory_ceiling)
@@ -316,6 +343,7 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - out), out);
 	test_exit_status_and_names();
 	test_unwritable_output();
+	test_fallback_output();
 	test_memory_ceiling();
 	test_signal_and_interval_writes();
 	test_complete_files_only();
