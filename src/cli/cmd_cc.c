@@ -406,9 +406,9 @@ static char *llvm_plugin_flag(char **cmd, int n, const char *prefix)
 	char *so, *ver, *flag = NULL;
 	FILE *f;
 
-	for (int i = 0; i < DP_N_LIBDIRS && !flag; i++) {
-		so = lib_file(prefix, i, "deepprof/deepprof_llvm.so");
-		ver = lib_file(prefix, i, "deepprof/deepprof_llvm.ver");
+	for (int i = 0; i < DP_CLI_N_LIBDIRS && !flag; i++) {
+		so = dp_cli_lib_file(prefix, i, "deepprof/deepprof_llvm.so");
+		ver = dp_cli_lib_file(prefix, i, "deepprof/deepprof_llvm.ver");
 		f = access(so, R_OK) == 0 ? fopen(ver, "r") : NULL;
 		if (f && fscanf(f, "%63s", want) == 1) {
 			probe_compiler(cmd, n, dumpversion, got, sizeof(got));
