@@ -1,8 +1,8 @@
 #!/bin/bash
-# bench/load.sh - the analysis side's scale benchmark (issue 3, "Load"): generate
-# synthetic profiles of 0.1, 1.4 and 10 million contexts (deepprof-genprof), then time
-# loading each and answering the menu (`deepprof report FILE page=menu`, wall and CPU
-# time, peak RSS) and the phases of the same load (deepprof-loadbench: read, merge,
+# bench/load.sh - the analysis side's scale benchmark (the load and query targets):
+# generate synthetic profiles of 0.1, 1.4 and 10 million contexts (deepprof-genprof),
+# then time loading each and answering the menu (`deepprof report FILE page=menu`, wall
+# and CPU time, peak RSS) and the phases of the same load (deepprof-loadbench: read, merge,
 # merged analysis, as front/session_load.c does them; then the per-thread view's
 # analysis, which a session builds on its first per-thread query). Prints a Markdown
 # section between <!-- bench-load:begin --> and <!-- bench-load:end -->; bench/run
@@ -79,7 +79,7 @@ LB=$(tool deepprof-loadbench) || { echo "load: cannot build deepprof-loadbench" 
 QB=$(tool deepprof-querybench) || QB=
 [ -x "$TOOLS/launch" ] || cc -std=c17 -D_GNU_SOURCE -O2 -o "$TOOLS/launch" "$BENCH/src/launch.c"
 
-# deepprof report works once the analysis issue's command line lands
+# deepprof report is timed only where this build's command line has it
 HAVE_REPORT=
 first=$DIR/gen-100-s$SEED.data
 "$GEN" 100 "$first" >/dev/null
@@ -202,7 +202,7 @@ done
 		echo "processes; *P* is the procedure with the most contexts). The same query on"
 		echo "the same binary varies between processes with where their memory lands, so"
 		echo "the table gives the median and the range of the processes' medians, and the"
-		echo "slowest single answer. Issue 3's target: any query under 10 ms (every"
+		echo "slowest single answer. The query target: any query under 10 ms (every"
 		echo "process's median)."
 		echo
 		echo "| profile | query | status | ms (median) | process medians | slowest | under 10 ms |"

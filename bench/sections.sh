@@ -136,7 +136,7 @@ steal_ticks() {
 
 # web_section - bench/web_latency.sh (wrk against `deepprof serve`, BENCH_WEB_SECONDS per
 # page, default 5) on the 1.4M-context profile of the load benchmark (generated if
-# missing) as a Markdown table with issue 3's 10 ms target, or a note saying why not.
+# missing) as a Markdown table with the 10 ms query target, or a note saying why not.
 web_section() {
 	local md=$WORK/web.md out=$WORK/web.out gen f=$WORK/load/gen-1.4M-s${BENCH_LOAD_SEED:-1}.data
 	local why='' st=0 steal0='' steal=
@@ -182,8 +182,8 @@ web_section() {
 			       printf "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2,
 				      $3, $4, $5, $6, $7, $8, $9, ok ? "yes" : "**no**"
 			       n++ }
-			     END { printf "\nIssue 4 target (every page under 10 ms at the 99th " \
-					"percentile under wrk): %s (%d of %d pages). Issue 3 target " \
+			     END { printf "\nWeb latency target (every page under 10 ms at the 99th " \
+					"percentile under wrk): %s (%d of %d pages). Query target " \
 					"(any query answers in under 10 ms), judged on the median: " \
 					"%s (%d of %d); on the server'"'"'s own p99 (time from request to " \
 					"reply inside the server, from its Server-Timing header): %d of %d. " \

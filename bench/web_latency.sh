@@ -19,7 +19,7 @@
 # preempt_per_1k: involuntary context switches of the server's threads per 1000
 # requests: the server lost its CPU to another process or thread). On stderr, the
 # machine's load average before and after (a busy machine makes the p99 its own) and
-# how many pages meet issue 4's target, p99 under 10 ms.
+# how many pages meet the web latency target, p99 under 10 ms.
 # The pages' ids are taken from the file's own pages (the first clique of the root, the
 # most called procedure, its first call site, the first module).
 # Exit status: 0, 1 when the server did not start or a page did not answer 200,
@@ -156,7 +156,7 @@ printf '%-34s %6s %9s %9s %9s %9s %9s %9s %9s\n' page status p50_ms p99_ms req/s
 	srv_p50 srv_p99 cpu_p99 preempt/1k
 bad=0
 # the first page measured in a run had tails the server never saw (its own p99 0.07 ms,
-# wrk's 15 ms, in two runs of session 4 and 5): warm the whole setup up once first
+# wrk's 15 ms, in two runs on 2026-11-22): warm the whole setup up once first
 if [ "$warm" != 0 ]; then
 	$wrk_cpu wrk -t"$threads" -c"$conns" -d3s "${url}?file=0&page=${pages%% *}" \
 		>/dev/null 2>&1 || true
@@ -183,8 +183,8 @@ for p in $pages; do
 			status, p50, p99, rps, s50, s99, c99, n ? 1000 * pre / n : 0,
 			non2xx ? "  (non-2xx: " non2xx ")" : "" }' "$tmp/wrk" | tee -a "$tmp/table"
 done
-# issue 4's target: every page under 10 ms at the 99th percentile, as the client sees it;
-# the server's own p99 says whether a miss is the server's work or the machine's
+# the web latency target: every page under 10 ms at the 99th percentile, as the client
+# sees it; the server's own p99 says whether a miss is the server's work or the machine's
 awk '{ n++; if ($4 + 0 < 10) ok++; if ($7 + 0 < 10) sok++ }
      END { printf "web_latency: p99 under 10 ms: %d of %d pages (server'"'"'s own p99: %d of %d)\n",
 		   ok, n, sok, n }' "$tmp/table" >&2
