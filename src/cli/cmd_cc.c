@@ -282,7 +282,9 @@ static int cc_usage(const char *name)
 	       "-finstrument-functions (inlined copies call the hooks too, and show up).\n"
 	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
 	       "no runtime: the program provides it (built with deepprof cc, or run with\n"
-	       "deepprof run, which preloads libdeepprof.so into other programs);\n"
+	       "deepprof run, which preloads libdeepprof.so into other programs), only\n"
+	       "weak no-op stand-ins for the runtime's own entry points (libdeepprof_stubs.a),\n"
+	       "so that the library also loads where no runtime is;\n"
 	       "-static links libdeepprof_static.a and\n"
 	       "wraps the allocation functions (-Wl,--wrap=malloc...). Configure-time test\n"
 	       "programs (autoconf's conftest*, CMake's try_compile and try_run, meson's\n"
@@ -492,7 +494,8 @@ int dp_cmd_cc(int argc, char **argv)
 			fprintf(stderr, "deepprof: configure test (%s): not instrumented\n", why);
 	}
 	link = scan.n_inputs > 0 && !scan.no_link && !scan.shared;
-	/* compiler words (<= 16) + 6 flags + user args + 4 runtime + exports or wraps + NULL
+	/* compiler words (<= 16) + 6 flags + user args + 4 runtime (or 1 stubs) + exports or
+	 * wraps + NULL
 	 * (the flags: instrumentation, clang's pass plugin, -g, frame pointers, -D, -I) */
 	args = xmalloc(sizeof(*args) *
 		       (size_t)(16 + 6 + argc + 4 + (int)(DP_N_EXPORTED + DP_N_ALLOCS) + 1));
@@ -527,6 +530,14 @@ int dp_cmd_cc(int argc, char **argv)
 			args[n++] = xstrcat3("-Wl,--wrap=", dp_allocs[j], "");
 		for (j = 0; !scan.stat && j < DP_N_EXPORTED; j++)
 			args[n++] = xstrcat3("-Wl,--export-dynamic-symbol=", dp_exported[j], "");
+	}
+	if (scan.n_inputs > 0 && !scan.no_link && scan.shared) {
+		/* a library: weak no-op tail-call hook and region API, for when it is loaded
+		 * without the runtime (rt_stubs.c); the runtime's come first when it is there */
+		lib = dp_cli_runtime_file("libdeepprof_stubs.a");
+		if (!lib)
+			return 1;
+		args[n++] = lib;
 	}
 	args[n] = NULL;
 	if (verbose && *verbose && strcmp(verbose, "0") != 0)

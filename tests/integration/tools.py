@@ -407,7 +407,8 @@ def t_install(ctx, ck):
     libs = [os.path.join(d, f) for d, _, fs in os.walk(prefix) for f in fs
             if f.startswith("libdeepprof")]
     ck.eq("installed runtime libraries", sorted(os.path.basename(x) for x in libs),
-          ["libdeepprof.a", "libdeepprof.so", "libdeepprof_static.a"])
+          ["libdeepprof.a", "libdeepprof.so", "libdeepprof_static.a",
+           "libdeepprof_stubs.a"])
     src = ctx.write("inst/w.c", """\
         #include <deepprof/deepprof.h>
         __attribute__((noinline)) static int twice(int x) { return 2 * x; }
