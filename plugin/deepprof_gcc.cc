@@ -151,7 +151,10 @@ void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun,
  * most six, no aggregate), so that the call needs no outgoing stack arguments, which
  * could make gcc's RTL expansion fall back to a real call after the hook has run; and
  * not a call of the runtime's API (deepprof_leave() at the end of a function must run
- * while the function is still the one the runtime sees).
+ * while the function is still the one the runtime sees), nor of __cxa_end_catch, which a
+ * handler calls last and which runs the caught exception's destructor: that destructor
+ * and what it calls belong to the catching function's context, so the catching function
+ * must still be active then.
  */
 bool dp_keep_tail(gcall *call)
 {
@@ -161,7 +164,8 @@ bool dp_keep_tail(gcall *call)
 		return false;
 	/* the runtime's API (deepprof_leave, ...) runs in the caller's activation */
 	if (callee && DECL_NAME(callee) &&
-	    strncmp(IDENTIFIER_POINTER(DECL_NAME(callee)), "deepprof_", 9) == 0)
+	    (strncmp(IDENTIFIER_POINTER(DECL_NAME(callee)), "deepprof_", 9) == 0 ||
+	     strcmp(IDENTIFIER_POINTER(DECL_NAME(callee)), "__cxa_end_catch") == 0))
 		return false;
 	for (unsigned i = 0; i < gimple_call_num_args(call); i++) {
 		tree t = TREE_TYPE(gimple_call_arg(call, i));

@@ -48,9 +48,12 @@ CallInst *dp_tail_before(ReturnInst *ret)
 	if (!call || !(call->isTailCall() || call->isMustTailCall()) || call->isInlineAsm())
 		return nullptr;
 	callee = call->getCalledFunction();
+	/* not the runtime's API, nor __cxa_end_catch: the caught exception's destructor,
+	   which it runs, belongs to the handler's context (deepprof_gcc.cc, dp_keep_tail) */
 	if (callee && (callee->isIntrinsic() || callee->getName().startswith("deepprof_") ||
 		       callee->getName().startswith("__cyg_profile") ||
-		       callee->getName().startswith("__deepprof")))
+		       callee->getName().startswith("__deepprof") ||
+		       callee->getName() == "__cxa_end_catch"))
 		return nullptr;
 	return rv && rv != call ? nullptr : call;
 }

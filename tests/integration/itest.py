@@ -393,7 +393,13 @@ def t_catch(ctx, ck):
             "catch_nested(long)": 2 * n}
     got = {a: v["calls"] for (a, b), v in p.edges().items() if b == dtor}
     ck.eq("callers of %s and their calls" % dtor, got, want)
-    ck.edge(p, dtor, "dtor_leaf(long)", calls=6 * n, exits=6 * n)
+    if ctx.tails and ctx.opt == "-O2":
+        # ~Err tail-calls dtor_leaf: entered from the catching function through a tail
+        # site, as often as that function destroys an Err
+        got = {a: tail_edges(p, a, "dtor_leaf(long)") for a in want}
+        ck.eq("dtor_leaf tail-called from each catching function", got, want)
+    else:
+        ck.edge(p, dtor, "dtor_leaf(long)", calls=6 * n, exits=6 * n)
     ck.edge(p, "catch_val(long)", "Err::Err(Err const&)", calls=n, exits=n)
     ck.edge(p, "catch_val(long)", "in_handler(long)", calls=n, exits=n)
     ck.edge(p, "catch_outer(long)", "rethrow(long)", calls=n)
