@@ -227,15 +227,18 @@ static void target_path(const char *output, char *out, size_t len, int *instead)
 		snprintf(out, len, "%s", output);
 }
 
-/* The per-process name of process @pid: @out's stem + ".PID.data" (or @out + ".PID"). */
-static void process_path(const char *out, long pid, char *buf, size_t len)
+/* The per-process name of process @pid: @out's stem + ".PID.data" (or @out + ".PID").
+ * 0, or -1 if too long. */
+static int process_path(const char *out, long pid, char *buf, size_t len)
 {
 	size_t n = strlen(out);
+	int r;
 
 	if (n >= 5 && strcmp(out + n - 5, ".data") == 0)
-		snprintf(buf, len, "%.*s.%ld.data", (int)(n - 5), out, pid);
+		r = snprintf(buf, len, "%.*s.%ld.data", (int)(n - 5), out, pid);
 	else
-		snprintf(buf, len, "%s.%ld", out, pid);
+		r = snprintf(buf, len, "%s.%ld", out, pid);
+	return r < 0 || (size_t)r >= len ? -1 : 0;
 }
 
 /* --per-process: @v[0..n) to their own names; into @written the top's (else the first). */
@@ -248,8 +251,10 @@ static void keep_each(const struct dp_run_file *v, int n, const char *out, int i
 	for (int i = 0; i < n; i++) {
 		if (v[i].pid == (long)top)
 			snprintf(dst, sizeof(dst), "%s", out);
-		else
-			process_path(out, v[i].pid, dst, sizeof(dst));
+		else if (process_path(out, v[i].pid, dst, sizeof(dst)) != 0) {
+			fprintf(stderr, "deepprof run: %s: name too long\n", out);
+			continue;
+		}
 		if (move_file(v[i].path, dst) != 0)
 			continue;
 		fprintf(stderr, "deepprof: process %ld: profile written to %s%s\n", v[i].pid, dst,
