@@ -84,17 +84,25 @@ void dp_run_tree_close(struct dp_run_tree *t)
 	t->dir[0] = '\0';
 }
 
-void dp_run_symbolize(const char *path)
+/* Symbolize @path (in directory @dir) in place; a failure is reported and the file
+ * stays as it is. Messages name the file without the private directory. */
+static void symbolize(const char *dir, const char *path)
 {
 	struct dp_symbolize_opts opts;
+	size_t dn = strlen(dir);
 	char summary[512];
+	const char *s = summary;
 
 	memset(&opts, 0, sizeof(opts));
 	summary[0] = '\0';
-	if (dp_symbolize_file(path, &opts, summary, sizeof(summary)) < 0)
+	if (dp_symbolize_file(path, &opts, summary, sizeof(summary)) < 0) {
 		fprintf(stderr, "deepprof: cannot symbolize: %s\n", dp_errmsg());
-	else if (summary[0])
-		fprintf(stderr, "deepprof: %s\n", summary);
+		return;
+	}
+	if (strncmp(s, dir, dn) == 0 && s[dn] == '/')
+		s += dn + 1;
+	if (*s)
+		fprintf(stderr, "deepprof: %s\n", s);
 }
 
 /* The pid in a runtime's file name "PROG.PID.data", or -1 if @name is not one. */
@@ -277,7 +285,7 @@ int dp_run_tree_gather(struct dp_run_tree *t, const char *output, pid_t top, int
 	if (n <= 0)
 		return n;
 	for (int i = 0; i < n; i++)
-		dp_run_symbolize(v[i].path);
+		symbolize(t->dir, v[i].path);
 	target_path(output, out, sizeof(out), &instead);
 	if (per_process) {
 		keep_each(v, n, out, instead, top, written);

@@ -37,8 +37,4 @@ int dp_run_tree_gather(struct dp_run_tree *t, const char *output, pid_t top, int
 /* dp_run_tree_close - remove the private directory and whatever is in it. */
 void dp_run_tree_close(struct dp_run_tree *t);
 
-/* dp_run_symbolize - symbolize @path in place; a failure is reported on stderr and the
- * file stays as it is. */
-void dp_run_symbolize(const char *path);
-
 #endif /* DP_CLI_RUN_TREE_H */
