@@ -1,12 +1,12 @@
 /*
- * cli/cmd_run.c - `deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]`: runs a program
- * built with `deepprof cc` with DEEPPROF_OUTPUT/DEEPPROF_HZ set, keeps its exit status,
- * symbolizes the data file (and those of forked children) and prints a short summary on
- * stderr (never on stdout, which belongs to the program).
+ * cli/cmd_run.c - `deepprof run [-o FILE] [--hz N] [--per-process] [--] PROG [ARGS...]`:
+ * runs a program built with `deepprof cc` with DEEPPROF_OUTPUT/DEEPPROF_HZ set, keeps its
+ * exit status, gathers the profiles of every process of the run (run_tree.c: symbolized,
+ * merged into FILE or kept one per process) and prints a short summary on stderr (never
+ * on stdout, which belongs to the program).
  */
-#define _GNU_SOURCE /* pipe2, strsignal, setenv, st_mtim */
+#define _GNU_SOURCE /* pipe2, strsignal, setenv */
 
-#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +29,7 @@
 #include "cmd_common.h"
 #include "commands.h"
 #include "deepprof/format.h"
+#include "run_tree.h"
 
 #define DP_RUN_TOP 10
 
@@ -37,9 +38,11 @@ struct dp_run_opts {
 	const char *hz;	       /* NULL: leave DEEPPROF_HZ alone */
 	char **prog_argv;      /* NULL-terminated */
 	char *preload;	       /* libdeepprof.so when PROG has no runtime, else NULL */
+	const char *pattern;   /* DEEPPROF_OUTPUT of the run (run_tree.h) */
+	int per_process;       /* --per-process */
 };
 
-#define DP_RUN_USAGE "usage: deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]\n"
+#define DP_RUN_USAGE "usage: deepprof run [-o FILE] [--hz N] [--per-process] [--] PROG [ARGS...]\n"
 
 static int run_usage(FILE *f)
 {
@@ -50,14 +53,18 @@ static int run_usage(FILE *f)
 	fprintf(f, DP_RUN_USAGE
 		"\n"
 		"Runs PROG (built with deepprof cc) with its profile going to FILE (default\n"
-		"./Deep.data), symbolizes the data file so that it is self-contained, and prints\n"
-		"a summary on stderr: run time, samples, nodes, the top functions by self time\n"
-		"and by calls. Files written by forked children (FILE with .PID before .data) are\n"
-		"symbolized and listed too. The exit status is PROG's (128+N if killed by\n"
+		"./Deep.data), symbolized so that it is self-contained, and prints a summary on\n"
+		"stderr: run time, samples, nodes, the top functions by self time and by calls.\n"
+		"Every process of the run built with deepprof (forked or executed, at any\n"
+		"depth: a shell script, make check) writes its profile into a private temporary\n"
+		"directory; FILE gets them merged (the same program context by context, others\n"
+		"each under a node of their own). The exit status is PROG's (128+N if killed by\n"
 		"signal N).\n\n"
 		"  -o, --output FILE  where the profile goes (default ./Deep.data)\n"
 		"  --hz N             CPU-time samples per second and thread (0 = off;\n"
 		"                     default $DEEPPROF_HZ or 1000)\n"
+		"  --per-process      one file per process instead: PROG's in FILE, the others'\n"
+		"                     in FILE with .PID before .data\n"
 		"  -h, --help         this text\n");
 	return 0;
 }
@@ -126,6 +133,7 @@ static int parse_run_args(int argc, char **argv, struct dp_run_opts *o)
 	int i;
 
 	o->hz = NULL;
+	o->per_process = 0;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -137,6 +145,10 @@ static int parse_run_args(int argc, char **argv, struct dp_run_opts *o)
 			break;
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
 			return run_usage(stdout);
+		if (strcmp(a, "--per-process") == 0) {
+			o->per_process = 1;
+			continue;
+		}
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--hz") == 0) {
 			if (i + 1 >= argc)
 				return bad_usage("option '%s' needs an argument", a);
@@ -305,8 +317,8 @@ static void run_child(const struct dp_run_opts *o, int errfd, const struct sigac
 
 	sigaction(SIGINT, old_int, NULL);
 	sigaction(SIGQUIT, old_quit, NULL);
-	if (setenv("DEEPPROF_OUTPUT", o->output, 1) || (o->hz && setenv("DEEPPROF_HZ", o->hz, 1)) ||
-	    (o->preload && set_preload(o->preload))) {
+	if (setenv("DEEPPROF_OUTPUT", o->pattern, 1) ||
+	    (o->hz && setenv("DEEPPROF_HZ", o->hz, 1)) || (o->preload && set_preload(o->preload))) {
 		err = errno;
 	} else {
 		execvp(o->prog_argv[0], o->prog_argv);
@@ -320,9 +332,9 @@ static void run_child(const struct dp_run_opts *o, int errfd, const struct sigac
 /*
  * Run the program and wait for it. Returns its exit status (128+N if killed by signal N,
  * 127 if it could not be started). *@started is 0 if it could not be started, N if it
- * was killed by signal N, else -1.
+ * was killed by signal N, else -1; *@top its pid.
  */
-static int run_program(const struct dp_run_opts *o, int *started)
+static int run_program(const struct dp_run_opts *o, int *started, pid_t *top)
 {
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
 	int fds[2], status = 0, err = 0;
@@ -337,6 +349,7 @@ static int run_program(const struct dp_run_opts *o, int *started)
 	sigaction(SIGINT, &ign, &old_int); /* like system(): ^C goes to the program */
 	sigaction(SIGQUIT, &ign, &old_quit);
 	pid = fork();
+	*top = pid;
 	if (pid == 0)
 		run_child(o, fds[1], &old_int, &old_quit);
 	close(fds[1]);
@@ -491,111 +504,19 @@ static int print_summary(const char *path)
 	return 0;
 }
 
-/* Symbolize @path in place; a failure is reported and the file stays as it is. */
-static void symbolize(const char *path)
-{
-	struct dp_symbolize_opts opts;
-	char summary[512];
-
-	memset(&opts, 0, sizeof(opts));
-	summary[0] = '\0';
-	if (dp_symbolize_file(path, &opts, summary, sizeof(summary)) < 0)
-		fprintf(stderr, "deepprof: cannot symbolize: %s\n", dp_errmsg());
-	else if (summary[0])
-		fprintf(stderr, "deepprof: %s\n", summary);
-}
-
-/* ------------------------------------------------------- files of forked children --- */
-
 /*
- * Is @name (in the output's directory) the file a child forked by the program wrote?
- * The runtime inserts ".PID" before a final ".data" (Deep.data -> Deep.1234.data),
- * or appends ".PID" when the name has no ".data" extension.
- */
-static int is_child_file(const char *name, const char *base)
-{
-	size_t lb = strlen(base), stem = lb, ext = 0;
-	const char *d;
-
-	if (lb >= 5 && strcmp(base + lb - 5, ".data") == 0) {
-		stem = lb - 5;
-		ext = 5;
-	}
-	if (strncmp(name, base, stem) != 0 || name[stem] != '.')
-		return 0;
-	d = name + stem + 1;
-	if (!(*d >= '1' && *d <= '9'))
-		return 0;
-	while (*d >= '0' && *d <= '9')
-		d++;
-	return ext ? strcmp(d, ".data") == 0 : *d == '\0';
-}
-
-static int newer(const struct stat *st, const struct timespec *t)
-{
-	return st->st_mtim.tv_sec > t->tv_sec ||
-	       (st->st_mtim.tv_sec == t->tv_sec && st->st_mtim.tv_nsec >= t->tv_nsec);
-}
-
-/* Symbolize and list the files of forked children written since @start. */
-static void child_files(const char *output, const struct timespec *start)
-{
-	char dir[PATH_MAX], path[PATH_MAX];
-	const char *base;
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s", output);
-	*strrchr(dir, '/') = '\0';
-	base = strrchr(output, '/') + 1;
-	d = opendir(dir[0] ? dir : "/");
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (!is_child_file(e->d_name, base))
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
-			continue;
-		if (stat(path, &st) || !S_ISREG(st.st_mode) || !newer(&st, start))
-			continue;
-		fprintf(stderr, "deepprof: a forked child wrote %s\n", path);
-		symbolize(path);
-	}
-	closedir(d);
-}
-
-/*
- * The file the runtime writes when it cannot write @output (rt_write.c): $TMPDIR (if
- * absolute, else /tmp) and @output's last component, into @out; 0 if it exists, is a
- * regular file and was written since @start, else -1.
- */
-static int fallback_file(const char *output, const struct timespec *start, char *out, size_t len)
-{
-	const char *dir = getenv("TMPDIR");
-	struct stat st;
-	int n;
-
-	if (!dir || dir[0] != '/')
-		dir = "/tmp";
-	n = snprintf(out, len, "%s%s%s", dir, dir[1] && dir[strlen(dir) - 1] != '/' ? "/" : "",
-		     strrchr(output, '/') + 1);
-	if (n < 0 || (size_t)n >= len || strcmp(out, output) == 0)
-		return -1;
-	return stat(out, &st) == 0 && S_ISREG(st.st_mode) && newer(&st, start) ? 0 : -1;
-}
-
-/*
- * dp_cmd_run - `deepprof run [-o FILE] [--hz N] [--] PROG [ARGS...]`. Returns PROG's exit
- * status (128+N if killed by signal N; 127 if it could not be run), 2 on bad usage.
+ * dp_cmd_run - `deepprof run [-o FILE] [--hz N] [--per-process] [--] PROG [ARGS...]`.
+ * Returns PROG's exit status (128+N if killed by signal N; 127 if it could not be run), 2
+ * on bad usage.
  */
 int dp_cmd_run(int argc, char **argv)
 {
-	struct timespec start, t0, t1;
-	char alt[PATH_MAX];
+	struct dp_run_tree tree;
+	struct timespec t0, t1;
+	char written[PATH_MAX];
 	struct dp_run_opts o;
-	int status, started, rc;
-	struct stat st;
+	int status, started, rc, n;
+	pid_t top;
 	double secs;
 
 	rc = parse_run_args(argc, argv, &o);
@@ -609,13 +530,17 @@ int dp_cmd_run(int argc, char **argv)
 		free(o.preload);
 		return 2;
 	}
+	if (dp_run_tree_open(&tree) != 0) {
+		free(o.preload);
+		return 2;
+	}
+	o.pattern = tree.pattern;
 	fflush(NULL);
-	clock_gettime(CLOCK_REALTIME, &start);
-	start.tv_sec -= 1; /* file systems with coarse timestamps */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	status = run_program(&o, &started);
+	status = run_program(&o, &started, &top);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!started) {
+		dp_run_tree_close(&tree);
 		free(o.preload);
 		return status;
 	}
@@ -626,14 +551,12 @@ int dp_cmd_run(int argc, char **argv)
 	else
 		fprintf(stderr, "deepprof: %s exited with status %d after %.3f s\n", o.prog_argv[0],
 			status, secs);
-	if (stat(o.output, &st) == 0) {
-		fprintf(stderr, "deepprof: profile written to %s\n", o.output);
-		symbolize(o.output);
-		print_summary(o.output);
-	} else if (fallback_file(o.output, &start, alt, sizeof(alt)) == 0) {
-		fprintf(stderr, "deepprof: profile written to %s instead\n", alt);
-		symbolize(alt);
-		print_summary(alt);
+	n = dp_run_tree_gather(&tree, o.output, top, o.per_process, written);
+	dp_run_tree_close(&tree);
+	if (written[0])
+		print_summary(written);
+	if (n != 0) {
+		/* written, or gather said why not */
 	} else if (started > 0) {
 		fprintf(stderr,
 			"deepprof: %s was killed before writing its profile (see "
@@ -648,7 +571,6 @@ int dp_cmd_run(int argc, char **argv)
 		fprintf(stderr, "deepprof: %s wrote no profile (was it built with deepprof cc?)\n",
 			o.prog_argv[0]);
 	}
-	child_files(o.output, &start);
 	free(o.preload);
 	return status;
 }

@@ -83,6 +83,9 @@ class Ctx(BaseCtx):
                              % (output, chk.returncode, chk.stdout[-4000:], chk.stderr[-2000:]))
         exe_path = os.path.realpath(os.path.join(self.work, exe))
         first = prof.objects.get(1, {}).get("path")
+        if "processes merged)" in r.stderr:  # merged: objects numbered canonically
+            first = exe_path if any(o.get("path") == exe_path
+                                    for o in prof.objects.values()) else first
         if prof.doc.get("program") != exe_path or first != exe_path:
             raise CheckError("program %r and first object %r should both be %r"
                              % (prof.doc.get("program"), first, exe_path))
@@ -356,20 +359,19 @@ def t_chdir(ctx, ck):
     os.makedirs(os.path.join(ctx.work, "out"))
     direct([exe, "3", "sub2"], ctx.work, DEEPPROF_OUTPUT="out/%e-x.data")
     ck.edge(profile(os.path.join(ctx.work, "out", "chdir-x.data")), "main", "work", calls=3)
-    # its directory removed: the profile goes to $TMPDIR, and both say where
+    # its directory removed under deepprof run (the runtime writes into deepprof run's
+    # private directory): the profile goes to $TMPDIR instead, and nothing else stays
     start = os.path.join(ctx.work, "a")
     tmp = os.path.join(ctx.work, "tmp")
     os.makedirs(start)
     os.makedirs(tmp)
     r = direct([ctx.deepprof, "run", "--", exe, "5", "../b", "rm"], start, TMPDIR=tmp)
     ck.eq("exit status with the directory removed", r.returncode, 0)
-    ck.true("the runtime says where the profile went",
-            "deepprof: cannot write %s/Deep.data: No such file or directory; the profile "
-            "went to %s/Deep.data\n" % (start, tmp) in r.stderr)
-    ck.true("deepprof run finds it", "profile written to %s/Deep.data instead" % tmp
+    ck.true("deepprof run says where it went", "profile written to %s/Deep.data instead" % tmp
             in r.stderr)
     ck.edge(Profile.load(ctx.deepprof, os.path.join(tmp, "Deep.data")), "main", "work",
             calls=5, exits=5)
+    ck.eq("files left in $TMPDIR", os.listdir(tmp), ["Deep.data"])
     # nowhere to write: one line names both paths
     os.makedirs(start)
     none = os.path.join(ctx.work, "none")
@@ -409,17 +411,31 @@ def t_catch(ctx, ck):
 
 
 def t_fork(ctx, ck):
+    """A forked child: merged into the parent's profile by default; with --per-process in
+    a file of its own (.PID before .data), the parent's in the -o file."""
     exe = ctx.build("fork", ["fork.c"])
     b, c, par = 10, 20, 30
     out, p = ctx.run(exe, b, c, par)
     pid = kv(out, "child_pid")
     ck.edge(p, "main", "before", calls=b)
     ck.edge(p, "main", "in_parent", calls=par)
+    ck.edge(p, "main", "in_child", calls=c, exits=c)
+    ck.edge(p, "<thread>", "main", calls=2)
+    ck.eq("threads (the child's matched with the parent's)", len(p.threads), 1)
+    ck.true("the summary says 2 processes were merged",
+            "profile written to %s/Deep.data (2 processes merged)" % ctx.work in ctx.summary)
+    ck.eq("files left in the directory",
+          sorted(f for f in os.listdir(ctx.work) if f.endswith(".data")), ["Deep.data"])
+    ck.balanced(p)
+    out, p = ctx.run(exe, b, c, par, output="each.data", opts=["--per-process"])
+    pid = kv(out, "child_pid")
+    ck.edge(p, "main", "before", calls=b)
+    ck.edge(p, "main", "in_parent", calls=par)
     ck.edge(p, "main", "in_child", calls=0)
-    child = os.path.join(ctx.work, "Deep.%d.data" % pid)
+    child = os.path.join(ctx.work, "each.%d.data" % pid)
     ck.true("the child's file %s exists" % child, os.path.exists(child))
-    ck.true("deepprof run lists the child's file", "a forked child wrote %s" % child
-            in ctx.summary)
+    ck.true("deepprof run lists the child's file",
+            "process %d: profile written to %s" % (pid, child) in ctx.summary)
     q = Profile.load(ctx.deepprof, child)
     ck.edge(q, "main", "in_child", calls=c, exits=c)
     ck.edge(q, "main", "before", calls=0)
@@ -428,6 +444,75 @@ def t_fork(ctx, ck):
     ck.true("the child's file is symbolized", q.function("in_child")["file"] != "")
     ck.balanced(p)
     ck.balanced(q)
+
+
+def t_ptree(ctx, ck):
+    """deepprof run of a shell script: recursion run twice, fork (parent and forked
+    child) and a program not built with deepprof: one file with the sums, each program
+    under its own node, the plain program ignored, nothing left behind; --per-process
+    gives one file per process."""
+    rec = ctx.build("recursion", ["recursion.c"])
+    fk = ctx.build("fork", ["fork.c"])
+    plain = os.path.join(ctx.work, "plain")
+    with open(plain + ".c", "w") as f:
+        f.write("int main(void) { return 0; }\n")
+    ctx.must([COMPILERS[ctx.family][0], "-o", plain, plain + ".c"])
+    script = os.path.join(ctx.work, "run.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n./recursion 10 100 && ./recursion 12 60 && ./fork 3 4 5 && "
+                "./plain && echo done\n")
+    os.chmod(script, 0o755)
+    tmp = os.path.join(ctx.work, "tmp")
+    os.makedirs(tmp)
+    before = set(os.listdir(ctx.work))
+
+    def run(*opts):
+        argv = [ctx.deepprof, "run"] + list(opts) + ["--", "./run.sh"]
+        print("+ " + " ".join(argv), flush=True)
+        r = subprocess.run(argv, cwd=ctx.work, env=dict(ctx.env, TMPDIR=tmp),
+                           capture_output=True, text=True, check=False)
+        sys.stdout.write(r.stdout + r.stderr)
+        ck.eq("exit status of deepprof run", r.returncode, 0)
+        ck.true("the script ran to its end", r.stdout.endswith("done\n"))
+        ck.eq("files left in $TMPDIR", os.listdir(tmp), [])
+        return r
+
+    r = run("-o", "tree.data")
+    ck.true("the summary says 4 processes were merged",
+            "profile written to %s/tree.data (4 processes merged)" % ctx.work in r.stderr)
+    ck.eq("new files in the directory", set(os.listdir(ctx.work)) - before, {"tree.data"})
+    m = Profile.load(ctx.deepprof, os.path.join(ctx.work, "tree.data"))
+    root = m.doc["root_pd"]
+    kids = sorted((m.ps[m.pd[c["callee"]]["ps"]]["name"], c["calls"])
+                  for c in m.csd if c["caller"] == root)
+    ck.eq("program nodes under the root (processes of each)", kids, [(fk, 2), (rec, 2)])
+    ck.edge(m, "fib", "fib", calls=fib_calls(10) - 1 + fib_calls(12) - 1)
+    ck.edge(m, "main", "fib", calls=2, exits=2)
+    ck.edge(m, "main", "before", calls=3, exits=3)
+    ck.edge(m, "main", "in_child", calls=4, exits=4)
+    ck.edge(m, "main", "in_parent", calls=5, exits=5)
+    ck.balanced(m, allow_active=(rec, fk))
+    chk = ctx.sh([ctx.deepprof, "check", "--max", "40", os.path.join(ctx.work, "tree.data")])
+    ck.eq("deepprof check of the merged file", chk.returncode, 0)
+    # one file per process: each.PID.data (the script itself is not profiled)
+    before = set(os.listdir(ctx.work))
+    run("--per-process", "-o", "each.data")
+    new = set(os.listdir(ctx.work)) - before
+    ck.eq("one file per process", len(new), 4)
+    ck.true("named each.PID.data", all(re.fullmatch(r"each\.[1-9][0-9]*\.data", f)
+                                       for f in new))
+    fibs, forks = [], []
+    for f in new:
+        q = Profile.load(ctx.deepprof, os.path.join(ctx.work, f))
+        if q.doc["program"] == rec:
+            fibs.append(q.edge("fib", "fib")["calls"])
+        else:
+            ck.eq("program of %s" % f, q.doc["program"], fk)
+            forks.append((q.edge("main", "in_child")["calls"],
+                          q.edge("main", "in_parent")["calls"]))
+    ck.eq("fib -> fib per recursion process", sorted(fibs),
+          [fib_calls(10) - 1, fib_calls(12) - 1])
+    ck.eq("in_child, in_parent per fork process", sorted(forks), [(0, 5), (4, 0)])
 
 
 def check_alloc(ctx, ck, extra=()):

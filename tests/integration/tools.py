@@ -234,12 +234,21 @@ def t_make_project(ctx, ck):
         int main(void) { int i, s = 0; for (i = 0; i < 7; i++) s += helper(i); return s != 21; }
         """)
     ctx.write("proj/helper.c", "int helper(int x) { return x; }\n")
-    ctx.write("proj/Makefile", "prog: main.o helper.o\n\t$(CC) -o $@ main.o helper.o\n")
+    ctx.write("proj/Makefile", "prog: main.o helper.o\n\t$(CC) -o $@ main.o helper.o\n"
+              "check: prog\n\t./prog\n\t./prog && ./prog\n")
     proj = os.path.join(ctx.work, "proj")
     ctx.must(["make", "CC=%s cc" % ctx.deepprof, "CFLAGS=-O2"], cwd=proj)
     ctx.must([ctx.deepprof, "run", "./prog"], cwd=proj)
     p = Profile.load(ctx.deepprof, os.path.join(proj, "Deep.data"))
     ck.edge(p, "main", "helper", calls=7, exits=7)
+    # deepprof run -- make check: the three runs of the test program in one file
+    before = set(os.listdir(proj))
+    r = ctx.must([ctx.deepprof, "run", "-o", "check.data", "--", "make", "check"], cwd=proj)
+    ck.true("3 processes merged", "check.data (3 processes merged)" in r.stderr)
+    ck.eq("new files", set(os.listdir(proj)) - before, {"check.data"})
+    p = Profile.load(ctx.deepprof, os.path.join(proj, "check.data"))
+    ck.edge(p, "main", "helper", calls=21, exits=21)
+    ck.edge(p, "<thread>", "main", calls=3)
 
 
 def t_cmake_project(ctx, ck):
