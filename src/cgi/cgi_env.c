@@ -318,6 +318,10 @@ int dp_cgi_req_parse(const struct dp_cgi_conf *c, struct dp_cgi_req *r)
 			    sizeof(r->script) - 1);
 	else if (st)
 		dp_error(DP_EUSAGE, "%s", req.msg);
+	else if (req.has_download) /* the pipe protocol carries pages only */
+		st = refuse(400, DP_EUSAGE,
+			    "download= is not served here: `deepprof serve` serves downloads, "
+			    "`deepprof export` writes the same files");
 	if (st == 0) {
 		memcpy(r->script, script, strlen(script) + 1);
 		memcpy(r->given, req.file, strlen(req.file) + 1);

@@ -124,6 +124,20 @@ static int dp_disp_done(struct dp_display *d, int rc, struct dp_display **out)
 	return rc < 0 ? rc : -DP_ENOMEM;
 }
 
+/* d->download: the subtree of @r's page (a clique, a procedure, else the whole profile),
+ * in the page's thread view. */
+static int dp_disp_download(struct dp_display *d, const struct dp_report *r)
+{
+	const char *view = r->q.prefs.view == DP_VIEW_THREADS ? "view=threads&" : "";
+
+	if ((r->q.page == DP_PAGE_CLIQUE || r->q.page == DP_PAGE_PROC) && r->q.id)
+		d->download = dp_disp_printf(d, "page=%s&id=%u&%s", dp_query_page_name(r->q.page),
+					     r->q.id, view);
+	else
+		d->download = view;
+	return d->download ? 0 : -DP_ENOMEM;
+}
+
 int dp_display_build(const struct dp_report *r, struct dp_display **out)
 {
 	struct dp_display *d = dp_disp_new();
@@ -139,6 +153,8 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 		rc = dp_disp_nav(d, r);
 	if (!rc)
 		rc = dp_disp_toggles(d, r);
+	if (!rc)
+		rc = dp_disp_download(d, r);
 	if (!rc)
 		rc = dp_disp_content(d, r);
 	if (d)

@@ -154,6 +154,10 @@ struct dp_display {
 	uint32_t n_blocks, cap_blocks;
 	struct dp_dblock *blocks;
 	const char *legend; /* text only: what the ids of the Id column mean, or NULL */
+	/* HTML: the query of the page's subtree that the "download as" links add
+	   download=FMT to ("page=clique&id=3&", "view=threads&", "" = the whole profile);
+	   NULL: no downloads (error pages) */
+	const char *download;
 };
 
 /* --- display_util.c --- */

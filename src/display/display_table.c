@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "deepprof/format.h"
 #include "display_int.h"
 
 enum dp_cval {
@@ -105,6 +106,24 @@ static uint32_t dp_columns(unsigned f, struct dp_colspec *c)
 	if (f & DP_FIELD_BYTES)
 		n = dp_group_cols(c, n, DP_METRIC_BYTES, "bytes", f & DP_FIELD_BYTES_PC);
 	return n;
+}
+
+/* The DP_FIELD_* bits of @f whose counters @measured (DP_CSD_*) has: a column of a
+ * counter the profile did not measure would only show zeros. */
+static unsigned dp_measured_fields(unsigned f, uint32_t measured)
+{
+	if (!(measured & DP_CSD_CALLS))
+		f &= ~(DP_FIELD_PORTS | DP_FIELD_TIME_PC | DP_FIELD_CALLSEQS_PC |
+		       DP_FIELD_ALLOCS_PC | DP_FIELD_BYTES_PC);
+	if (!(measured & DP_CSD_SAMPLES))
+		f &= ~(DP_FIELD_TIME | DP_FIELD_TIME_PC | DP_FIELD_TICKS);
+	if (!(measured & DP_CSD_CALLSEQS))
+		f &= ~(DP_FIELD_CALLSEQS | DP_FIELD_CALLSEQS_PC);
+	if (!(measured & DP_CSD_ALLOCS))
+		f &= ~(DP_FIELD_ALLOCS | DP_FIELD_ALLOCS_PC);
+	if (!(measured & DP_CSD_ALLOC_BYTES))
+		f &= ~(DP_FIELD_BYTES | DP_FIELD_BYTES_PC);
+	return f;
 }
 
 /* Format value @v of metric @m (a count, samples, bytes) into @s; return the length. */
@@ -345,7 +364,9 @@ int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *t
 		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject)
 {
 	struct dp_colspec cs[DP_MAX_NUMCOLS];
-	uint32_t n_num = dp_columns(r->q.prefs.fields, cs);
+	uint32_t n_num = dp_columns(r->imported ? dp_measured_fields(r->q.prefs.fields, r->measured)
+						: r->q.prefs.fields,
+				    cs);
 	struct dp_dblock *b = dp_disp_block(d, DP_DB_TABLE);
 	struct dp_dtable *t;
 	uint32_t skip_below = UINT32_MAX; /* hiding the subtree under a hidden row */

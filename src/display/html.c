@@ -24,7 +24,8 @@ static const char dp_html_css[] =
 	"tr.subj td{font-weight:600;background:#fafae8}tr.inactive td{color:#999}"
 	"tr.sel td{background:#ffeebb}span.rec{color:#a40;margin-left:.4em}"
 	"span.multi{color:#666;font-style:italic}"
-	"details.prefs{margin:.3em 0;font-size:.9em}details.prefs div{margin:.15em 0}"
+	"details.prefs,details.dl{margin:.3em 0;font-size:.9em}details.prefs div{margin:.15em 0}"
+	"details.dl a{margin-left:.6em}"
 	"details.prefs a,details.prefs b{margin-left:.6em}b.on{color:#070}"
 	"p.note{background:#fff8d0;padding:.4em}p.error{background:#fde;padding:.6em;"
 	"white-space:pre-wrap}p.hidden{color:#666;font-size:.9em}"
@@ -403,6 +404,26 @@ void dp_html_page_start(struct dp_buf *out, const char *prefix, const char *titl
 	dp_buf_adds(out, "</head>\n<body>\n");
 }
 
+/* The "download as" menu: one link per format the front end serves (o->downloads). */
+static void dp_html_downloads(struct dp_buf *out, const struct dp_display *d,
+			      const struct dp_render_opts *o)
+{
+	if (!o || !o->downloads || !o->downloads[0] || !d->download)
+		return;
+	dp_buf_adds(out, "<details class=\"dl\"><summary>Download as</summary>\n<div>");
+	for (const char *const *f = o->downloads; *f; f++) {
+		dp_buf_adds(out, "<a download href=\"");
+		dp_html_escape(out, o->link_prefix ? o->link_prefix : "?");
+		dp_html_escape(out, d->download);
+		dp_buf_adds(out, "download=");
+		dp_html_escape(out, *f);
+		dp_buf_adds(out, "\">");
+		dp_html_escape(out, *f);
+		dp_buf_adds(out, "</a>");
+	}
+	dp_buf_adds(out, "</div></details>\n");
+}
+
 int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, struct dp_buf *out)
 {
 	dp_html_page_start(out, o ? o->title : NULL, d->title, dp_html_css);
@@ -411,6 +432,7 @@ int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, s
 	dp_html_escape(out, d->title);
 	dp_buf_adds(out, "</h1>\n");
 	dp_html_toggles(out, d, o);
+	dp_html_downloads(out, d, o);
 	for (uint32_t i = 0; i < d->n_blocks; i++)
 		dp_html_block(out, &d->blocks[i], o);
 	dp_buf_adds(out, "<script>");

@@ -24,6 +24,9 @@ struct dp_render_opts {
 	unsigned width;
 	/* HTML: a title prefix (the file's name), NULL for none */
 	const char *title;
+	/* HTML: the export formats the front end serves as downloads (download=FMT added to
+	 * a page's subtree query), NULL-terminated; NULL: no "download as" menu */
+	const char *const *downloads;
 };
 
 #endif /* DP_DISPLAY_RENDER_OPTS_H */

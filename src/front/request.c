@@ -115,6 +115,12 @@ int dp_request_split(const char *qs, enum dp_format def, size_t rest_max, struct
 			file_param(r, v, vlen); /* the session never sees file= */
 			continue;
 		}
+		if (param_is(p, len, "download", &v, &vlen)) {
+			r->has_download = true; /* the session never sees download= either */
+			if (dp_url_decode(v, vlen, r->download, sizeof(r->download), 0, NULL) < 0)
+				r->download[0] = '\0';
+			continue;
+		}
 		if (r->rest.len)
 			dp_buf_addc(&r->rest, '&');
 		dp_buf_add(&r->rest, p, len);

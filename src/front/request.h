@@ -23,17 +23,21 @@ struct dp_query;
 
 #define DP_REQUEST_FILE_MAX 2048 /* longest decoded file= value (a CGI data file path) */
 #define DP_REQUEST_MSG_MAX  160	 /* longest message of a refused split */
+#define DP_REQUEST_DL_MAX   15	 /* longest download= value kept (a format name) */
 
 /* A query string split by dp_request_split(). */
 struct dp_request {
-	enum dp_format fmt;		    /* format= when valid, else the caller's default */
-	bool fmt_given;			    /* format= named a valid format */
-	bool has_file;			    /* file= was given */
-	char file[DP_REQUEST_FILE_MAX + 1]; /* decoded file= value; "" when not given */
-	struct dp_buf rest;		    /* every other parameter, still encoded, '&'-joined */
-	uint32_t n_query;		    /* how many of them are not format= (a query) */
-	int status;			    /* 0, or 400 / 414: the split's refusal, with msg */
-	char msg[DP_REQUEST_MSG_MAX];	    /* why it was refused */
+	enum dp_format fmt;		      /* format= when valid, else the caller's default */
+	bool fmt_given;			      /* format= named a valid format */
+	bool has_file;			      /* file= was given */
+	char file[DP_REQUEST_FILE_MAX + 1];   /* decoded file= value; "" when not given */
+	bool has_download;		      /* download= was given: an export, not a page */
+	char download[DP_REQUEST_DL_MAX + 1]; /* its decoded value; "" when it does not
+						 decode or is too long (no format's name) */
+	struct dp_buf rest;		      /* every other parameter, still encoded, '&'-joined */
+	uint32_t n_query;		      /* how many of them are not format= (a query) */
+	int status;			      /* 0, or 400 / 414: the split's refusal, with msg */
+	char msg[DP_REQUEST_MSG_MAX];	      /* why it was refused */
 };
 
 /*
@@ -47,7 +51,8 @@ enum dp_format dp_request_format(const char *qs, enum dp_format def);
 /*
  * dp_request_split - split query string @qs (encoded, no leading '?'; NULL = none) into
  * @r (initialised here; dp_request_release() it): r->fmt as dp_request_format() says,
- * file= decoded into r->file (given twice, it must have the same value), and every other
+ * file= decoded into r->file (given twice, it must have the same value), download= (the
+ * last one) into r->download, and every other
  * parameter verbatim into r->rest, which may hold @rest_max bytes. Parameters whose name
  * does not decode go into r->rest for the query parser to judge.
  * Return: 0 when @r is usable; else r->status (400: file= malformed or given twice with

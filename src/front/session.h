@@ -19,12 +19,20 @@
 
 struct dp_session; /* opaque */
 
+#define DP_ANSWER_NAME_MAX 128 /* room for a download's file name, NUL included */
+
 /* The answer to one query. body is NUL-terminated; content_type is a static string. */
 struct dp_answer {
 	int status;		  /* 200; 400 bad query; 404 unknown id/name; 500 internal */
 	const char *content_type; /* "text/plain; charset=utf-8", "application/json", ... */
 	struct dp_buf body;	  /* owned by the caller: dp_buf_release() it */
+	char filename[DP_ANSWER_NAME_MAX]; /* a download's file name (Content-Disposition),
+					      "" for pages and errors */
 };
+
+/* The export formats a front end offers as downloads (dp_session_export()), in the order
+ * of the pages' "download as" menu; NULL-terminated. */
+extern const char *const dp_session_downloads[];
 
 /* Flags of dp_session_new(). */
 #define DP_SESSION_QUIET 1u /* no progress display on stderr even on a terminal */
@@ -92,6 +100,24 @@ const char *dp_session_warnings(const struct dp_session *s, uint32_t i);
  */
 int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum dp_format fmt,
 		      const struct dp_render_opts *opts, struct dp_answer *out);
+
+/*
+ * dp_session_export - the export (src/export, docs/EXPORTS.md) in format @format (a
+ * name of dp_export_format_parse(): "callgrind", "pprof", ...) of the subtree query
+ * @query names about file @i: page=clique&id=N a clique and all below, page=proc&id=N
+ * every context of a procedure and all below, any other page the whole profile; with
+ * view=threads, of the per-thread view; other parameters are ignored. Format json (the
+ * data file as `deepprof dump --format=json`) is always the whole file. The bytes are
+ * those of `deepprof export --format=@format FILE QUERY` (the same view, defaults and
+ * version). Into @out (initialised here): status 200, the format's Content-Type and
+ * out->filename (the data file's base name, the subtree, the format's extension); or
+ * 400 (unknown format, bad query, id out of range) / 500 with the request core's error
+ * body in @fmt (format= in @query overrides it), whose links follow @opts.
+ * Return: 0 (whatever the status), or a negative dp_err for out of memory.
+ * Thread-compatible like dp_session_answer().
+ */
+int dp_session_export(struct dp_session *s, uint32_t i, const char *query, const char *format,
+		      enum dp_format fmt, const struct dp_render_opts *opts, struct dp_answer *out);
 
 /* What dp_session_check() did. */
 struct dp_check_result {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "deepprof/format.h"
 #include "report_int.h"
 
 /* A report is at most a page: 1 GiB would mean a bug, not a big profile. */
@@ -90,6 +91,31 @@ static bool report_valid(const struct dp_report *r)
 }
 #endif
 
+/* Whether @row has any cost (calls aside). */
+static bool row_has_cost(const struct dp_rep_row *row)
+{
+	const struct dp_costs *o = &row->own;
+	const struct dp_inherit *d = &row->desc;
+
+	return (o->samples | o->callseqs | o->allocs | o->alloc_bytes | d->samples | d->callseqs |
+		d->allocs | d->alloc_bytes) != 0;
+}
+
+/* A profile without call counts: the rows with some cost are active, whatever their
+ * (unmeasured, zero) calls say. */
+static void activate_uncounted(struct dp_report *r)
+{
+	if (r->has_subject && row_has_cost(&r->subject))
+		r->subject.flags &= ~DP_ROW_INACTIVE;
+	for (uint32_t s = 0; s < r->n_sections; s++)
+		for (uint32_t i = 0; i < r->sections[s].n_rows; i++) {
+			struct dp_rep_row *row = &r->sections[s].rows[i];
+
+			if (row_has_cost(row))
+				row->flags &= ~DP_ROW_INACTIVE;
+		}
+}
+
 int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 		    struct dp_report **out)
 {
@@ -107,12 +133,16 @@ int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 	r->q = *q;
 	r->root_total = ctx->a->root_total;
 	r->sample_period_ns = ctx->p->sample_period_ns;
+	r->imported = ctx->p->origin != 0;
+	r->measured = r->imported ? ctx->p->metrics : DP_CSD_FIELDS_KNOWN;
 	r->title = "";
 	rc = build(r, ctx);
 	if (rc < 0) {
 		dp_report_free(r);
 		return rc;
 	}
+	if (r->imported && !(r->measured & DP_CSD_CALLS))
+		activate_uncounted(r);
 	assert(report_valid(r));
 	*out = r;
 	return 0;

@@ -169,6 +169,12 @@ struct dp_report {
 	/* for the display: the denominator of every percentage, and the time unit */
 	struct dp_inherit root_total;
 	uint64_t sample_period_ns;
+	/* imported: the profile has an ORIG chunk; measured: then the DP_CSD_* bits of the
+	   counters its source measured (DP_CSD_FIELDS_KNOWN otherwise). The display leaves
+	   out the columns of the others, JSON lists them; when calls were not measured, rows
+	   with any cost are not DP_ROW_INACTIVE (no calls is not no activity) */
+	bool imported;
+	uint32_t measured;
 	/* pages of long lists (callers, top): items in all, this page, pages in all */
 	uint64_t n_items;
 	uint32_t bunch, n_bunches;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "deepprof/format.h"
 #include "report_int.h"
 
 /* The schema version: bump on any incompatible change (docs/REPORTS.md). */
@@ -228,6 +229,22 @@ static void json_head(struct dp_json *j, const struct dp_report *r, struct dp_bu
 	}
 }
 
+/* "measured": the counters an imported profile has (absent: all of them). */
+static void json_measured(struct dp_json *j, const struct dp_report *r)
+{
+	static const char *const names[DP_CSD_N_FIELDS] = {
+		"calls", "exits", "unwinds", "samples", "callseqs", "allocs", "alloc_bytes"};
+
+	if (!r->imported)
+		return;
+	dp_json_key(j, "measured");
+	dp_json_begin_array(j);
+	for (unsigned i = 0; i < DP_CSD_N_FIELDS; i++)
+		if (r->measured & (1u << i))
+			dp_json_str(j, names[i]);
+	dp_json_end_array(j);
+}
+
 int dp_report_json(const struct dp_report *r, bool pretty, struct dp_buf *out)
 {
 	struct dp_json j;
@@ -248,6 +265,7 @@ int dp_report_json(const struct dp_report *r, bool pretty, struct dp_buf *out)
 	dp_json_kv_str(&j, "note", r->note);
 	json_inherit(&j, "totals", &r->root_total);
 	dp_json_kv_u64(&j, "sample_period_ns", r->sample_period_ns);
+	json_measured(&j, r);
 	json_pager(&j, r);
 	rc = dp_json_end_object(&j);
 	if (pretty)

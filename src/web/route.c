@@ -1,7 +1,8 @@
 /*
  * web/route.c - the built-in server's router: checks the method, the length and the path
  * of a request, splits its query string with the request core (front/request.h), picks
- * the data file from file=N, passes the rest to dp_session_answer(), and makes the
+ * the data file from file=N, passes the rest to dp_session_answer() (a page) or
+ * dp_session_export() (download=FMT: the page's subtree as a file), and makes the
  * server's own pages (the index of several files, and the 4xx pages for what never
  * reaches the session). No HTTP library here: see web_int.h.
  */
@@ -187,11 +188,19 @@ static int session_page(struct dp_web_router *rt, struct dp_web_reply *r, uint32
 	snprintf(prefix, sizeof(prefix), "/?file=%u&", i);
 	opts.link_prefix = prefix;
 	opts.title = base_name(dp_session_path(rt->s, i));
+	opts.downloads = dp_session_downloads;
 	pthread_mutex_lock(&rt->lock);
-	rc = dp_session_answer(rt->s, i, dp_buf_cstr(&q->rest), DP_FMT_HTML, &opts, &a);
+	if (q->has_download)
+		rc = dp_session_export(rt->s, i, dp_buf_cstr(&q->rest), q->download, DP_FMT_HTML,
+				       &opts, &a);
+	else
+		rc = dp_session_answer(rt->s, i, dp_buf_cstr(&q->rest), DP_FMT_HTML, &opts, &a);
 	pthread_mutex_unlock(&rt->lock);
 	if (rc < 0)
 		return own_page(r, NULL, 500, q->fmt, dp_errmsg());
+	if (a.filename[0]) /* a download: the browser saves it under this name */
+		snprintf(r->disposition, sizeof(r->disposition), "attachment; filename=\"%s\"",
+			 a.filename);
 	r->status = a.status;
 	r->content_type = a.content_type;
 	dp_buf_release(&r->body);

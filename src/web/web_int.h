@@ -28,6 +28,7 @@ struct dp_web_reply {
 	int status;
 	const char *content_type; /* static string */
 	const char *allow;	  /* the Allow header of a 405, else NULL */
+	char disposition[192];	  /* a download's Content-Disposition header, or "" */
 	struct dp_buf body;
 };
 

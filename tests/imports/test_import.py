@@ -11,6 +11,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -169,6 +170,47 @@ def t_folded(c):
     p = c.imp(f, c.path("fc.data"), "--from=folded", "--metric=calls")
     expect("calls metric", p.ctx("calls", ["heavy", "shared_step", "work"]), 36)
     expect("no samples with calls metric", p.total("samples"), 0)
+
+
+def t_report_unmeasured(c):
+    """Reports of a profile without call counts: no Calls column (text, HTML), JSON
+    lists the counters measured, and rows with samples but no calls are shown."""
+    f = c.path("in.folded")
+    with open(f, "w") as o:
+        o.write("main;light;shared_step;work 3\nmain;heavy;shared_step;work 27\n"
+                "main;heavy 2\n")
+    c.imp(f, c.path("f.data"), "--from=folded", "--period=1000000")
+
+    def report(q, fmt="text", data="f.data"):
+        return run([c.dp, "report", "--format=" + fmt, c.path(data), q], c.work).stdout
+
+    for q in ("page=top", "page=modules", "page=module&id=1", "page=proc&id=4",
+              "page=clique&id=3", "page=root"):
+        for fmt in ("text", "html"):
+            out = report(q + "&fields=pqTSAB", fmt)
+            heads = (re.findall(r'<th[^>]*>(?:<a[^>]*>)?(\w+)', out) if fmt == "html"
+                     else " ".join(ln for ln in out.splitlines()
+                                   if not re.search(r"\d", ln)).split())
+            if {"Calls", "Exits", "ports", "callseqs", "allocs", "bytes"} & set(heads):
+                raise Fail("%s (%s): a column of an unmeasured counter:\n%s" % (q, fmt, out))
+            if "inactive rows hidden" in out:
+                raise Fail("%s (%s): rows without calls hidden:\n%s" % (q, fmt, out))
+    mods = report("page=module&id=1")
+    for name in ("heavy", "light", "shared_step", "work"):
+        if "  %s " % name not in mods:
+            raise Fail("page=module: %s not shown without inactive=:\n%s" % (name, mods))
+    j = json.loads(report("page=top", "json"))
+    expect("JSON: the counters measured", j["measured"], ["samples"])
+    expect("JSON: both procedures with samples", sorted(r["name"] for r in
+                                                        j["sections"][0]["rows"]),
+           ["heavy", "work"])
+    # calls as the folded metric: the ports are shown, time is not
+    c.imp(f, c.path("fc.data"), "--from=folded", "--metric=calls")
+    out = report("page=module&id=1", data="fc.data")
+    if "Calls" not in out or "time" in out:
+        raise Fail("calls-only import: want Calls and no time columns:\n" + out)
+    expect("JSON: calls-only import", json.loads(report("page=top", "json", "fc.data"))
+           ["measured"], ["calls", "exits"])
 
 
 def t_folded_errors(c):

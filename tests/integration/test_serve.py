@@ -76,9 +76,9 @@ class Server:
         out, err = self.proc.communicate(timeout=timeout)
         return self.proc.returncode, out, err
 
-    def get(self, target, method="GET", headers=None, conn=None):
+    def get(self, target, method="GET", headers=None, conn=None, raw=False):
         """One request for the raw @target ("/?file=0&page=menu"); returns (status,
-        headers dict with lower-case names, body text)."""
+        headers dict with lower-case names, body text, or bytes when @raw)."""
         c = conn or http.client.HTTPConnection(self.host, self.port, timeout=30)
         try:
             c.putrequest(method, target, skip_host=False, skip_accept_encoding=True)
@@ -86,7 +86,9 @@ class Server:
                 c.putheader(k, v)
             c.endheaders()
             r = c.getresponse()
-            body = r.read().decode("utf-8", "replace")
+            body = r.read()
+            if not raw:
+                body = body.decode("utf-8", "replace")
             return r.status, {k.lower(): v for k, v in r.getheaders()}, body
         finally:
             if conn is None:
@@ -228,6 +230,66 @@ def t_pages(ctx, ck):
         rc, out, err = srv.stop(signal.SIGINT)
         ck.eq("SIGINT: exit status", rc, 0)
         ck.true("SIGINT: says it stopped (%r)" % out, "server stopped" in out)
+
+
+DOWNLOADS = {"callgrind": ("text/plain", "callgrind.out.%s"), "pprof":
+             ("application/octet-stream", "%s.pb.gz"), "folded": ("text/plain", "%s.folded"),
+             "speedscope": ("application/json", "%s.speedscope.json"),
+             "dot": ("text/vnd.graphviz", "%s.dot"), "json": ("application/json", "%s.json")}
+
+
+def t_downloads(ctx, ck):
+    """The "download as" menu of every page: each format of the page's subtree (whole
+    profile, clique, procedure; view=threads kept) is byte for byte what `deepprof
+    export` writes, with its Content-Type and file name; bad formats are 400 pages."""
+    data = ctx.profile("rec", "recursion.c", args=(10, 10))
+    with ctx.serve([data]) as srv:
+        root = check_page(ck, srv, "/?file=0&page=root")
+        clique = first_id(root, "clique")
+        proc = first_id(check_page(ck, srv, "/?file=0&page=clique&id=%d" % clique), "proc")
+        pages = [("page=top", "", "rec"),
+                 ("page=clique&id=%d" % clique, "page=clique&id=%d" % clique,
+                  "rec-clique%d" % clique),
+                 ("page=proc&id=%d&view=threads" % proc, "page=proc&id=%d&view=threads" % proc,
+                  "rec-proc%d-threads" % proc)]
+        for page, query, stem in pages:
+            body = check_page(ck, srv, "/?file=0&" + page, contains=("Download as",))
+            hrefs = [h.replace("&amp;", "&") for h in
+                     re.findall(r'<a download href="([^"]*)"', body)]
+            ck.eq("%s: one download link per format" % page,
+                  [h.rsplit("download=", 1)[-1] for h in hrefs], list(DOWNLOADS))
+            for href in hrefs:
+                fmt = href.rsplit("download=", 1)[-1]
+                st, hd, got = srv.get(href, raw=True)
+                ck.eq("%s: status" % href, st, 200)
+                ctype, name = DOWNLOADS[fmt]
+                # json is the whole file, in the merged view, whatever the page
+                q, base = (query, stem) if fmt != "json" else ("", "rec")
+                ck.true("%s: content type %r" % (href, hd.get("content-type")),
+                        hd.get("content-type", "").startswith(ctype))
+                ck.eq("%s: file name" % href, hd.get("content-disposition"),
+                      'attachment; filename="%s"' % (name % base))
+                out = os.path.join(ctx.work, "cli." + fmt)
+                ctx.must([ctx.deepprof, "export", "--format=" + fmt, data] + ([q] if q else [])
+                         + ["-o", out])
+                with open(out, "rb") as f:
+                    want = f.read()
+                # (folded stacks of time: none in a run this short without samples)
+                ck.true("%s: the bytes of deepprof export %s (%d, %d bytes)"
+                        % (href, q, len(got), len(want)),
+                        got == want and (len(want) > 0 or fmt == "folded"))
+        st, hd, body = srv.get("/?file=0&page=clique&id=%d&download=nope" % clique)
+        ck.eq("bad format: 400", st, 400)
+        ck.true("bad format: a page listing the formats",
+                hd.get("content-type", "").startswith("text/html") and
+                "unknown format" in body and "speedscope" in body)
+        ck.true("bad format: no file name", "content-disposition" not in hd)
+        st, hd, body = srv.get("/?file=0&page=clique&id=999999&download=folded&format=json")
+        ck.eq("bad clique: 400", st, 400)
+        ck.eq("bad clique: the error in JSON", json.loads(body).get("status"), 400)
+        st, hd, body = srv.get("/?file=0&download=dot", method="HEAD")
+        ck.eq("HEAD of a download: status", st, 200)
+        ck.true("HEAD of a download: a length", int(hd.get("content-length", 0)) > 0)
 
 
 def t_files(ctx, ck):
@@ -493,7 +555,7 @@ def t_cli(ctx, ck):
     ck.true("--open without xdg-open: a warning (%r)" % err, "xdg-open" in err)
 
 
-TESTS = {"pages": t_pages, "files": t_files, "security": t_security,
+TESTS = {"pages": t_pages, "downloads": t_downloads, "files": t_files, "security": t_security,
          "concurrency": t_concurrency, "threads": t_threads, "cli": t_cli}
 
 

@@ -1,10 +1,10 @@
 # tests/integration/web.cmake (included by CMakeLists.txt here): the built-in web server
-# over HTTP (test_serve.py: pages, several files, security, concurrency, the per-thread
+# over HTTP (test_serve.py: pages, downloads, several files, security, concurrency, the per-thread
 # view analysed in the background, command line)
 # and in headless Chromium (test_browser.py; screenshots in work/integ_browser/shots).
 # Only when `deepprof serve` is built (src/web, libmicrohttpd).
 if(TARGET dp_web)
-	foreach(t pages files security concurrency threads cli)
+	foreach(t pages downloads files security concurrency threads cli)
 		add_test(NAME integ_serve_${t}
 			COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/test_serve.py
 				--deepprof $<TARGET_FILE:deepprof>

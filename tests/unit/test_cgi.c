@@ -105,6 +105,8 @@ TEST(req_verdicts)
 	CHECK_EQ(parse("file=wf.data%00x", &r), 400);
 	CHECK_EQ(parse("file=wf.data%4", &r), 400);
 	CHECK_EQ(parse("file=wf.data&page=timeout", &r), 400);
+	CHECK_EQ(parse("file=wf.data&page=clique&id=3&download=pprof", &r), 400);
+	CHECK(strstr(dp_errmsg(), "deepprof serve") != NULL); /* downloads: serve's, not here */
 	CHECK_EQ(parse("file=wf.data&page=timeout&timeout=0", &r), 400);
 	CHECK_EQ(parse("file=wf.data&page=timeout&timeout=12", &r), 0);
 	CHECK_EQ(r.ctl, DP_CGI_CTL_TIMEOUT);

@@ -13,10 +13,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "analysis/merge.h"
 #include "core/err.h"
 #include "core/url.h"
 #include "deepprof/format.h"
 #include "display/display.h"
+#include "export/export.h"
+#include "format/reader.h"
 #include "format/writer.h"
 #include "front/request.h"
 #include "front/session.h"
@@ -241,6 +244,83 @@ static void route_one(struct dp_web_router *rt)
 	dp_web_reply_release(&r);
 }
 
+static int to_buf(void *arg, const void *data, size_t len)
+{
+	dp_buf_add(arg, data, len);
+	return dp_buf_error(arg);
+}
+
+/* What `deepprof export --format=@f a.data 'page=clique&id=@clique'` writes, into @out. */
+static void cli_export(enum dp_export_format f, uint32_t clique, struct dp_buf *out)
+{
+	struct dp_profile raw, merged;
+	struct dp_export_opts o;
+	struct dp_analysis *a;
+	int rc;
+
+	CHECK_EQ(dp_read_file(path_a, &raw), 0);
+	CHECK_EQ(dp_profile_merge_threads(&raw, &merged), 0);
+	a = dp_analysis_new(&merged, &rc);
+	CHECK(a != NULL);
+	dp_export_opts_init(&o);
+	o.format = f;
+	o.root = DP_EXPORT_CLIQUE;
+	o.id = clique;
+	o.version = "deepprof " DP_VERSION;
+	CHECK_EQ(dp_export(a, &o, to_buf, out), 0);
+	dp_analysis_free(a);
+	dp_profile_release(&merged);
+	dp_profile_release(&raw);
+}
+
+/* download=FMT: the page's subtree exported, as a file; the menu links to it; bad
+ * formats and ids are 400 pages in the format asked for. */
+static void route_download(struct dp_web_router *rt)
+{
+	struct dp_web_reply r;
+	struct dp_buf want;
+
+	CHECK_EQ(get(rt, "/?file=0&page=clique&id=1", &r), 200);
+	CHECK(has(&r, "<summary>Download as</summary>"));
+	for (const char *const *f = dp_session_downloads; *f; f++) {
+		char href[128];
+
+		snprintf(href, sizeof(href),
+			 "<a download href=\"/?file=0&amp;page=clique&amp;id=1&amp;download=%s\">",
+			 *f);
+		CHECK(has(&r, href));
+	}
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=clique&id=1&sort=name&download=folded", &r), 200);
+	CHECK_STR(r.content_type, "text/plain; charset=utf-8");
+	CHECK_STR(r.disposition, "attachment; filename=\"a-clique1.folded\"");
+	dp_buf_init(&want, (size_t)1 << 20);
+	cli_export(DP_EXPORT_FOLDED, 1, &want);
+	CHECK(want.len > 0 && r.body.len == want.len &&
+	      memcmp(r.body.data, want.data, want.len) == 0);
+	dp_buf_release(&want);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&download=pprof", &r), 200);
+	CHECK_STR(r.content_type, "application/octet-stream");
+	CHECK_STR(r.disposition, "attachment; filename=\"a.pb.gz\"");
+	CHECK(r.body.len > 2 && (uint8_t)r.body.data[0] == 0x1f && (uint8_t)r.body.data[1] == 0x8b);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=clique&id=1&download=nope", &r), 400);
+	CHECK_STR(r.content_type, "text/html; charset=utf-8");
+	CHECK_STR(r.disposition, "");
+	CHECK(has(&r, "unknown format &#39;nope&#39;"));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&download=&format=json", &r), 400);
+	CHECK(strncmp(dp_buf_cstr(&r.body), "{\"status\": 400, \"error\": \"unknown format", 40) ==
+	      0);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=clique&id=999999&download=dot", &r), 400);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=bogus&download=dot", &r), 400);
+	CHECK(has(&r, "unknown page"));
+	dp_web_reply_release(&r);
+}
+
 /* Two files: the index (names escaped), file=1, and no file= with a query. */
 static void route_two(struct dp_web_router *rt)
 {
@@ -289,6 +369,7 @@ TEST(route)
 		CHECK(0);
 	} else {
 		route_one(&rt);
+		route_download(&rt);
 		CHECK_EQ(dp_session_open(s, path_b, NULL), 1);
 		route_two(&rt);
 	}
