@@ -100,8 +100,10 @@ int dp_pm_map_threads(struct dp_pm *m, uint32_t i, const uint32_t *rank, uint64_
 		while (at < n && pairs[at] >> 32 == t)
 			at++;
 		for (uint32_t j = b; j < at; j++)
-			cnt += j == b || (uint32_t)pairs[j] != last ? (last = (uint32_t)pairs[j], 1)
-								    : 0;
+			if (j == b || (uint32_t)pairs[j] != last) {
+				last = (uint32_t)pairs[j];
+				cnt++;
+			}
 		dp_pm_put_u32(&m->key, cnt);
 		for (uint32_t j = b; j < at; j++)
 			if (j == b || pairs[j] != pairs[j - 1])
