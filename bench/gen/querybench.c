@@ -18,7 +18,6 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "front/session.h"
-#include "front/session_int.h"
 
 static double now_ms(void)
 {
@@ -67,7 +66,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dp_session_wait(s); /* the flame index built, as a server has it after its load */
-	ps = dp_analysis_widest_ps(dp_sfile_view(s->files[0], DP_VIEW_MERGED)->a);
+	ps = dp_session_widest_ps(s, 0);
 	for (int qi = 3; qi < argc; qi++) {
 		char q[1024];
 		struct dp_answer ans;

@@ -88,6 +88,11 @@ bool dp_session_has_samples(const struct dp_session *s, uint32_t i)
 	return i < s->n && s->files[i]->has_time;
 }
 
+uint32_t dp_session_widest_ps(const struct dp_session *s, uint32_t i)
+{
+	return i < s->n ? dp_analysis_widest_ps(dp_sfile_view(s->files[i], DP_VIEW_MERGED)->a) : 0;
+}
+
 const char *dp_session_warnings(const struct dp_session *s, uint32_t i)
 {
 	return i < s->n ? s->files[i]->warnings : "";

@@ -84,6 +84,11 @@ const char *dp_session_path(const struct dp_session *s, uint32_t i);
  * is the natural metric; else call sequence counts are). */
 bool dp_session_has_samples(const struct dp_session *s, uint32_t i);
 
+/* dp_session_widest_ps - the procedure with the most contexts in file @i's default view
+ * (threads merged, when that merges anything): dp_analysis_widest_ps() of that view's
+ * analysis; 0 if there is no file @i. */
+uint32_t dp_session_widest_ps(const struct dp_session *s, uint32_t i);
+
 /* dp_session_warnings - the warnings of file @i's load, one per line ("" if none). */
 const char *dp_session_warnings(const struct dp_session *s, uint32_t i);
 
