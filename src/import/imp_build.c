@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
 
@@ -86,24 +87,21 @@ void imp_map_release(struct imp_map *m)
 
 /* ------------------------------------------------------------ node arrays --- */
 
-/* Room for element @n (1-based arrays) in *@arr of *@cap elements of @size. */
+/* Room for element @n (1-based arrays) in *@arr of *@cap elements of @size, the new
+ * elements zeroed (core's dp_vec_grow() leaves them undefined). */
 static int grow(void **arr, uint32_t *cap, uint32_t n, size_t size)
 {
-	uint32_t c;
-	void *q;
+	uint32_t old = *cap;
+	int rc;
 
-	if (n < *cap)
+	if (n < old)
 		return 0;
 	if (n >= UINT32_MAX - 2)
 		return dp_error(DP_EFORMAT, "import: more than 2^32 - 2 nodes of one kind");
-	c = *cap ? (*cap > UINT32_MAX / 2 ? UINT32_MAX - 1 : *cap * 2) : 256;
-	q = realloc(*arr, (size_t)c * size);
-	if (!q)
-		return dp_error(DP_ENOMEM, "out of memory importing (%u nodes)", c);
-	memset((char *)q + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
-	*arr = q;
-	*cap = c;
-	return 0;
+	rc = dp_vec_grow(arr, cap, n + 1, size);
+	if (rc == 0)
+		memset((char *)*arr + (size_t)old * size, 0, (size_t)(*cap - old) * size);
+	return rc;
 }
 
 #define GROW(b, arr, n) grow((void **)&(b)->arr, &(b)->cap_##arr, (n), sizeof(*(b)->arr))
