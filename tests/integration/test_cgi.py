@@ -39,7 +39,8 @@ PIPE_BUF = 4096
 PAGES = ["", "page=menu", "page=root", "page=action", "page=clique&id=1",
          "page=clique&id=2", "page=proc&id=2", "page=callers&proc=2", "page=modules",
          "page=top", "page=top&limit=1-1000&metric=calls", "page=flame", "page=threads",
-         "page=nosuchpage", "page=menu&format=json", "page=clique&id=999999"]
+         "page=nosuchpage", "page=menu&format=json", "page=clique&id=999999",
+         "page=clique&id=999999&format=json"]
 
 
 
