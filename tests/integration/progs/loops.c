@@ -18,14 +18,14 @@ NOINLINE static void tick(long i)
 	sink += (unsigned long)i;
 }
 
-#define LOOP(name)                                             \
-	NOINLINE static void name(long n)                      \
-	{                                                      \
-		for (long i = 0; i < n; i++) {                 \
-			for (unsigned long k = 0; k < 40; k++) \
-				sink += k;                     \
-			tick(i);                               \
-		}                                              \
+#define LOOP(name)                                              \
+	NOINLINE static void name(long n)                       \
+	{                                                       \
+		for (long i = 0; i < n; i++) {                  \
+			for (unsigned long k = 0; k < 400; k++) \
+				sink += k;                      \
+			tick(i);                                \
+		}                                               \
 	}
 
 LOOP(steady_a)
