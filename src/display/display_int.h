@@ -37,7 +37,8 @@ struct dp_dcol {
 	const char *label; /* header */
 	const char *group; /* heading over a run of columns ("time"), NULL = none */
 	const char *href;  /* header link (re-sort), NULL = none */
-	bool sorted;	   /* the table is sorted by this column */
+	bool sorted;	   /* the table is sorted by this column ... */
+	bool rev;	   /* ... the other way round (ascending costs, descending names) */
 	int port;	   /* 1 calls, 2 exits, 3 unwinds, 0 other: text omits exits and
 			      unwinds when every row has exits == calls and no unwinds */
 };

@@ -184,15 +184,44 @@ static void dp_html_toggles(struct dp_buf *out, const struct dp_display *d,
 	dp_buf_adds(out, "</details>\n");
 }
 
+/* The arrow of a sorted column: the way its values go down the table. */
+static const char *dp_html_arrow(const struct dp_dcol *c)
+{
+	bool down = (c->kind == DP_DCOL_NUM) != c->rev; /* costs go down by default */
+
+	if (!c->sorted)
+		return "";
+	return down ? " &#9660;" : " &#9650;";
+}
+
+/* A header cell <th ATTRS>: the column's label as its sort link, the arrow if sorted. */
+static void dp_html_th(struct dp_buf *out, const struct dp_dcol *c, const char *attrs,
+		       const struct dp_render_opts *o)
+{
+	dp_buf_adds(out, "<th");
+	dp_buf_adds(out, attrs);
+	if (c->sorted) {
+		dp_buf_adds(out, " class=\"sorted\" aria-sort=\"");
+		dp_buf_adds(out,
+			    (c->kind == DP_DCOL_NUM) != c->rev ? "descending\"" : "ascending\"");
+	}
+	dp_buf_addc(out, '>');
+	if (c->href) {
+		dp_buf_adds(out, "<a ");
+		dp_html_href(out, o, c->href);
+		dp_buf_adds(out, c->sorted ? " title=\"sort the other way\">" : ">");
+	}
+	dp_html_escape(out, c->label);
+	dp_buf_adds(out, dp_html_arrow(c));
+	dp_buf_adds(out, c->href ? "</a></th>" : "</th>");
+}
+
 /* The header rows of a cost table: group headings, then the labels (sort links). */
 static void dp_html_thead(struct dp_buf *out, const struct dp_dtable *t,
 			  const struct dp_render_opts *o)
 {
-	dp_buf_adds(out, "<thead><tr><th rowspan=\"2\"");
-	dp_buf_adds(out, t->cols[1].sorted ? " class=\"sorted\">" : ">");
-	dp_buf_adds(out, "<a ");
-	dp_html_href(out, o, t->cols[1].href);
-	dp_buf_adds(out, ">Name</a></th>");
+	dp_buf_adds(out, "<thead><tr>");
+	dp_html_th(out, &t->cols[1], " rowspan=\"2\"", o);
 	for (uint32_t i = 0; i < t->n_num;) {
 		const char *g = t->cols[2 + i].group;
 		uint32_t j = i + 1;
@@ -205,23 +234,10 @@ static void dp_html_thead(struct dp_buf *out, const struct dp_dtable *t,
 		dp_buf_adds(out, "</th>");
 		i = j;
 	}
-	dp_buf_adds(out, "<th rowspan=\"2\"");
-	dp_buf_adds(out, t->cols[t->n_cols - 1].sorted ? " class=\"sorted\">" : ">");
-	dp_buf_adds(out, "<a ");
-	dp_html_href(out, o, t->cols[t->n_cols - 1].href);
-	dp_buf_adds(out, ">Where</a></th></tr>\n<tr>");
-	for (uint32_t i = 0; i < t->n_num; i++) {
-		const struct dp_dcol *c = &t->cols[2 + i];
-
-		dp_buf_adds(out, c->sorted ? "<th class=\"sorted\">" : "<th>");
-		if (c->href) {
-			dp_buf_adds(out, "<a ");
-			dp_html_href(out, o, c->href);
-			dp_buf_addc(out, '>');
-		}
-		dp_html_escape(out, c->label);
-		dp_buf_adds(out, c->href ? "</a></th>" : "</th>");
-	}
+	dp_html_th(out, &t->cols[t->n_cols - 1], " rowspan=\"2\"", o);
+	dp_buf_adds(out, "</tr>\n<tr>");
+	for (uint32_t i = 0; i < t->n_num; i++)
+		dp_html_th(out, &t->cols[2 + i], "", o);
 	dp_buf_adds(out, "</tr></thead>\n");
 }
 

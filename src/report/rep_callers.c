@@ -419,6 +419,8 @@ static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
 		tmp.desc = gs->desc[i];
 		g[i].metric =
 			dp_rep_row_metric(&tmp, pr->sort_metric, pr->sort_scope, pr->sort_per);
+		if (pr->sort_rev) /* ascending: the order of the negated costs */
+			g[i].metric = -g[i].metric;
 	}
 	if (gs->costs && hi > 0 && hi - lo < ng / 4) {
 		double *v = malloc((size_t)ng * sizeof(*v));
@@ -468,11 +470,12 @@ DP_SELECT_RANK_DEFINE(select_rank, struct skey, int, skey_less)
 
 /*
  * sort_keys - the keys of the groups @g[@ix[0..n)] for @how into @k: cost (descending), then name;
- * name, then file (NULL last) and line; or file, line and name; the group's key last. Names and
- * files are ranked first (dp_rep_str_ranks), so that the sort compares integers only.
+ * name, then file (NULL last) and line; or file, line and name; the group's key last; @rev:
+ * names and positions the other way round (costs come negated for that). Names and files
+ * are ranked first (dp_rep_str_ranks), so that the sort compares integers only.
  */
 static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t *ix, uint32_t n,
-		     enum dp_sort how, struct skey *k)
+		     enum dp_sort how, bool rev, struct skey *k)
 {
 	const char **s = dp_arena_array(&r->arena, n ? n : 1, sizeof(*s));
 	uint32_t *name = dp_arena_array(&r->arena, n ? n : 1, sizeof(*name));
@@ -506,6 +509,10 @@ static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t
 			k[i].pre = (uint64_t)file[i] << 32 | x->line;
 			k[i].sub = (uint64_t)name[i] << 32 | x->key;
 		}
+		if (rev && how != DP_SORT_COST) {
+			k[i].pre = ~k[i].pre;
+			k[i].sub = ~k[i].sub;
+		}
 	}
 	return 0;
 }
@@ -517,13 +524,13 @@ static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t
  * selections give up (then everything is sorted).
  */
 static int sort_groups(struct dp_report *r, const struct cgroup *g, const uint32_t *ix, uint32_t n,
-		       enum dp_sort how, uint32_t lo, uint32_t hi, struct skey **out)
+		       enum dp_sort how, bool rev, uint32_t lo, uint32_t hi, struct skey **out)
 {
 	struct skey *k = dp_arena_array(&r->arena, n ? n : 1, sizeof(*k));
 	struct skey *tmp = dp_arena_array(&r->arena, n ? n : 1, sizeof(*tmp));
 	uint32_t sorted = 1;
 
-	if (!k || !tmp || sort_keys(r, g, ix, n, how, k) < 0)
+	if (!k || !tmp || sort_keys(r, g, ix, n, how, rev, k) < 0)
 		return -DP_ENOMEM;
 	*out = k;
 	while (sorted < n && !skey_less(0, &k[sorted], &k[sorted - 1]))
@@ -654,8 +661,8 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 	if (rc == 0)
 		rc = caller_groups(r, c, &gs, (uint32_t)lo, (uint32_t)hi, &ix, &m);
 	if (rc == 0)
-		rc = sort_groups(r, gs.g, ix, m, r->q.prefs.sort, (uint32_t)lo, (uint32_t)hi,
-				 &order);
+		rc = sort_groups(r, gs.g, ix, m, r->q.prefs.sort, r->q.prefs.sort_rev, (uint32_t)lo,
+				 (uint32_t)hi, &order);
 	dp_rep_rows_init(&l, r);
 	for (uint64_t i = lo; rc == 0 && i < hi; i++) {
 		struct dp_rep_row *row = dp_rep_rows_add(&l);

@@ -19,8 +19,11 @@
  * top (limit=, metric=, scope=, per=): no subject. Candidates: every PS of kind function
  * whose value of the metric is non-zero. Value: calls (scope self, per overall only,
  * otherwise -DP_EUSAGE), or samples / callseqs / allocs / bytes, own (self) or own + desc
- * (total), per call divided by calls. Sorted by value descending, ties by total samples,
- * then total bytes (both descending), then name, then id. limit=M-N keeps ranks M..N;
+ * (total), per call divided by calls. Ranked by value descending, ties by total samples,
+ * then total bytes (both descending), then name, then id. A sort= given by cost ranks by
+ * that cost instead (its metric, scope and per; ascending with sort_rev: the cheapest
+ * non-zero first); a sort= by name or source order keeps the ranking's rows and orders
+ * them so (dp_rep_sort). limit=M-N keeps ranks M..N;
  * pct:X keeps values >= X% of the root total of the metric (not for calls, not per call:
  * -DP_EUSAGE); val:X keeps values >= X in the metric's unit (seconds for time: samples *
  * sample_period_ns / 1e9; a count for the others). Section "procs": the PS rows kept,
@@ -217,6 +220,7 @@ struct top_cand {
 	uint32_t ps;
 };
 
+/* the order of the ranking: value descending, then the ties */
 static int cmp_cand(const void *x, const void *y)
 {
 	const struct top_cand *a = x, *b = y;
@@ -268,10 +272,29 @@ static double root_of(const struct dp_report *r, enum dp_metric m)
 	}
 }
 
-/* ps_value - a procedure's value of the query's metric (as dp_rep_row_metric(), without
- * making a row: this runs once per procedure) */
+/* What the top page ranks by: a metric in a scope and per, in a direction. */
+struct top_key {
+	enum dp_metric metric;
+	enum dp_scope scope;
+	enum dp_per per;
+	bool rev; /* ascending */
+};
+
+/* top_rank_key - the ranking: the query's metric, scope and per, or the sort= given by
+ * cost */
+static struct top_key top_rank_key(const struct dp_query *q)
+{
+	const struct dp_prefs *p = &q->prefs;
+
+	if (!q->sort_default && p->sort == DP_SORT_COST)
+		return (struct top_key){p->sort_metric, p->sort_scope, p->sort_per, p->sort_rev};
+	return (struct top_key){q->metric, q->scope, q->per, false};
+}
+
+/* ps_value - a procedure's value of @k (as dp_rep_row_metric(), without making a row:
+ * this runs once per procedure) */
 static double ps_value(const struct dp_costs *own, const struct dp_inherit *desc,
-		       const struct dp_query *q)
+		       const struct top_key *q)
 {
 	uint64_t o, d;
 	double v;
@@ -384,9 +407,12 @@ static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct
 {
 	const struct dp_profile *p = c->p;
 	const struct dp_query *q = &r->q;
+	struct top_key by = {q->metric, q->scope, q->per, false};
 
 	t->ranks = q->limit_kind == DP_LIMIT_RANKS;
 	t->min = t->ranks ? 0.0 : top_min(r);
+	if (t->ranks) /* a threshold is on the query's metric; ranks follow the ranking */
+		by = top_rank_key(q);
 	t->cap = t->ranks && q->limit_hi < p->n_ps ? q->limit_hi : p->n_ps;
 	t->kept = dp_arena_array(&r->arena, (size_t)t->cap + 1, sizeof(*t->kept));
 	if (!t->kept)
@@ -398,9 +424,11 @@ static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct
 
 		if (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_REGION)
 			continue;
-		x.value = ps_value(own, desc, q);
+		x.value = ps_value(own, desc, &by);
 		if (x.value == 0.0)
 			continue;
+		if (by.rev) /* the heap keeps the largest: of the negated values */
+			x.value = -x.value;
 		/* worse than the worst kept: only counted */
 		if (t->ranks && t->n_kept == t->cap && t->cap && x.value < t->kept[0].value) {
 			t->n_all++;
@@ -419,13 +447,19 @@ static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct
 static const char *top_title(struct dp_report *r)
 {
 	const struct dp_query *q = &r->q;
-	const char *scope = q->scope == DP_SCOPE_SELF ? "self" : "self+descendants";
-	const char *per = q->per == DP_PER_CALL ? ", per call" : "";
-	const char *m = dp_metric_name(q->metric);
+	struct top_key k = top_rank_key(q);
+	const char *scope = k.scope == DP_SCOPE_SELF ? ", self" : ", total";
+	const char *per = k.per == DP_PER_CALL ? ", per call" : "";
+	const char *m = dp_metric_name(k.metric);
 
+	if (k.metric == DP_METRIC_CALLS)
+		scope = "";
 	if (q->limit_kind == DP_LIMIT_RANKS)
-		return dp_rep_printf(r, "Top procedures %u-%u by %s, %s%s", q->limit_lo,
-				     q->limit_hi, m, scope, per);
+		return dp_rep_printf(r, "%s procedures %u-%u by %s%s%s", k.rev ? "Bottom" : "Top",
+				     q->limit_lo, q->limit_hi, m, scope, per);
+	scope = q->scope == DP_SCOPE_SELF ? "self" : "total";
+	per = q->per == DP_PER_CALL ? ", per call" : "";
+	m = dp_metric_name(q->metric);
 	return dp_rep_printf(r, "Procedures with %s, %s%s >= %g%s", m, scope, per, q->limit_value,
 			     q->limit_kind == DP_LIMIT_PCT ? "%"
 			     : q->metric == DP_METRIC_TIME ? " s"
@@ -457,6 +491,10 @@ int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c)
 			return -DP_ENOMEM;
 		dp_rep_row_ps(r, c, t.kept[i].ps, row);
 	}
+	/* rows in the ranking's order, unless sort= asks for another */
+	if (!r->q.sort_default && (r->q.prefs.sort != DP_SORT_COST || !t.ranks) &&
+	    (rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs)) < 0)
+		return rc;
 	r->n_items = t.n_all;
 	rc = dp_rep_fact_u64(r, "n_candidates", "procedures with a non-zero value", t.n_all);
 	rc |= dp_rep_fact_u64(r, "first_rank", "rank of the first row", (uint64_t)lo + 1);

@@ -455,9 +455,17 @@ int dp_rep_threads(struct dp_report *r, const struct dp_report_ctx *c)
 		return rc;
 	if (l.n > 1)
 		qsort(l.rows, l.n, sizeof(*l.rows), cmp_row_id);
-	if (r->q.prefs.sort != DP_SORT_CONTEXT &&
-	    (rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs)) < 0)
+	if (r->q.prefs.sort == DP_SORT_SOURCE && r->q.prefs.sort_rev) {
+		for (uint32_t i = 0; i < l.n / 2; i++) { /* source order: by thread number */
+			struct dp_rep_row t = l.rows[i];
+
+			l.rows[i] = l.rows[l.n - 1 - i];
+			l.rows[l.n - 1 - i] = t;
+		}
+	} else if (r->q.prefs.sort != DP_SORT_SOURCE &&
+		   (rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs)) < 0) {
 		return rc;
+	}
 	rc = dp_rep_section(r, "threads", NULL, &l);
 	return rc < 0 ? rc : thread_facts(r, c->p);
 }

@@ -8,7 +8,8 @@
  *   section "contexts": one CSD row per CSD of the site (name = the callee, clique = the
  *     callee's clique, thread = the thread) with n = THE CALLER'S CLIQUE (SUM is not set:
  *     n is not a count here), sorted by cost descending (prefs' cost if sort=cost, else
- *     total time, or total callseqs without samples), then only bunch K (bunch=K,
+ *     total time, or total callseqs without samples; ascending for sort=cost with
+ *     sort_rev: every context names the same callee), then only bunch K (bunch=K,
  *     size=S, as on the callers page) is kept.
  *   facts: contexts. links: "caller" (proc page of the caller), "callee" (when single).
  */
@@ -119,6 +120,8 @@ static struct site_ctx *site_contexts(struct dp_report *r, const struct dp_repor
 		x[i] = (struct site_ctx){
 			dp_rep_row_metric(&row, by->sort_metric, by->sort_scope, by->sort_per),
 			last_name, ids[i], i};
+		if (by->sort_rev) /* ascending: the order of the negated values */
+			x[i].v = -x[i].v;
 	}
 	return x;
 }
@@ -146,6 +149,7 @@ int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c)
 		by.sort_metric = a->root_total.samples ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;
 		by.sort_scope = DP_SCOPE_TOTAL;
 		by.sort_per = DP_PER_OVERALL;
+		by.sort_rev = false;
 	}
 	n = dp_csr_count(&a->css_csds, css);
 	x = site_contexts(r, c, css, &by);

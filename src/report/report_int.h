@@ -149,7 +149,9 @@ double dp_rep_row_metric(const struct dp_rep_row *row, enum dp_metric m, enum dp
 /*
  * dp_rep_sort - sort rows [0, n) of @rows that are all at the same depth, keeping each
  * row's following deeper rows attached to it, as @prefs says: by position (file, line,
- * then name), by name, or by cost (descending, ties by name). Stable.
+ * then name), by name, or by cost (descending, ties by name), each the other way round
+ * when prefs->sort_rev is set (a reversed comparison: ties still keep their order).
+ * Stable.
  * Return: 0 or -DP_ENOMEM.
  */
 int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
@@ -182,7 +184,8 @@ int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c);	/* module
 int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame.c */
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
-int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c); /* rep_dump.c: all 5 */
+int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);   /* rep_dump.c: all 5 */
+int dp_rep_search(struct dp_report *r, const struct dp_report_ctx *c); /* rep_search.c */
 
 /* dp_rep_subject_proc - the procedure of a proc or callers page (@id, or r->q.name),
  * with r->subject set to its row. Return: its PS id, or a negative enum dp_err. */
@@ -190,11 +193,23 @@ int dp_rep_subject_proc(struct dp_report *r, const struct dp_report_ctx *c, uint
 
 /*
  * dp_rep_resolve_proc - the PS the query names for a procedure page: @id if non-zero
- * (checked against 1..n_ps), else the procedure whose name equals q.name exactly (if
- * several match: -DP_EUSAGE listing up to 10 candidates with their ids and files).
- * Return: the PS id (> 0) or a negative dp_err (-DP_ENOENT: "no procedure ..."), message set.
+ * (checked against 1..n_ps), else the procedure q.name names (report_names.c): its name
+ * (demangled or linkage) exactly, else as typed (dp_rep_name_like: without its parameter
+ * list, "..." for any text), optionally after "file.c: " (a module's base name). Several
+ * matching: -DP_EUSAGE listing up to 10 with their ids, names and files.
+ * Return: the PS id (> 0) or a negative dp_err (-DP_ENOENT: "no procedure ...", with the
+ * nearest name by edit distance when one is near), message set.
  */
 int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id);
+
+/* dp_rep_name_base - the length of @name without its parameter list and the qualifiers
+ * after it ("ns::f(int) const" -> 4, "ns::f"); strlen(@name) when it has none. */
+size_t dp_rep_name_base(const char *name);
+
+/* dp_rep_name_like - whether @name answers to @pat as a user types it: equal, with "..."
+ * in @pat standing for any text, and, when @pat has no '(', up to @name's parameter
+ * list ("Json::throwLogicError" answers for "Json::throwLogicError(std::string const&)"). */
+bool dp_rep_name_like(const char *pat, const char *name);
 
 /* dp_rep_check_id - 0 if 1 <= @id <= @n, else -DP_ENOENT "unknown WHAT id=ID (valid:
  * 1..N)"; id 0 gives -DP_EUSAGE "page P needs id=N". */

@@ -529,68 +529,6 @@ double dp_rep_row_metric(const struct dp_rep_row *row, enum dp_metric m, enum dp
 	return v;
 }
 
-/* ps_name_is - whether procedure @ps is called @name (demangled, linkage or label) */
-static bool ps_name_is(const struct dp_profile *p, uint32_t ps, const char *name)
-{
-	char buf[64];
-
-	if (strcmp(dp_profile_ps_label(p, ps, buf, sizeof(buf)), name) == 0)
-		return true;
-	return p->ps[ps].linkage_name &&
-	       strcmp(dp_profile_str(p, p->ps[ps].linkage_name), name) == 0;
-}
-
-/* ambiguous - the -DP_EUSAGE error listing up to 10 procedures called @name */
-static int ambiguous(const struct dp_report_ctx *c, const char *name, uint32_t n_match)
-{
-	const struct dp_profile *p = c->p;
-	char list[768];
-	size_t len = 0;
-	uint32_t shown = 0;
-
-	list[0] = 0;
-	for (uint32_t ps = 1; ps <= p->n_ps && shown < 10; ps++) {
-		if (!ps_name_is(p, ps, name))
-			continue;
-		int w = snprintf(list + len, sizeof(list) - len, "%s id=%u (%s)", shown ? "," : "",
-				 ps, dp_analysis_module_name(c->a, c->a->ps_module[ps]));
-
-		if (w < 0 || (size_t)w >= sizeof(list) - len)
-			break;
-		len += (size_t)w;
-		shown++;
-	}
-	return dp_error(DP_EUSAGE, "%u procedures are called '%s'; choose one by id:%s%s", n_match,
-			name, list, n_match > shown ? ", ..." : "");
-}
-
-int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id)
-{
-	const struct dp_profile *p = c->p;
-	const char *name = r->q.name;
-	uint32_t found = 0, n_match = 0;
-	int rc;
-
-	if (id) {
-		rc = dp_rep_check_id(r, "procedure", id, p->n_ps);
-		return rc < 0 ? rc : (int)id;
-	}
-	if (!name[0])
-		return dp_error(DP_EUSAGE, "page %s needs id=N or name=PROCEDURE",
-				dp_query_page_name(r->q.page));
-	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
-		if (ps_name_is(p, ps, name)) {
-			found = ps;
-			n_match++;
-		}
-	}
-	if (n_match == 0)
-		return dp_error(DP_ENOENT, "no procedure is called '%s'", name);
-	if (n_match > 1)
-		return ambiguous(c, name, n_match);
-	return (int)found;
-}
-
 int dp_rep_check_id(const struct dp_report *r, const char *what, uint32_t id, uint32_t n)
 {
 	if (id == 0)

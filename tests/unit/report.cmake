@@ -8,3 +8,9 @@ foreach(t util clique proc flame flame_ix)
 		${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
 	target_link_libraries(test_report_${t} PRIVATE dp_report)
 endforeach()
+
+# Every column header sorts both ways on every page kind (the header links of the
+# display, followed twice, on the fixture and on simulated profiles).
+dp_unit_test(test_report_sort ${CMAKE_CURRENT_LIST_DIR}/test_report_sort.c ${DP_REP_FIX}
+	${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
+target_link_libraries(test_report_sort PRIVATE dp_display)

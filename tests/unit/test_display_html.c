@@ -55,8 +55,13 @@ TEST(clique_page_html)
 	/* header links re-sort, keeping the other preferences */
 	CHECK(tr_contains(s, "<th><a href=\"/?file=0&amp;page=clique&amp;id=3&amp;"
 			     "sort=cost:calls:self&amp;mq=never\">Calls</a></th><th>Exits</th>"));
-	CHECK(tr_contains(s, "<th rowspan=\"2\" class=\"sorted\"><a href=\"/?file=0&amp;"
-			     "page=clique&amp;id=3&amp;mq=never\">Where</a></th>"));
+	CHECK(tr_contains(s, "<th rowspan=\"2\"><a href=\"/?file=0&amp;"
+			     "page=clique&amp;id=3&amp;sort=source&amp;mq=never\">Where</a></th>"));
+	/* the sorted column (total time, the default) says so, and sorts the other way */
+	CHECK(tr_contains(s,
+			  "<th class=\"sorted\" aria-sort=\"descending\"><a href=\"/?file=0"
+			  "&amp;page=clique&amp;id=3&amp;sort=cost:asc&amp;mq=never\" title=\"sort "
+			  "the other way\">Total &#9660;</a></th>"));
 	CHECK(tr_contains(s, "<th class=\"g\" colspan=\"3\">ports</th><th class=\"g\" "
 			     "colspan=\"4\">time</th>"));
 	/* rows: depth, flags, numbers (right-aligned by the CSS) with exact values in titles */

@@ -31,7 +31,8 @@ TEST(clique_of_main)
 	struct dp_report *r;
 	const struct dp_rep_section *s;
 
-	if (tf_open(&t, NULL) < 0 || !(r = tf_page(&t, "page=clique&id=%u", tf_clique_of(&t, 3)))) {
+	if (tf_open(&t, NULL) < 0 ||
+	    !(r = tf_page(&t, "page=clique&id=%u&sort=source", tf_clique_of(&t, 3)))) {
 		CHECK(0);
 		return;
 	}
@@ -97,7 +98,7 @@ TEST(clique_prefs)
 
 	TF_OPEN(&t, NULL);
 	/* summarise: the indirect site's callees are not listed; one ancestor only */
-	r = tf_page(&t, "page=clique&id=%u&sum=1&anc=1", tf_clique_of(&t, 3));
+	r = tf_page(&t, "page=clique&id=%u&sum=1&anc=1&sort=source", tf_clique_of(&t, 3));
 	CHECK(r != NULL);
 	if (r) {
 		s = tf_section(r, "procs");
@@ -130,7 +131,7 @@ TEST(clique_recursion)
 
 	TF_OPEN(&t, NULL);
 	/* fib: the recursive call, and the site that made no call in this context */
-	r = tf_page(&t, "page=clique&id=%u", tf_clique_of(&t, 4));
+	r = tf_page(&t, "page=clique&id=%u&sort=source", tf_clique_of(&t, 4));
 	if (r) {
 		CHECK_EQ(r->subject.own.samples, 20);
 		CHECK_EQ(r->subject.own.calls, 21);
@@ -146,7 +147,7 @@ TEST(clique_recursion)
 		dp_report_free(r);
 	}
 	/* is_even <-> is_odd: one clique, no double counting */
-	r = tf_page(&t, "page=clique&id=%u&anc=all", tf_clique_of(&t, 9));
+	r = tf_page(&t, "page=clique&id=%u&anc=all&sort=source", tf_clique_of(&t, 9));
 	CHECK(r != NULL);
 	if (r) {
 		CHECK_EQ(tf_clique_of(&t, 9), tf_clique_of(&t, 10));
@@ -179,7 +180,7 @@ TEST(root_action_errors)
 	int rc;
 
 	TF_OPEN(&t, NULL);
-	r = tf_report(&t, "page=root", NULL, 0);
+	r = tf_report(&t, "page=root&sort=source", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
 		CHECK_EQ(r->subject.id, t.a->root_clique);
@@ -192,7 +193,7 @@ TEST(root_action_errors)
 		dp_report_free(r);
 	}
 	/* 50%: root -> thread -> main -> work (41 of 81); cheap (40) is below */
-	r = tf_report(&t, "page=action&percent=50", NULL, 0);
+	r = tf_report(&t, "page=action&percent=50&sort=source", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
 		s = tf_section(r, "path");
@@ -244,7 +245,7 @@ TEST(action_without_samples)
 	struct dp_report *r;
 
 	TF_OPEN(&t, no_samples);
-	r = tf_report(&t, "page=action&percent=50", NULL, 0);
+	r = tf_report(&t, "page=action&percent=50&sort=source", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
 		CHECK(r->note != NULL && strstr(r->note, "callseqs") != NULL);
@@ -272,7 +273,7 @@ static void clique_props(struct tf_ctx *t)
 	const struct dp_analysis *a = t->a;
 
 	for (uint32_t k = 1; k <= a->n_cliques; k++) {
-		struct dp_report *r = tf_page(t, "page=clique&id=%u&anc=all", k);
+		struct dp_report *r = tf_page(t, "page=clique&id=%u&anc=all&sort=source", k);
 		const struct dp_rep_section *s;
 		uint64_t own = 0, members = 0, sites = 0, want_sites = 0, n_pd_rows = 0;
 		uint32_t n = dp_csr_count(&a->clique_pds, k), site_depth = 1;

@@ -16,7 +16,7 @@ TEST(modules)
 		CHECK(0);
 		return;
 	}
-	r = fix_report(&f, "page=modules");
+	r = fix_report(&f, "page=modules&sort=source");
 	CHECK(r && !r->has_subject);
 	s = section(r, "modules");
 	CHECK_EQ(s ? s->n_rows : 0, 3);
@@ -65,7 +65,7 @@ TEST(module)
 		CHECK(0);
 		return;
 	}
-	r = fix_report(&f, "page=module&name=src/prog.c");
+	r = fix_report(&f, "page=module&name=src/prog.c&sort=source");
 	CHECK_STR(r ? r->title : NULL, "Module src/prog.c");
 	CHECK_EQ(r ? r->q.id : 0, 2); /* the name resolved */
 	CHECK_STR(r ? r->q.name : NULL, "");
@@ -87,7 +87,7 @@ TEST(module)
 	CHECK_IDS(s, DP_ENT_PS, 6, 4, 3, 8, 5);
 	CHECK_STR(s && s->n_rows == 5 ? s->rows[0].name : NULL, "prog.c: cmp");
 	dp_report_free(r);
-	r = fix_report(&f, "page=module&id=3");
+	r = fix_report(&f, "page=module&id=3&sort=source");
 	CHECK_IDS(section(r, "procs"), DP_ENT_PS, 7);
 	dp_report_free(r);
 	/* errors */
@@ -229,7 +229,7 @@ TEST(generated)
 		CHECK(0);
 		return;
 	}
-	r = fix_report(&f, "page=modules");
+	r = fix_report(&f, "page=modules&sort=source");
 	s = section(r, "modules");
 	for (uint32_t i = 0; s && i < s->n_rows; i++) {
 		uint32_t mod = s->rows[i].id;

@@ -25,7 +25,7 @@ TEST(proc_pages)
 	const struct dp_rep_section *s;
 
 	TF_OPEN(&t, NULL);
-	r = tf_page(&t, "page=proc&id=%u", TF_CHEAP);
+	r = tf_page(&t, "page=proc&id=%u&sort=source", TF_CHEAP);
 	CHECK(r != NULL);
 	if (r) {
 		CHECK_STR(r->title, "Procedure 6: cheap");
@@ -70,7 +70,7 @@ TEST(proc_pages)
 		dp_report_free(r);
 	}
 	/* main: the indirect site lists its two callee procedures */
-	r = tf_page(&t, "page=proc&id=%u", TF_MAIN);
+	r = tf_page(&t, "page=proc&id=%u&sort=source", TF_MAIN);
 	CHECK(r != NULL);
 	if (r) {
 		static const uint32_t kind[] = {DP_ENT_CSS, DP_ENT_CSS, DP_ENT_CSS, DP_ENT_PS,
@@ -134,7 +134,7 @@ TEST(callers_groupings)
 	const struct dp_rep_section *s;
 
 	TF_OPEN(&t, NULL);
-	r = tf_page(&t, "page=callers&proc=%u", TF_CHEAP);
+	r = tf_page(&t, "page=callers&proc=%u&sort=source", TF_CHEAP);
 	CHECK(r != NULL);
 	if (r) {
 		static const uint32_t ids[] = {11, 8};
@@ -160,7 +160,7 @@ TEST(callers_groupings)
 		CHECK_EQ(tf_fact(r, "moved"), UINT64_MAX); /* only with contour exclusion */
 		dp_report_free(r);
 	}
-	r = tf_page(&t, "page=callers&proc=%u&group=proc", TF_CHEAP);
+	r = tf_page(&t, "page=callers&proc=%u&group=proc&sort=source", TF_CHEAP);
 	if (r) {
 		static const uint32_t ids[] = {TF_MAIN, TF_WORK};
 
@@ -168,7 +168,7 @@ TEST(callers_groupings)
 		CHECK_EQ(tf_section(r, "callers")->rows[1].kind, DP_ENT_PS);
 		dp_report_free(r);
 	}
-	r = tf_page(&t, "page=callers&proc=%u&group=module", TF_CHEAP);
+	r = tf_page(&t, "page=callers&proc=%u&group=module&sort=source", TF_CHEAP);
 	if (r) {
 		const uint32_t ids[] = {t.a->ps_module[TF_MAIN], t.a->ps_module[TF_WORK]};
 
@@ -195,7 +195,7 @@ TEST(callers_pages)
 
 	TF_OPEN(&t, NULL);
 	/* pagination: one row per page */
-	r = tf_page(&t, "page=callers&proc=%u&size=1&bunch=2", TF_CHEAP);
+	r = tf_page(&t, "page=callers&proc=%u&size=1&bunch=2&sort=source", TF_CHEAP);
 	CHECK(r != NULL);
 	if (r) {
 		static const uint32_t ids[] = {8};
@@ -217,14 +217,14 @@ TEST(callers_pages)
 	CHECK_EQ(rc, -DP_ENOENT);
 	CHECK(strstr(dp_errmsg(), "2 pages") != NULL);
 	/* is_even: is_odd is a caller (another procedure), is_even -> is_even never happens */
-	r = tf_page(&t, "page=callers&proc=%u&group=proc", TF_EVEN);
+	r = tf_page(&t, "page=callers&proc=%u&group=proc&sort=source", TF_EVEN);
 	if (r) {
 		static const uint32_t ids[] = {TF_MAIN, TF_ODD};
 
 		ids_are(r, ids, 2);
 		dp_report_free(r);
 	}
-	r = tf_page(&t, "page=callers&proc=%u", TF_FIB);
+	r = tf_page(&t, "page=callers&proc=%u&sort=source", TF_FIB);
 	if (r) {
 		static const uint32_t ids[] = {3};
 
@@ -255,7 +255,7 @@ TEST(callers_contour)
 	t.c.contour = ct;
 	t.c.contour_error = NULL;
 	/* work -> cheap is regrouped under main -> work */
-	r = tf_page(&t, "page=callers&proc=%u&group=proc&contour=1", TF_CHEAP);
+	r = tf_page(&t, "page=callers&proc=%u&group=proc&contour=1&sort=source", TF_CHEAP);
 	CHECK(r != NULL);
 	if (r) {
 		const struct dp_rep_section *s = tf_section(r, "callers");
@@ -268,7 +268,7 @@ TEST(callers_contour)
 		CHECK_EQ(tf_fact(r, "moved"), 1);
 		dp_report_free(r);
 	}
-	r = tf_page(&t, "page=callers&proc=%u&contour=1", TF_CHEAP);
+	r = tf_page(&t, "page=callers&proc=%u&contour=1&sort=source", TF_CHEAP);
 	if (r) {
 		const struct dp_rep_section *s = tf_section(r, "callers");
 		static const uint32_t ids[] = {4, 11};
@@ -284,7 +284,7 @@ TEST(callers_contour)
 	CHECK_EQ(dp_report_index_build(&t.p, t.a, &(struct dp_report_index_opts){0, 1, 0}, &ix), 0);
 	CHECK(ix && dp_flame_index_proc(ix, TF_CHEAP) != NULL);
 	t.c.flame_ix = ix;
-	r = tf_page(&t, "page=callers&proc=%u&group=proc&contour=1", TF_CHEAP);
+	r = tf_page(&t, "page=callers&proc=%u&group=proc&contour=1&sort=source", TF_CHEAP);
 	if (r) {
 		static const uint32_t ids[] = {TF_MAIN};
 
@@ -295,7 +295,7 @@ TEST(callers_contour)
 	/* without contour=1 the file changes nothing, read with the index or not */
 	for (int with = 0; with < 2; with++) {
 		t.c.flame_ix = with ? ix : NULL;
-		r = tf_page(&t, "page=callers&proc=%u&group=proc", TF_CHEAP);
+		r = tf_page(&t, "page=callers&proc=%u&group=proc&sort=source", TF_CHEAP);
 		if (r) {
 			static const uint32_t ids[] = {TF_MAIN, TF_WORK};
 
@@ -315,7 +315,7 @@ TEST(site_page)
 	struct dp_report *r;
 
 	TF_OPEN(&t, NULL);
-	r = tf_report(&t, "page=site&id=5", NULL, 0);
+	r = tf_report(&t, "page=site&id=5&sort=source", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
 		const struct dp_rep_section *s = tf_section(r, "contexts");
@@ -333,7 +333,7 @@ TEST(site_page)
 		CHECK_EQ(r->links[0].q->id, TF_MAIN);
 		dp_report_free(r);
 	}
-	r = tf_report(&t, "page=site&id=12", NULL, 0);
+	r = tf_report(&t, "page=site&id=12&sort=source", NULL, 0);
 	if (r) {
 		CHECK_EQ(tf_section(r, "contexts")->n_rows, 0);
 		CHECK_EQ(r->subject.flags, DP_ROW_INACTIVE);
@@ -387,7 +387,7 @@ TEST(many_callers)
 	struct dp_report *r, *r2;
 
 	TF_OPEN(&t, gen_many);
-	r = tf_page(&t, "page=callers&proc=%u&size=1000&bunch=7", MANY + 4);
+	r = tf_page(&t, "page=callers&proc=%u&size=1000&bunch=7&sort=source", MANY + 4);
 	CHECK(r != NULL);
 	if (r) {
 		const struct dp_rep_section *s = tf_section(r, "callers");
@@ -429,7 +429,7 @@ static const struct dp_gen_sim sim = {
 static void proc_props(struct tf_ctx *t)
 {
 	for (uint32_t ps = 1; ps <= t->p.n_ps; ps++) {
-		struct dp_report *r = tf_page(t, "page=proc&id=%u", ps), *c;
+		struct dp_report *r = tf_page(t, "page=proc&id=%u&sort=source", ps), *c;
 		const struct dp_rep_row *sum;
 		const struct dp_rep_section *s;
 
