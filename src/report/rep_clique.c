@@ -13,7 +13,9 @@
  *   section "procs": the member PDs grouped by procedure, the entry's procedure first,
  *     the others sorted by prefs. Per procedure a PS row (depth 0, id = PS, clique = this
  *     clique, own/desc = the sum over its PDs in this clique, SUM with n = #PDs when
- *     several). If several PDs: a PD row each at depth 1 (own/desc = the PD's). Under the
+ *     several; in a clique of several PDs own + desc = the clique's total, as for
+ *     dp_rep_row_pd). If several PDs: a PD row each at depth 1 (own/desc = the PD's).
+ *     Under the
  *     PD (depth + 1), every call site of the procedure (analysis ps_csss), sorted by
  *     prefs: no CSD of this PD at it -> a CSS row with zero costs, INACTIVE ("no calls
  *     made"); one -> that CSD's row (RECURSIVE when the callee stays in this clique:
@@ -189,6 +191,14 @@ static int proc_rows(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 		rc = pd_sites(r, c, m[i].id, ps, n > 1 ? 2 : 1, l);
 		if (rc < 0)
 			return rc;
+	}
+	if (dp_csr_count(&c->a->clique_pds, clique) > 1) { /* the recursion's total, once */
+		struct dp_rep_row *p = &l->rows[at];
+		const struct dp_inherit *t = &c->a->clique_total[clique];
+
+		p->desc = (struct dp_inherit){
+			t->samples - p->own.samples, t->callseqs - p->own.callseqs,
+			t->allocs - p->own.allocs, t->alloc_bytes - p->own.alloc_bytes};
 	}
 	return 0;
 }

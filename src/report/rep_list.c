@@ -18,17 +18,16 @@
  *
  * top (limit=, metric=, scope=, per=): no subject. Candidates: every PS of kind function
  * whose value of the metric is non-zero. Value: calls (scope self, per overall only,
- * otherwise -DP_EUSAGE), or samples / callseqs / allocs / bytes, own (self) or own + desc
- * (total), per call divided by calls. Ranked by value descending, ties by total samples,
- * then total bytes (both descending), then name, then id. A sort= given by cost ranks by
- * that cost instead (its metric, scope and per; ascending with sort_rev: the cheapest
- * non-zero first); a sort= by name or source order keeps the ranking's rows and orders
- * them so (dp_rep_sort). limit=M-N keeps ranks M..N;
- * pct:X keeps values >= X% of the root total of the metric (not for calls, not per call:
- * -DP_EUSAGE); val:X keeps values >= X in the metric's unit (seconds for time: samples *
- * sample_period_ns / 1e9; a count for the others). Section "procs": the PS rows kept,
- * in rank order, depth 0. n_items = the number of candidates; facts: n_candidates,
- * first_rank (the rank of the first row, 1-based).
+ * otherwise -DP_EUSAGE), or samples / callseqs / allocs / bytes, own (self) or the
+ * procedure's total (ps_total, as its row: dp_rep_row_ps), per call divided by calls. Ranked by
+ * value descending, ties by total samples, then total bytes (both descending), then name, then id.
+ * A sort= given by cost ranks by that cost instead (its metric, scope and per; ascending with
+ * sort_rev: the cheapest non-zero first); a sort= by name or source order keeps the ranking's rows
+ * and orders them so (dp_rep_sort). limit=M-N keeps ranks M..N; pct:X keeps values >= X% of the
+ * root total of the metric (not for calls, not per call: -DP_EUSAGE); val:X keeps values >= X in
+ * the metric's unit (seconds for time: samples * sample_period_ns / 1e9; a count for the others).
+ * Section "procs": the PS rows kept, in rank order, depth 0. n_items = the number of candidates;
+ * facts: n_candidates, first_rank (the rank of the first row, 1-based).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,11 +290,15 @@ static struct top_key top_rank_key(const struct dp_query *q)
 	return (struct top_key){q->metric, q->scope, q->per, false};
 }
 
-/* ps_value - a procedure's value of @k (as dp_rep_row_metric(), without making a row:
- * this runs once per procedure) */
-static double ps_value(const struct dp_costs *own, const struct dp_inherit *desc,
+/* ps_value - a procedure's value of @k, from its own costs and its total (as
+ * dp_rep_row_metric() of its row, without making a row: this runs once per procedure) */
+static double ps_value(const struct dp_costs *own, const struct dp_inherit *total,
 		       const struct top_key *q)
 {
+	struct dp_inherit dd = {total->samples - own->samples, total->callseqs - own->callseqs,
+				total->allocs - own->allocs, total->alloc_bytes - own->alloc_bytes};
+	const struct dp_inherit *desc = &dd;
+
 	uint64_t o, d;
 	double v;
 
@@ -419,12 +422,12 @@ static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct
 		return dp_error(DP_ENOMEM, "out of memory ranking procedures");
 	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
 		const struct dp_costs *own = &c->a->ps_own[ps];
-		const struct dp_inherit *desc = &c->a->ps_desc[ps];
+		const struct dp_inherit *tot = &c->a->ps_total[ps];
 		struct top_cand x;
 
 		if (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_REGION)
 			continue;
-		x.value = ps_value(own, desc, &by);
+		x.value = ps_value(own, tot, &by);
 		if (x.value == 0.0)
 			continue;
 		if (by.rev) /* the heap keeps the largest: of the negated values */
@@ -434,8 +437,8 @@ static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct
 			t->n_all++;
 			continue;
 		}
-		x.total_samples = own->samples + desc->samples;
-		x.total_bytes = own->alloc_bytes + desc->alloc_bytes;
+		x.total_samples = tot->samples;
+		x.total_bytes = tot->alloc_bytes;
 		x.name = dp_profile_str(p, p->ps[ps].name);
 		x.ps = ps;
 		top_offer(t, &x);

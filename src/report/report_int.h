@@ -117,10 +117,13 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
  * clique = the callee's clique, ps = the callee, own/desc = the CSD's */
 void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t csd,
 		    struct dp_rep_row *row);
-/* a procedure in one context: own = PD own, desc = PD desc, clique = its clique */
+/* a procedure in one context: own = PD own, desc = PD desc, clique = its clique; in a
+ * clique of several PDs (a recursion through several procedures), own + desc = the
+ * clique's total (which member called which is not kept) */
 void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
 		   struct dp_rep_row *row);
-/* a procedure over all contexts: ps_own / ps_desc, position = its definition */
+/* a procedure over all contexts: own = ps_own, own + desc = ps_total (its total: the
+ * cost with it on the stack, counted once), position = its definition */
 void dp_rep_row_ps(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
 		   struct dp_rep_row *row);
 /* a static call site over all contexts: css_own / css_desc; name = the statically known

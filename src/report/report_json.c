@@ -110,6 +110,11 @@ static void json_row_members(struct dp_buf *o, const struct dp_rep_row *row)
 	JR_U64(o, ",\"callseqs\":", row->desc.callseqs);
 	JR_U64(o, ",\"allocs\":", row->desc.allocs);
 	JR_U64(o, ",\"bytes\":", row->desc.alloc_bytes);
+	/* own + desc, said once: for a procedure its total (the cost with it on the stack) */
+	JR_U64(o, "},\"total\":{\"samples\":", row->own.samples + row->desc.samples);
+	JR_U64(o, ",\"callseqs\":", row->own.callseqs + row->desc.callseqs);
+	JR_U64(o, ",\"allocs\":", row->own.allocs + row->desc.allocs);
+	JR_U64(o, ",\"bytes\":", row->own.alloc_bytes + row->desc.alloc_bytes);
 	dp_buf_addc(o, '}');
 }
 

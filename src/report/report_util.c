@@ -331,6 +331,19 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 		row->flags |= DP_ROW_INACTIVE;
 }
 
+/* inherit_sub - @a - @b per counter (modulo 2^64) */
+static struct dp_inherit inherit_sub(const struct dp_inherit *a, const struct dp_costs *b)
+{
+	struct dp_inherit d = {
+		.samples = a->samples - b->samples,
+		.callseqs = a->callseqs - b->callseqs,
+		.allocs = a->allocs - b->allocs,
+		.alloc_bytes = a->alloc_bytes - b->alloc_bytes,
+	};
+
+	return d;
+}
+
 void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
 		   struct dp_rep_row *row)
 {
@@ -346,6 +359,10 @@ void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t 
 	row_ps_position(c, ps, row);
 	row->own = dp_analysis_pd_own(c->a, pd);
 	row->desc = c->a->pd_desc[pd];
+	/* inside a recursion of several procedures, a context's total is the recursion's:
+	 * which member called which is not kept (the clique page shows the same for each) */
+	if (dp_csr_count(&c->a->clique_pds, row->clique) > 1)
+		row->desc = inherit_sub(&c->a->clique_total[row->clique], &row->own);
 	if (is_zero(&row->own, &row->desc))
 		row->flags |= DP_ROW_INACTIVE;
 }
@@ -365,7 +382,7 @@ void dp_rep_row_ps(struct dp_report *r, const struct dp_report_ctx *c, uint32_t 
 	row->name = dp_rep_ps_name(r, c, ps, 0);
 	row_ps_position(c, ps, row);
 	row->own = a->ps_own[ps];
-	row->desc = a->ps_desc[ps];
+	row->desc = inherit_sub(&a->ps_total[ps], &row->own); /* total = ps_total */
 	if (is_zero(&row->own, &row->desc))
 		row->flags |= DP_ROW_INACTIVE;
 }
@@ -424,19 +441,6 @@ void dp_rep_row_css(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->desc = a->css_desc[css];
 	if (is_zero(&row->own, &row->desc))
 		row->flags |= DP_ROW_INACTIVE;
-}
-
-/* inherit_sub - @a - @b per counter (modulo 2^64) */
-static struct dp_inherit inherit_sub(const struct dp_inherit *a, const struct dp_costs *b)
-{
-	struct dp_inherit d = {
-		.samples = a->samples - b->samples,
-		.callseqs = a->callseqs - b->callseqs,
-		.allocs = a->allocs - b->allocs,
-		.alloc_bytes = a->alloc_bytes - b->alloc_bytes,
-	};
-
-	return d;
 }
 
 void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,

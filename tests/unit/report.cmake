@@ -14,3 +14,8 @@ endforeach()
 dp_unit_test(test_report_sort ${CMAKE_CURRENT_LIST_DIR}/test_report_sort.c ${DP_REP_FIX}
 	${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
 target_link_libraries(test_report_sort PRIVATE dp_display)
+
+# One meaning of a procedure's total on every page, on a recursive clique.
+dp_unit_test(test_report_total ${CMAKE_CURRENT_LIST_DIR}/test_report_total.c ${DP_REP_FIX}
+	${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
+target_link_libraries(test_report_total PRIVATE dp_display)

@@ -155,10 +155,11 @@ TEST(clique_recursion)
 		CHECK_EQ(r->subject.desc.samples, 5);
 		s = tf_section(r, "procs");
 		CHECK_EQ(s->n_rows, 4);
-		ROW(s, 0, DP_ENT_PS, TF_EVEN, 0, 0, 5, 0); /* desc: nothing leaves the clique */
+		/* a member's total is the recursion's (5 + 5), though nothing leaves it */
+		ROW(s, 0, DP_ENT_PS, TF_EVEN, 0, 0, 5, 5);
 		ROW(s, 1, DP_ENT_CSD, 10, 1, DP_ROW_RECURSIVE, 5, 0);
 		CHECK_STR(s->rows[1].name, "is_odd");
-		ROW(s, 2, DP_ENT_PS, TF_ODD, 0, 0, 5, 0);
+		ROW(s, 2, DP_ENT_PS, TF_ODD, 0, 0, 5, 5);
 		ROW(s, 3, DP_ENT_CSD, 11, 1, DP_ROW_RECURSIVE, 4, 0);
 		CHECK_EQ(tf_fact(r, "pds"), 2);
 		CHECK_EQ(tf_fact(r, "procs"), 2);

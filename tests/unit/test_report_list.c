@@ -173,15 +173,30 @@ TEST(top_sample)
 	fix_release(&f);
 }
 
-/* the value of @ps for metric @m, scope @s, per @per, computed from the PDs' CSDs */
+/* whether a clique above clique @c (along the entry CSDs' callers) holds a PD of @ps */
+static bool ps_above(const struct fix *f, uint32_t c, uint32_t ps)
+{
+	const struct dp_analysis *a = f->a;
+
+	for (uint32_t e; (e = a->clique_entry[c]) != 0;) {
+		c = a->pd_clique[f->p.csd[e].caller];
+		for (uint32_t j = 0; j < dp_csr_count(&a->clique_pds, c); j++)
+			if (f->p.pd[dp_csr_items(&a->clique_pds, c)[j]].ps == ps)
+				return true;
+	}
+	return false;
+}
+
+/* the value of @ps for metric @m, scope @s, per @per, computed from the PDs' CSDs; its
+ * total: the total of each clique holding a PD of it, unless a clique above holds one */
 static double brute_value(const struct fix *f, uint32_t ps, enum dp_metric m, enum dp_scope s,
 			  enum dp_per per)
 {
 	const struct dp_analysis *a = f->a;
-	uint64_t own = 0, desc = 0, calls = 0;
+	uint64_t own = 0, total = 0, calls = 0;
 
 	for (uint32_t i = 0; i < dp_csr_count(&a->ps_pds, ps); i++) {
-		uint32_t pd = dp_csr_items(&a->ps_pds, ps)[i];
+		uint32_t pd = dp_csr_items(&a->ps_pds, ps)[i], c = a->pd_clique[pd];
 
 		for (uint32_t j = 0; j < dp_csr_count(&a->pd_callers, pd); j++) {
 			const struct dp_csd *d = &f->p.csd[dp_csr_items(&a->pd_callers, pd)[j]];
@@ -192,11 +207,17 @@ static double brute_value(const struct fix *f, uint32_t ps, enum dp_metric m, en
 			       : m == DP_METRIC_BYTES	 ? d->alloc_bytes
 							 : d->samples;
 		}
-		desc += m == DP_METRIC_CALLSEQS ? a->pd_desc[pd].callseqs
-			: m == DP_METRIC_BYTES	? a->pd_desc[pd].alloc_bytes
-						: a->pd_desc[pd].samples;
+		bool again = false;
+
+		for (uint32_t j = 0; j < i && !again; j++) /* a clique counts once */
+			again = a->pd_clique[dp_csr_items(&a->ps_pds, ps)[j]] == c;
+		if (again || ps_above(f, c, ps))
+			continue;
+		total += m == DP_METRIC_CALLSEQS ? a->clique_total[c].callseqs
+			 : m == DP_METRIC_BYTES	 ? a->clique_total[c].alloc_bytes
+						 : a->clique_total[c].samples;
 	}
-	double v = (double)own + (s == DP_SCOPE_TOTAL && m != DP_METRIC_CALLS ? (double)desc : 0);
+	double v = s == DP_SCOPE_TOTAL && m != DP_METRIC_CALLS ? (double)total : (double)own;
 
 	return per == DP_PER_CALL ? (calls ? v / (double)calls : 0) : v;
 }
