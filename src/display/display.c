@@ -85,8 +85,8 @@ static bool dp_is_flame(const struct dp_report *r)
 
 /* The legend of the Id column (text). */
 static const char dp_legend[] =
-	"Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N),\n"
-	"     sN = call site (page=site&id=N), mN = module (page=module&id=N).";
+	"Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N), sN = call site "
+	"(page=site&id=N), mN = module (page=module&id=N).";
 
 /* The content blocks of @r. */
 static int dp_disp_content(struct dp_display *d, const struct dp_report *r)
@@ -145,9 +145,20 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 
 	*out = NULL;
 	if (d) {
+		struct dp_prefs def;
+
+		dp_prefs_default(&def, r->q.has_time);
+		d->fields_default = r->q.time_default && r->q.prefs.fields == def.fields;
 		dp_disp_link_base(d, &r->q);
 		d->title = dp_disp_strdup(
 			d, r->title && r->title[0] ? r->title : dp_query_page_name(r->q.page));
+		if (r->q.page == DP_PAGE_FLAME) /* text shows the tree, not a graph */
+			d->text_title = r->q.thread ? dp_disp_printf(d, "Call tree of thread %u",
+								     r->q.thread)
+						    : "Call tree";
+		else if (r->q.page == DP_PAGE_FLAME_CALLERS)
+			d->text_title = dp_disp_printf(d, "Callers of %s (inverted call tree)",
+						       r->subject.name);
 	}
 	if (d && d->title)
 		rc = dp_disp_nav(d, r);

@@ -146,6 +146,10 @@ struct dp_display {
 	struct dp_dlinkt links[DP_PAGE_COUNT]; /* per page (valid while building) */
 	int status;			       /* 200, or the error page's status */
 	const char *title;
+	const char *text_title; /* the title as text, when it differs ("Call tree" for a flame
+				   graph), else NULL */
+	bool fields_default;	/* the columns are the default fields (text may leave some
+				   groups out to fit the width, not the user's choice) */
 	uint32_t n_nav;
 	struct dp_dlink *nav;
 	uint32_t n_nav_general; /* nav[0..n_nav_general) are the everywhere links (menu,

@@ -178,8 +178,34 @@ static int ambiguous(const struct dp_report_ctx *c, const char *name, const stru
 			name, list, n_match > shown ? "; ..." : "");
 }
 
+/* The one procedure name (without its parameter list) that contains @pat, ASCII case
+ * aside, into @out (@size bytes); "" if none or several do. */
+static void containing_name(const struct dp_report_ctx *c, const char *pat, char *out, size_t size)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t found = 0;
+	char buf[64];
+
+	out[0] = 0;
+	for (uint32_t ps = 1; ps <= p->n_ps && found < 2; ps++) {
+		const char *label;
+		size_t n;
+
+		if (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_REGION)
+			continue;
+		label = dp_profile_ps_label(p, ps, buf, sizeof(buf));
+		n = dp_rep_name_base(label);
+		if (!strcasestr(label, pat) || (size_t)(strcasestr(label, pat) - label) >= n)
+			continue;
+		if (found++ == 0 || strncmp(out, label, n) || out[n])
+			snprintf(out, size, "%.*s", (int)n, label);
+	}
+	if (found != 1)
+		out[0] = 0;
+}
+
 /* The nearest name to @pat of the procedures (by edit distance, without parameter
- * lists), into @out (@size bytes); "" if none is near. */
+ * lists, else the one containing it), into @out (@size bytes); "" if none is near. */
 static void nearest_name(const struct dp_report_ctx *c, const char *pat, char *out, size_t size)
 {
 	const struct dp_profile *p = c->p;
@@ -205,6 +231,8 @@ static void nearest_name(const struct dp_report_ctx *c, const char *pat, char *o
 			snprintf(out, size, "%s", base);
 		}
 	}
+	if (!out[0])
+		containing_name(c, pat, out, size);
 }
 
 int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id)
