@@ -65,7 +65,9 @@ struct dp_drow {
 	unsigned flags;	      /* DP_ROW_* of the report row, DP_DROW_* */
 	const char *href;     /* the row's link, NULL = none */
 	const char *ref;      /* its short form for text ("c12", "p3"), "" = none */
-	const char *name;     /* full name (cell of the DP_DCOL_NAME column) */
+	const char *name;     /* full name (cell of the DP_DCOL_NAME column); a row with a
+				 call path: the path, elided in the middle */
+	const char *title;    /* the whole call path (the name's tooltip), or NULL */
 	const char *where;    /* "file:line" or "" */
 	struct dp_dcell *num; /* one per DP_DCOL_NUM column, in column order */
 };

@@ -260,6 +260,25 @@ static int dp_row_link(struct dp_display *d, const struct dp_report *r,
 	return out->href && out->ref ? 0 : -DP_ENOMEM;
 }
 
+/* Call path @path ("a > b > c > d > e") elided in the middle when it has more than four
+ * names ("a > b > ... > d > e"), in @d's arena; NULL on out of memory. */
+static const char *dp_elide_path(struct dp_display *d, const char *path)
+{
+	const char *p = path, *second = NULL, *last2 = NULL, *last = NULL;
+	uint32_t n = 1;
+
+	for (const char *q; (q = strstr(p, " > ")) != NULL; p = q + 3) {
+		n++;
+		if (n == 3)
+			second = q; /* the end of the second name */
+		last2 = last;
+		last = q;
+	}
+	if (n <= 4 || !second || !last2)
+		return dp_disp_strdup(d, path);
+	return dp_disp_printf(d, "%.*s > ...%s", (int)(second - path), path, last2);
+}
+
 /* Fill display row @out from report row @row. */
 static int dp_make_row(struct dp_display *d, const struct dp_report *r, const struct dp_colspec *cs,
 		       uint32_t n_num, const struct dp_rep_row *row, struct dp_drow *out)
@@ -274,6 +293,12 @@ static int dp_make_row(struct dp_display *d, const struct dp_report *r, const st
 		return -DP_ENOMEM;
 	out->name = block[0];
 	out->where = block[1];
+	if (row->path && row->path[0]) {
+		out->title = dp_disp_strdup(d, row->path);
+		out->name = dp_elide_path(d, row->path);
+		if (!out->title || !out->name)
+			return -DP_ENOMEM;
+	}
 	out->num = dp_arena_array(&d->arena, n_num ? n_num : 1, sizeof(*out->num));
 	if (!out->num)
 		return dp_error(DP_ENOMEM, "out of memory building a table");

@@ -267,7 +267,16 @@ static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const str
 	if (r->href) {
 		dp_buf_adds(out, "<a ");
 		dp_html_href(out, o, r->href);
+		if (r->title) { /* the whole call path on hover */
+			dp_buf_adds(out, " title=\"");
+			dp_html_escape(out, r->title);
+			dp_buf_addc(out, '"');
+		}
 		dp_buf_addc(out, '>');
+	} else if (r->title) {
+		dp_buf_adds(out, "<span title=\"");
+		dp_html_escape(out, r->title);
+		dp_buf_adds(out, "\">");
 	}
 	if (r->flags & DP_ROW_MULTI)
 		dp_buf_adds(out, "<span class=\"multi\">");
@@ -276,6 +285,8 @@ static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const str
 		dp_buf_adds(out, "</span>");
 	if (r->href)
 		dp_buf_adds(out, "</a>");
+	else if (r->title)
+		dp_buf_adds(out, "</span>");
 	if (r->flags & DP_ROW_RECURSIVE)
 		dp_buf_adds(out, "<span class=\"rec\" title=\"recursive call\">&#8635;</span>");
 	if (r->flags & DP_ROW_CONTOUR)

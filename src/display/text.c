@@ -196,6 +196,20 @@ static void dp_text_links(struct dp_buf *out, const struct dp_dlink *l, uint32_t
 	}
 }
 
+/* A block's heading "@title:" (nothing when @title is NULL). */
+static void dp_text_heading(struct dp_buf *out, const char *title, size_t width)
+{
+	struct dp_buf t;
+
+	if (!title)
+		return;
+	dp_buf_init(&t, 1 << 16);
+	dp_buf_addf(&t, "%s:", title);
+	dp_text_wrap(out, dp_buf_cstr(&t), "", "", width);
+	dp_buf_fail(out, dp_buf_error(&t));
+	dp_buf_release(&t);
+}
+
 /* One block. */
 static void dp_text_block(struct dp_buf *out, const struct dp_dblock *b, struct dp_tpage *pg)
 {
@@ -210,21 +224,12 @@ static void dp_text_block(struct dp_buf *out, const struct dp_dblock *b, struct 
 		dp_text_wrap(out, b->text, "Error: ", "       ", pg->width);
 		break;
 	case DP_DB_FACTS:
-		if (b->title)
-			dp_text_wrap(out, b->title, "", "", pg->width);
+		dp_text_heading(out, b->title, pg->width);
 		dp_text_facts(out, b->facts, b->n_facts, pg->width);
 		break;
 	case DP_DB_LINKS:
 	case DP_DB_PAGER:
-		if (b->title) {
-			struct dp_buf t;
-
-			dp_buf_init(&t, 1 << 16);
-			dp_buf_addf(&t, "%s:", b->title);
-			dp_text_wrap(out, dp_buf_cstr(&t), "", "", pg->width);
-			dp_buf_fail(out, dp_buf_error(&t));
-			dp_buf_release(&t);
-		}
+		dp_text_heading(out, b->title, pg->width);
 		dp_text_links(out, b->links, b->n_links, pg->width);
 		break;
 	case DP_DB_TABLE:

@@ -321,8 +321,15 @@ static void dp_text_where(struct dp_buf *out, const char *s, size_t w)
 {
 	size_t len = strlen(s), sw = dp_text_width(s, len);
 
+	const char *slash = strrchr(s, '/');
+
 	if (sw <= w) {
 		dp_buf_adds(out, s);
+		return;
+	}
+	if (slash && dp_text_width(slash + 1, strlen(slash + 1)) <= w &&
+	    dp_text_width(slash + 1, strlen(slash + 1)) + 3 > w) {
+		dp_buf_adds(out, slash + 1); /* the file name whole, rather than "..." and less */
 		return;
 	}
 	if (w < 4) {
@@ -355,6 +362,45 @@ static void dp_text_cell(struct dp_buf *out, const char *s, size_t width, bool r
 		dp_text_pad(out, width - w);
 }
 
+/*
+ * dp_text_path - call path @path ("a > b > ... > d > e") fitted in @w columns into @out:
+ * whole names dropped from the middle out ("a > ... > e", then "... > e"), the first and
+ * the last kept longest; the last name shortened as names are when even it is too wide.
+ */
+static void dp_text_path(struct dp_buf *out, const char *path, size_t w)
+{
+	const char *first_end = strstr(path, " > "), *last = strrchr(path, '>');
+	size_t pw = dp_text_width(path, strlen(path));
+
+	dp_buf_reset(out);
+	if (pw <= w || !first_end || !last) {
+		dp_buf_fail(out, dp_shorten_name(out, path, w));
+		return;
+	}
+	last += 2; /* the last name */
+	/* "a > ... > LAST": the first name, then ever fewer of the last ones */
+	for (const char *tail = first_end + 3; tail <= last;) {
+		const char *next = strstr(tail, " > ");
+		size_t want = (size_t)(first_end - path) + 9 + dp_text_width(tail, strlen(tail));
+
+		if (strncmp(tail, "... > ", 6) != 0 && want <= w) {
+			dp_buf_add(out, path, (size_t)(first_end - path));
+			dp_buf_adds(out, " > ... > ");
+			dp_buf_adds(out, tail);
+			return;
+		}
+		if (!next)
+			break;
+		tail = next + 3;
+	}
+	if (dp_text_width(last, strlen(last)) + 6 <= w) {
+		dp_buf_adds(out, "... > ");
+		dp_buf_adds(out, last);
+		return;
+	}
+	dp_buf_fail(out, dp_shorten_name(out, last, w));
+}
+
 /* The name cell: indentation, the name shortened to fit @w, marker; pads to @w if @pad.
  * Return: the columns it took. */
 static size_t dp_text_name(struct dp_buf *out, struct dp_buf *tmp, const struct dp_drow *r,
@@ -367,7 +413,11 @@ static size_t dp_text_name(struct dp_buf *out, struct dp_buf *tmp, const struct 
 		ind = w / 2;
 	avail = w > ind + mark + 4 ? w - ind - mark : 4;
 	dp_text_pad(out, ind);
-	dp_buf_fail(out, dp_shorten_name(tmp, r->name, avail));
+	if (r->title) { /* a call path: whole names go first */
+		dp_text_path(tmp, r->name, avail);
+		dp_buf_fail(out, dp_buf_error(tmp));
+	} else
+		dp_buf_fail(out, dp_shorten_name(tmp, r->name, avail));
 	dp_buf_adds(out, dp_buf_cstr(tmp));
 	dp_buf_adds(out, marker);
 	used = ind + dp_text_width(dp_buf_cstr(tmp), tmp->len) + mark;

@@ -9,7 +9,8 @@
  *     the caller procedure, callee = this procedure, position = the call site), caller
  *     procedure (kind PS), caller module (kind MODULE) or caller clique (kind CLIQUE, name
  *     = its entry procedure). Each row is SUM with n = its CSDs, own/desc = their sum;
- *     clique and thread are set when n = 1 (site, proc groups). With prefs.contour each
+ *     clique, thread and path (dp_rep_path: the call path to the caller) are set when n
+ *     = 1 (site, proc groups); a clique row's path is its entry's. With prefs.contour each
  *     CSD is first moved to dp_contour_site() (the key moves, the costs stay, the row gets
  *     CONTOUR). Rows sorted by prefs (ties by id), then only bunch K (size S rows,
  *     1-based) is kept: r->n_items = the groups, r->n_bunches, r->bunch.
@@ -29,6 +30,7 @@
 #include "../core/par.h"
 #include "../core/sort.h"
 #include "../core/vec.h"
+#include "deepprof/format.h"
 #include "flame_index.h"
 #include "report_int.h"
 
@@ -85,6 +87,8 @@ static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, uint32_t 
 
 static const char *bare_name(const struct dp_profile *p, uint32_t ps)
 {
+	if (p->ps[ps].kind == DP_PS_THREAD || p->ps[ps].kind == DP_PS_ROOT)
+		return p->ps[ps].kind == DP_PS_THREAD ? "<thread>" : "<program>";
 	return p->ps[ps].name ? dp_profile_str(p, p->ps[ps].name) : "";
 }
 
@@ -549,8 +553,8 @@ static int sort_groups(struct dp_report *r, const struct cgroup *g, const uint32
 	return 0;
 }
 
-/* the row of caller group @g (of procedure @ps) */
-static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+/* the row of caller group @g (of procedure @ps). Return: 0 or -DP_ENOMEM. */
+static int caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
 		       const uint32_t *v, const struct cgroups *gs, uint32_t x,
 		       struct dp_rep_row *row)
 {
@@ -583,13 +587,17 @@ static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint3
 		break;
 	case DP_GROUP_CLIQUE:
 		dp_rep_row_clique_node(r, c, g->key, row);
+		row->name = dp_rep_ps_name(r, c, row->ps, 0); /* as it sorts: threads too */
 		break;
 	}
 	if (g->n == 1 && (r->q.group == DP_GROUP_SITE || r->q.group == DP_GROUP_PROC)) {
 		row->clique = c->a->pd_clique[pd1];
 		row->thread = p->pd[pd1].thread;
+		row->path = dp_rep_path(r, c, pd1, 0); /* one context: which one */
 	} else if (r->q.group != DP_GROUP_CLIQUE) {
 		row->thread = 0;
+	} else { /* a clique: the path to its entry */
+		row->path = dp_rep_path(r, c, dp_csr_items(&c->a->clique_pds, g->key)[0], 0);
 	}
 	row->flags = g->flags;
 	row->n = g->n;
@@ -599,6 +607,11 @@ static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	} else {
 		group_costs(c, v, g, row);
 	}
+	/* a path was to be made (a clique, or one context) and could not be */
+	return !row->path && (r->q.group == DP_GROUP_CLIQUE ||
+			      (g->n == 1 && r->q.group != DP_GROUP_MODULE))
+		       ? -DP_ENOMEM
+		       : 0;
 }
 
 /* the pager and grouping links of a callers page */
@@ -670,7 +683,7 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 		if (!row)
 			rc = -DP_ENOMEM;
 		else
-			caller_row(r, c, ps, v, &gs, order[i].idx, row);
+			rc = caller_row(r, c, ps, v, &gs, order[i].idx, row);
 	}
 	free(gs.g);
 	free(gs.own);

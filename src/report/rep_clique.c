@@ -370,11 +370,31 @@ static uint64_t root_value(const struct dp_inherit *t, enum dp_metric m)
 	}
 }
 
+int dp_rep_hot_path(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    double pct, uint32_t max_steps, struct dp_rep_rows *path, uint32_t *end)
+{
+	const struct dp_analysis *a = c->a;
+	double min = (double)root_value(&a->root_total, m) * pct / 100.0;
+	uint32_t cur = a->root_clique, next, via = 0;
+
+	/* child cliques have smaller ids than their parents: the descent ends */
+	while (path->n < max_steps && (next = action_step(c, cur, m, min, &via)) != 0) {
+		struct dp_rep_row *row = dp_rep_rows_add(path);
+
+		if (!row)
+			return -DP_ENOMEM;
+		dp_rep_row_csd(r, c, via, row);
+		cur = next;
+	}
+	*end = cur;
+	return 0;
+}
+
 int dp_rep_action(struct dp_report *r, const struct dp_report_ctx *c)
 {
 	const struct dp_analysis *a = c->a;
-	double pct = r->q.percent, min;
-	uint32_t cur = a->root_clique, next, via = 0;
+	double pct = r->q.percent;
+	uint32_t cur = a->root_clique;
 	struct dp_rep_rows path;
 	enum dp_metric m;
 	int rc;
@@ -386,17 +406,10 @@ int dp_rep_action(struct dp_report *r, const struct dp_report_ctx *c)
 	rc = action_metric(r, c, &m);
 	if (rc < 0)
 		return rc;
-	min = (double)root_value(&a->root_total, m) * pct / 100.0;
 	dp_rep_rows_init(&path, r);
-	/* child cliques have smaller ids than their parents: the descent ends */
-	while ((next = action_step(c, cur, m, min, &via)) != 0) {
-		struct dp_rep_row *row = dp_rep_rows_add(&path);
-
-		if (!row)
-			return -DP_ENOMEM;
-		dp_rep_row_csd(r, c, via, row);
-		cur = next;
-	}
+	rc = dp_rep_hot_path(r, c, m, pct, UINT32_MAX, &path, &cur);
+	if (rc < 0)
+		return rc;
 	rc = dp_rep_section(r, "path", "Path from the root", &path);
 	if (rc == 0)
 		rc = dp_rep_fact_f64(r, "percent", "threshold (% of the root total)", pct);

@@ -330,11 +330,9 @@ static double ps_value(const struct dp_costs *own, const struct dp_inherit *tota
 	return v;
 }
 
-/* top_min - the smallest value a pct: or val: limit keeps */
-static double top_min(const struct dp_report *r)
+/* top_min - the smallest value a pct: or val: limit of @q keeps */
+static double top_min(const struct dp_report *r, const struct dp_query *q)
 {
-	const struct dp_query *q = &r->q;
-
 	if (q->limit_kind == DP_LIMIT_PCT)
 		return q->limit_value / 100.0 * root_of(r, q->metric);
 	if (q->metric == DP_METRIC_TIME)
@@ -402,18 +400,18 @@ static void top_offer(struct top_sel *t, const struct top_cand *x)
 }
 
 /*
- * top_select - fill @t with the candidates the limit keeps, sorted: one pass over the
- * procedures keeping the best limit_hi in a heap (ranks) or those over the threshold,
- * so that only the kept ones are sorted. Return: 0 or -DP_ENOMEM.
+ * top_select - fill @t with the candidates the limit of @q keeps, sorted: one pass over
+ * the procedures keeping the best limit_hi in a heap (ranks) or those over the
+ * threshold, so that only the kept ones are sorted. Return: 0 or -DP_ENOMEM.
  */
-static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct top_sel *t)
+static int top_select(struct dp_report *r, const struct dp_report_ctx *c, const struct dp_query *q,
+		      struct top_sel *t)
 {
 	const struct dp_profile *p = c->p;
-	const struct dp_query *q = &r->q;
 	struct top_key by = {q->metric, q->scope, q->per, false};
 
 	t->ranks = q->limit_kind == DP_LIMIT_RANKS;
-	t->min = t->ranks ? 0.0 : top_min(r);
+	t->min = t->ranks ? 0.0 : top_min(r, q);
 	if (t->ranks) /* a threshold is on the query's metric; ranks follow the ranking */
 		by = top_rank_key(q);
 	t->cap = t->ranks && q->limit_hi < p->n_ps ? q->limit_hi : p->n_ps;
@@ -481,7 +479,7 @@ int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c)
 	r->title = top_title(r);
 	if (!r->title)
 		return -DP_ENOMEM;
-	rc = top_select(r, c, &t);
+	rc = top_select(r, c, &r->q, &t);
 	if (rc < 0)
 		return rc;
 	if (t.ranks)
@@ -504,4 +502,27 @@ int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c)
 	if (rc < 0)
 		return -DP_ENOMEM;
 	return dp_rep_section(r, "procs", NULL, &l);
+}
+
+int dp_rep_top_rows(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    enum dp_scope scope, uint32_t n, struct dp_rep_rows *l)
+{
+	struct top_sel t = {0};
+	struct dp_query q = r->q;
+	int rc;
+
+	dp_query_reset_params(&q, DP_PAGE_TOP);
+	q.metric = m;
+	q.scope = scope;
+	q.limit_hi = n;
+	q.sort_default = true;
+	rc = top_select(r, c, &q, &t);
+	for (uint32_t i = 0; rc == 0 && i < t.n_kept; i++) {
+		struct dp_rep_row *row = dp_rep_rows_add(l);
+
+		if (!row)
+			return -DP_ENOMEM;
+		dp_rep_row_ps(r, c, t.kept[i].ps, row);
+	}
+	return rc;
 }

@@ -6,7 +6,8 @@
  * page=site&id=N:
  *   subject: the CSS row. Title "Call site N: CALLER -> CALLEE".
  *   section "contexts": one CSD row per CSD of the site (name = the callee, clique = the
- *     callee's clique, thread = the thread) with n = THE CALLER'S CLIQUE (SUM is not set:
+ *     callee's clique, thread = the thread, path = the call path down to the callee,
+ *     dp_rep_path) with n = THE CALLER'S CLIQUE (SUM is not set:
  *     n is not a count here), sorted by cost descending (prefs' cost if sort=cost, else
  *     total time, or total callseqs without samples; ascending for sort=cost with
  *     sort_rev: every context names the same callee), then only bunch K (bunch=K,
@@ -168,6 +169,9 @@ int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c)
 			return -DP_ENOMEM;
 		dp_rep_row_csd(r, c, x[i].csd, row);
 		row->n = a->pd_clique[p->csd[x[i].csd].caller];
+		row->path = dp_rep_path(r, c, p->csd[x[i].csd].caller, row->ps);
+		if (!row->path)
+			return -DP_ENOMEM;
 	}
 	if (rc == 0)
 		rc = dp_rep_section(r, "contexts", "Contexts", &l);

@@ -139,6 +139,8 @@ int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 	r->measured = r->imported ? ctx->p->metrics : DP_CSD_FIELDS_KNOWN;
 	r->title = "";
 	rc = build(r, ctx);
+	if (rc == 0 && r->err)
+		rc = dp_error(DP_ENOMEM, "out of memory building a report");
 	if (rc < 0) {
 		dp_report_free(r);
 		return rc;

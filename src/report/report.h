@@ -74,6 +74,9 @@ struct dp_rep_row {
 	uint64_t n;	 /* DP_ROW_SUM: how many nodes were summed */
 	struct dp_costs own;
 	struct dp_inherit desc;
+	const char *path; /* rows that can repeat (a context of a callers or site page): the
+			     call path to it ("main > parse > expr", dp_rep_path), else NULL
+			     or "" */
 };
 
 struct dp_rep_section {
@@ -181,6 +184,9 @@ struct dp_report {
 	/* dp_rep_ps_name()'s names, made once per report: [q * (n_ps + 1) + ps], q = 1 when
 	   module-qualified (NULL until first used; not part of the answer) */
 	const char **ps_names;
+	/* a failure met where none can be returned (a row maker naming a thread): the build
+	   fails with it (0 = none) */
+	int err;
 };
 
 /*

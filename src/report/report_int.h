@@ -109,6 +109,26 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
 			   uint32_t ctx_module);
 
 /*
+ * dp_rep_thread_name - the name of thread root PD @pd: its entry function (the costliest
+ * procedure it calls) and its thread numbers, "worker (thread 2)", "worker (threads
+ * 2-5)"; in the arena (never NULL: "<thread>" on out of memory). The row makers name
+ * thread PDs so.
+ */
+const char *dp_rep_thread_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd);
+
+#define DP_REP_PATH_MAX 256 /* most procedures a path names (dp_rep_path) */
+
+/*
+ * dp_rep_path - the call path of PD @pd: the procedures from its thread's entry down to
+ * @pd's, then @last_ps (0: none), joined by " > " ("main > parse > expr"); up the clique
+ * tree (a recursion's members after its entry), at most DP_REP_PATH_MAX names ("... > "
+ * first when cut); "" for a thread's root (no procedure above). In the arena; NULL on
+ * out of memory (-DP_ENOMEM set).
+ */
+const char *dp_rep_path(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+			uint32_t last_ps);
+
+/*
  * Row makers: fill @row (already zeroed, from dp_rep_rows_add()) for one node, with its
  * costs, name, position and links; depth and flags beyond the node's own are the
  * caller's. RECURSIVE and INACTIVE are set by the makers where they apply.
@@ -189,6 +209,21 @@ int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c); /* rep_fla
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);   /* rep_dump.c: all 5 */
 int dp_rep_search(struct dp_report *r, const struct dp_report_ctx *c); /* rep_search.c */
+
+/* dp_rep_top_rows - the PS rows of the @n procedures (functions and regions) with the
+ * largest non-zero value of @m in @scope, largest first, appended to @l, as the top page
+ * ranks them (rep_list.c). Return: 0 or -DP_ENOMEM. */
+int dp_rep_top_rows(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    enum dp_scope scope, uint32_t n, struct dp_rep_rows *l);
+
+/*
+ * dp_rep_hot_path - the action page's descent (rep_clique.c): from the root clique, while
+ * exactly one child clique holds at least @pct % of the root total of @m (not calls) and
+ * fewer than @max_steps are made, a CSD row (dp_rep_row_csd) of the crossing call into
+ * it appended to @path; *@end = the clique reached. Return: 0 or -DP_ENOMEM.
+ */
+int dp_rep_hot_path(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    double pct, uint32_t max_steps, struct dp_rep_rows *path, uint32_t *end);
 
 /* dp_rep_subject_proc - the procedure of a proc or callers page (@id, or r->q.name),
  * with r->subject set to its row. Return: its PS id, or a negative enum dp_err. */

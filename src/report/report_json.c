@@ -116,6 +116,8 @@ static void json_row_members(struct dp_buf *o, const struct dp_rep_row *row)
 	JR_U64(o, ",\"allocs\":", row->own.allocs + row->desc.allocs);
 	JR_U64(o, ",\"bytes\":", row->own.alloc_bytes + row->desc.alloc_bytes);
 	dp_buf_addc(o, '}');
+	if (row->path && row->path[0])
+		JR_STR(o, ",\"path\":", row->path);
 }
 
 /* A row as one compact object (its members never indented: the layout keeps j->pretty

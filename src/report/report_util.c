@@ -278,6 +278,134 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
 	return q;
 }
 
+/* thread_entry - the procedure thread root PD @pd calls (the costliest if several), 0
+ * if none */
+static uint32_t thread_entry(const struct dp_report_ctx *c, uint32_t pd)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t n = dp_csr_count(&c->a->pd_csds, pd), best = 0;
+	const uint32_t *ids = dp_csr_items(&c->a->pd_csds, pd);
+	uint64_t most = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct dp_csd *d = &p->csd[ids[i]];
+		struct dp_inherit desc = dp_analysis_csd_desc(c->a, ids[i]);
+		uint64_t v = d->samples + desc.samples + d->callseqs + desc.callseqs + d->calls;
+
+		if (!best || v > most) {
+			best = p->pd[d->callee].ps;
+			most = v;
+		}
+	}
+	return best;
+}
+
+/* thread_numbers - "thread N", or "threads N, M" / "threads N-M" for the threads whose
+ * root is @pd (a thread root of the merged view stands for several), into @b */
+static void thread_numbers(const struct dp_report_ctx *c, uint32_t pd, struct dp_buf *b)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t n = 0, run_lo = 0, run_hi = 0, shown = 0;
+
+	for (uint32_t t = 1; t <= p->n_threads; t++)
+		n += p->threads[t].root_pd == pd;
+	if (n == 0) { /* (a view that does not know its threads' roots) */
+		dp_buf_addf(b, "thread %u", p->pd[pd].thread);
+		return;
+	}
+	dp_buf_adds(b, n == 1 ? "thread " : "threads ");
+	for (uint32_t t = 1; t <= p->n_threads + 1; t++) {
+		bool in = t <= p->n_threads && p->threads[t].root_pd == pd;
+
+		if (in && run_hi && t == run_hi + 1) {
+			run_hi = t;
+			continue;
+		}
+		if (run_hi && shown < 8) { /* a run ends */
+			dp_buf_addf(b, shown ? ", %u" : "%u", run_lo);
+			if (run_hi > run_lo)
+				dp_buf_addf(b, run_hi > run_lo + 1 ? "-%u" : ", %u", run_hi);
+			shown++;
+		} else if (run_hi && shown == 8) {
+			dp_buf_adds(b, ", ...");
+			shown++;
+		}
+		run_lo = run_hi = in ? t : 0;
+	}
+}
+
+const char *dp_rep_thread_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd)
+{
+	uint32_t entry = thread_entry(c, pd);
+	struct dp_buf b;
+	const char *s;
+
+	dp_buf_init(&b, 1 << 12);
+	dp_buf_adds(&b, entry ? dp_rep_ps_name(r, c, entry, 0) : "<thread>");
+	dp_buf_adds(&b, " (");
+	thread_numbers(c, pd, &b);
+	dp_buf_addc(&b, ')');
+	s = dp_buf_error(&b) ? NULL : dp_rep_strdup(r, dp_buf_cstr(&b));
+	dp_buf_release(&b);
+	if (!s)
+		r->err = -DP_ENOMEM; /* the report fails (dp_report_build) */
+	return s ? s : "<thread>";
+}
+
+/* pd_name - the name of PD @pd's procedure (dp_rep_ps_name), a thread's by its entry */
+static const char *pd_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+			   uint32_t ctx_module)
+{
+	uint32_t ps = c->p->pd[pd].ps;
+
+	if (ps && ps <= c->p->n_ps && c->p->ps[ps].kind == DP_PS_THREAD)
+		return dp_rep_thread_name(r, c, pd);
+	return dp_rep_ps_name(r, c, ps, ctx_module);
+}
+
+const char *dp_rep_path(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+			uint32_t last_ps)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t ps[DP_REP_PATH_MAX], n = 0;
+	bool cut = false;
+	struct dp_buf b;
+	const char *s;
+
+	if (last_ps)
+		ps[n++] = last_ps;
+	for (uint32_t x = pd; x; x = c->a->pd_up[x].pd) {
+		uint32_t k = p->pd[x].ps;
+
+		if (k == 0 || k > p->n_ps || p->ps[k].kind == DP_PS_ROOT ||
+		    p->ps[k].kind == DP_PS_THREAD)
+			break;
+		if (n == DP_REP_PATH_MAX) {
+			cut = true;
+			break;
+		}
+		if (!n || ps[n - 1] != k) /* a recursion's member after its entry: once */
+			ps[n++] = k;
+	}
+	dp_buf_init(&b, 1 << 20);
+	if (cut)
+		dp_buf_adds(&b, "... > ");
+	for (uint32_t i = n; i-- > 0;) {
+		dp_buf_adds(&b, dp_rep_ps_name(r, c, ps[i], 0));
+		if (i)
+			dp_buf_adds(&b, " > ");
+	}
+	if (n == 0 && !cut) { /* a thread's root: no path to say */
+		dp_buf_release(&b);
+		return "";
+	}
+	s = dp_buf_error(&b) ? NULL : dp_rep_strdup(r, dp_buf_cstr(&b));
+	if (!s)
+		dp_error(DP_ENOMEM, "out of memory naming a call path");
+	dp_buf_release(&b);
+	return s;
+}
+
 /* is_zero - whether a row has no calls and no cost at all */
 static bool is_zero(const struct dp_costs *o, const struct dp_inherit *d)
 {
@@ -317,7 +445,7 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->clique = c->a->pd_clique[d->callee];
 	row->module = c->a->ps_module[ps];
 	row->thread = p->pd[d->callee].thread;
-	row->name = dp_rep_ps_name(r, c, ps, c->a->ps_module[s->ps]);
+	row->name = pd_name(r, c, d->callee, c->a->ps_module[s->ps]);
 	row->callee = row->name;
 	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
 	row->line = s->line;
@@ -355,7 +483,7 @@ void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t 
 	row->clique = c->a->pd_clique[pd];
 	row->module = c->a->ps_module[ps];
 	row->thread = c->p->pd[pd].thread;
-	row->name = dp_rep_ps_name(r, c, ps, 0);
+	row->name = pd_name(r, c, pd, 0);
 	row_ps_position(c, ps, row);
 	row->own = dp_analysis_pd_own(c->a, pd);
 	row->desc = c->a->pd_desc[pd];
@@ -456,7 +584,7 @@ void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, 
 	row->ps = ps;
 	row->module = a->ps_module[ps];
 	row->thread = c->p->pd[pd].thread;
-	row->name = dp_rep_ps_name(r, c, ps, 0);
+	row->name = pd_name(r, c, pd, 0);
 	row_ps_position(c, ps, row);
 }
 

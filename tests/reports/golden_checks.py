@@ -222,7 +222,7 @@ def check_cli(run):
     run.check("tree: titled as a tree", r.stdout.splitlines()[0], "Call tree")
     run.check("tree: compute under heavy, indented", [
         ln.split("-- ", 1)[1].split()[0] for ln in r.stdout.splitlines() if "-- " in ln][:4],
-        ["<thread>", "main", "via_heavy", "heavy"])
+        ["main", "main", "via_heavy", "heavy"])  # the thread named by its entry
     r = dp("report", "--format=html", "prog.data", "page=proc&name=compute")
     run.check("html: a page", r.stdout.lstrip().lower().startswith("<!doctype html>"), True)
     r = dp("check", "--max", "3", "prog.data")

@@ -249,13 +249,15 @@ TEST(menu_and_pager_text)
 	struct dp_report *r = tr_menu();
 	char *s = tr_render(r, false, 100);
 
+	/* the summary first, where to go, then the details */
 	CHECK(tr_contains(s, "Profile of ./prog <a&b>\n=======================\n\n"
-			     "  program           ./prog\n"
-			     "  cliques           42\n"
-			     "  sample rate (Hz)  999.5\n\n"
+			     "  program  ./prog\n\n"
 			     "Starting points:\n"
 			     "  The root clique                   page=root\n"
-			     "  Top 100 procedures by total time  page=top&scope=total\n"));
+			     "  Top 100 procedures by total time  page=top&scope=total\n\n"
+			     "Details:\n"
+			     "  cliques           42\n"
+			     "  sample rate (Hz)  999.5\n"));
 	free(s);
 	tr_free(r);
 	r = tr_callers("page=callers&proc=6&bunch=2");

@@ -51,7 +51,7 @@ TEST(clique_of_main)
 		CHECK_EQ(s->rows[0].clique, tf_clique_of(&t, 2));
 		CHECK_EQ(s->rows[0].ps, TF_MAIN);
 		ROW(s, 1, DP_ENT_CSD, 1, 0, 0, 0, TF_TOTAL_SAMPLES);
-		CHECK_STR(s->rows[1].name, "<program> -> <thread>");
+		CHECK_STR(s->rows[1].name, "<program> -> main (thread 1)");
 		CHECK_EQ(s->rows[1].clique, t.a->root_clique);
 	}
 	s = tf_section(r, "procs");

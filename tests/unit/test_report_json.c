@@ -371,7 +371,7 @@ TEST(escaping)
 	CHECK_EQ(r ? dp_report_json(r, false, &b) : -1, 0);
 	CHECK(strstr(dp_buf_cstr(&b), "\"value\":\"prog --n=30 \xc3\xbcn\xc3\xaf"
 				      "code \\\"q\\\"\\n\\u0001\"") != NULL);
-	CHECK(strstr(dp_buf_cstr(&b), "{\"label\":\"Exploring the program's modules.\","
+	CHECK(strstr(dp_buf_cstr(&b), "{\"label\":\"Modules (source files)\","
 				      "\"query\":\"page=modules\"}") != NULL);
 	dp_report_free(r);
 	dp_buf_release(&b);
