@@ -9,7 +9,7 @@
 #include "display_int.h"
 
 #define DP_NAV_MAX	 16
-#define DP_TOGGLE_GROUPS 10
+#define DP_TOGGLE_GROUPS 12
 #define DP_TOGGLE_MAX	 12
 #define DP_PAGER_MAX	 16
 
@@ -280,6 +280,10 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 		    pg == DP_PAGE_PROC))
 		rc = dp_tg_bool(&g, "summarise indirect calls",
 				offsetof(struct dp_prefs, summarise));
+	if (!rc && (pg == DP_PAGE_CLIQUE || pg == DP_PAGE_ROOT || pg == DP_PAGE_ACTION ||
+		    pg == DP_PAGE_PROC))
+		rc = dp_tg_bool(&g, "call sites of one line apart",
+				offsetof(struct dp_prefs, split));
 	if (!rc && pg == DP_PAGE_CALLERS)
 		rc = dp_tg_bool(&g, "contour exclusion", offsetof(struct dp_prefs, contour));
 	return rc;

@@ -78,6 +78,7 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 	[DP_QK_ANC] = {"anc", 0},
 	[DP_QK_SUM] = {"sum", 0},
 	[DP_QK_CONTOUR] = {"contour", 0},
+	[DP_QK_SPLIT] = {"split", 0},
 	[DP_QK_INACTIVE] = {"inactive", 0},
 	[DP_QK_UNIT] = {"unit", 0},
 	[DP_QK_MQ] = {"mq", 0},
@@ -251,6 +252,8 @@ static void format_prefs(const struct dp_query *q, struct dp_buf *b)
 		dp_buf_adds(b, "&sum=1");
 	if (p->contour)
 		dp_buf_adds(b, "&contour=1");
+	if (p->split)
+		dp_buf_adds(b, "&split=1");
 	if (p->inactive & 7u)
 		dp_buf_addf(b, "&inactive=%c%c%c", p->inactive & 1u ? 's' : 'h',
 			    p->inactive & 2u ? 's' : 'h', p->inactive & 4u ? 's' : 'h');

@@ -105,6 +105,7 @@ struct dp_prefs {
 	int ancestors;	   /* ancestor call sites on clique pages; -1 = all */
 	bool summarise;	   /* one row per indirect call site, not per callee */
 	bool contour;	   /* apply contour exclusion on callers pages */
+	bool split;	   /* call sites of one source line and callee apart (else merged) */
 	unsigned inactive; /* DP_SHOW_INACTIVE_* */
 	enum dp_time_unit time_unit;
 	enum dp_mq mq;

@@ -54,6 +54,7 @@ enum dp_qkey {
 	DP_QK_ANC,
 	DP_QK_SUM,
 	DP_QK_CONTOUR,
+	DP_QK_SPLIT,
 	DP_QK_INACTIVE,
 	DP_QK_UNIT,
 	DP_QK_MQ,

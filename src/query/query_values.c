@@ -388,6 +388,8 @@ int dp_q_parse_value(struct dp_query *q, enum dp_qkey k, const char *val)
 		return parse_bool("sum", val, &q->prefs.summarise);
 	case DP_QK_CONTOUR:
 		return parse_bool("contour", val, &q->prefs.contour);
+	case DP_QK_SPLIT:
+		return parse_bool("split", val, &q->prefs.split);
 	case DP_QK_INACTIVE:
 		return parse_inactive(q, val);
 	case DP_QK_FILE:

@@ -555,8 +555,8 @@ static int sort_groups(struct dp_report *r, const struct cgroup *g, const uint32
 
 /* the row of caller group @g (of procedure @ps). Return: 0 or -DP_ENOMEM. */
 static int caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
-		       const uint32_t *v, const struct cgroups *gs, uint32_t x,
-		       struct dp_rep_row *row)
+		      const uint32_t *v, const struct cgroups *gs, uint32_t x,
+		      struct dp_rep_row *row)
 {
 	const struct dp_profile *p = c->p;
 	uint32_t mod = c->a->ps_module[ps];

@@ -21,7 +21,9 @@
  *     made"); one -> that CSD's row (RECURSIVE when the callee stays in this clique:
  *     then it has no desc and its clique is this one); several callees -> a CSS row,
  *     MULTI | SUM (n = #CSDs, costs = their sum), then each CSD row at depth + 1 sorted by
- *     prefs, unless prefs.summarise. Costs are this context's only.
+ *     prefs, unless prefs.summarise. Costs are this context's only. The sites of one line
+ *     and callee (one-callee rows) are merged into the first, SUM with n = the sites,
+ *     unless prefs.split (dp_rep_coalesce_sites).
  *   facts: pds (members), procs (distinct procedures among them).
  *   links: "entry procedure" (proc page), "parent clique" (clique page of the caller of
  *     the entry CSD, if any), "flame graph" (flame page).
@@ -153,7 +155,8 @@ static int pd_sites(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	}
 	if (rc < 0)
 		return rc;
-	return dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
+	rc = dp_rep_coalesce_sites(r, l, first);
+	return rc < 0 ? rc : dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
 }
 
 /* one procedure's rows: its PDs @m[0..n) (all of procedure m[0].key) in clique @clique */

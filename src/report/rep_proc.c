@@ -12,7 +12,9 @@
  *     the procedure. Callers are the CSDs calling any PD of the procedure,
  *     self-recursive ones (caller PS == the PS) excluded.
  *   section "sites": per call site of the procedure (analysis ps_csss) the CSS row
- *     (dp_rep_row_css: the sum over its CSDs), depth 0, sorted by prefs. A site whose
+ *     (dp_rep_row_css: the sum over its CSDs), depth 0, sorted by prefs; the sites of
+ *     one line and callee merged into the first (SUM, n = the sites) unless prefs.split
+ *     (dp_rep_coalesce_sites). A site whose
  *     CSDs reach several callee procedures is MULTI, and is followed at depth 1 by one
  *     row per callee procedure (kind PS, id = callee, css = the site, SUM with n = its
  *     CSDs, own/desc = the sum over its CSDs at this site), sorted by prefs.
@@ -210,6 +212,8 @@ int dp_rep_proc(struct dp_report *r, const struct dp_report_ctx *c)
 		rc = dp_rep_rows_room(&l, ns);
 	for (uint32_t i = 0; i < ns && rc == 0; i++)
 		rc = proc_site(r, c, sites[i], &l);
+	if (rc == 0)
+		rc = dp_rep_coalesce_sites(r, &l, 0);
 	if (rc == 0)
 		rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs);
 	if (rc == 0)

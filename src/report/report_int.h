@@ -161,6 +161,16 @@ void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, 
 void dp_rep_row_module(struct dp_report *r, const struct dp_report_ctx *c, uint32_t module,
 		       struct dp_rep_row *row);
 
+/*
+ * dp_rep_coalesce_sites - unless prefs.split, merge the call-site rows of @l from @first
+ * on (rows of one depth, each maybe followed by deeper ones) that are one call as the
+ * source says: the same file and line, the same callee procedure, the same kind (an
+ * unrolled loop makes a dozen sites of one line): the first keeps its place and ids
+ * (its links), gets the others' costs, SUM and n = the sites merged; rows with rows
+ * under them (MULTI) stay apart. Return: 0 or -DP_ENOMEM.
+ */
+int dp_rep_coalesce_sites(struct dp_report *r, struct dp_rep_rows *l, uint32_t first);
+
 /* dp_rep_row_add_costs - @dst's own and desc += @src's (for sums; sets DP_ROW_SUM, n++). */
 void dp_rep_row_add_costs(struct dp_rep_row *dst, const struct dp_rep_row *src);
 

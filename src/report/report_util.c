@@ -673,3 +673,74 @@ int dp_rep_check_id(const struct dp_report *r, const char *what, uint32_t id, ui
 	}
 	return 0;
 }
+
+/* A call-site row as dp_rep_coalesce_sites() keys it, and where it is. */
+struct site_key {
+	const char *file;
+	uint32_t line, ps, flags, at;
+};
+
+static int site_key_cmp(const void *x, const void *y)
+{
+	const struct site_key *a = x, *b = y;
+
+	if (a->file != b->file)
+		return (uintptr_t)a->file < (uintptr_t)b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->ps != b->ps)
+		return a->ps < b->ps ? -1 : 1;
+	if (a->flags != b->flags)
+		return a->flags < b->flags ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+/* the flags two rows must share to be one call site */
+#define SITE_KIND_FLAGS (DP_ROW_RECURSIVE | DP_ROW_TAIL | DP_ROW_REGION | DP_ROW_INACTIVE)
+
+int dp_rep_coalesce_sites(struct dp_report *r, struct dp_rep_rows *l, uint32_t first)
+{
+	uint32_t n = l->n - first, m = 0, depth;
+	struct dp_rep_row *rows = l->rows + first;
+	struct site_key *k;
+	uint8_t *gone;
+
+	if (r->q.prefs.split || n < 2)
+		return 0;
+	depth = rows[0].depth;
+	k = dp_arena_array(&r->arena, n, sizeof(*k));
+	gone = dp_arena_array(&r->arena, n, 1);
+	if (!k || !gone)
+		return dp_error(DP_ENOMEM, "out of memory building a report");
+	memset(gone, 0, n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct dp_rep_row *row = &rows[i];
+		bool leaf = i + 1 == n || rows[i + 1].depth <= row->depth;
+
+		/* a row of one callee with a known line and nothing under it */
+		if (row->depth == depth && leaf && row->line && row->ps &&
+		    (row->kind == DP_ENT_CSS || row->kind == DP_ENT_CSD) &&
+		    !(row->flags & DP_ROW_MULTI))
+			k[m++] = (struct site_key){row->file, row->line, row->ps,
+						   row->flags & SITE_KIND_FLAGS, i};
+	}
+	qsort(k, m, sizeof(*k), site_key_cmp);
+	for (uint32_t a = 0, b; a < m; a = b) {
+		struct dp_rep_row *into = &rows[k[a].at];
+
+		for (b = a + 1; b < m && k[b].file == k[a].file && k[b].line == k[a].line &&
+				k[b].ps == k[a].ps && k[b].flags == k[a].flags;
+		     b++) {
+			if (!(into->flags & DP_ROW_SUM))
+				into->n = 1;
+			dp_rep_row_add_costs(into, &rows[k[b].at]);
+			gone[k[b].at] = 1;
+		}
+	}
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!gone[i])
+			rows[m++] = rows[i];
+	l->n = first + m;
+	return 0;
+}

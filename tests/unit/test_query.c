@@ -276,7 +276,7 @@ TEST(errors_page_and_keys)
 		  "unknown parameter 'pgae'; did you mean 'page'? parameters: page, id, proc, "
 		  "name, percent, group, bunch, size, limit, metric, scope, per, thread, min, "
 		  "depth, q, match, format, file; preferences: fields, sort, anc, sum, contour, "
-		  "inactive, unit, mq, view");
+		  "split, inactive, unit, mq, view");
 	CHECK_ERR("page=search", "page=search needs q=TEXT (a part of a name, or a regular "
 				 "expression with match=regex)");
 	CHECK_ERR("page=menu&q=x", "q= does not apply to page=menu; pages that take it: search");

@@ -166,6 +166,7 @@ static void rand_prefs(struct dp_query *q)
 		p->ancestors = below(5) ? (int)below(10001) : -1;
 	p->summarise = below(4) == 0;
 	p->contour = below(4) == 0;
+	p->split = below(4) == 0;
 	p->inactive = below(8);
 	p->time_unit = (enum dp_time_unit)below(5);
 	p->mq = (enum dp_mq)below(3);
@@ -193,7 +194,7 @@ static bool prefs_equal(const struct dp_prefs *a, const struct dp_prefs *b)
 	return a->fields == b->fields && a->sort == b->sort && a->sort_metric == b->sort_metric &&
 	       a->sort_scope == b->sort_scope && a->sort_per == b->sort_per &&
 	       a->sort_rev == b->sort_rev && a->ancestors == b->ancestors &&
-	       a->summarise == b->summarise && a->contour == b->contour &&
+	       a->summarise == b->summarise && a->contour == b->contour && a->split == b->split &&
 	       a->inactive == b->inactive && a->time_unit == b->time_unit && a->mq == b->mq &&
 	       a->view == b->view;
 }

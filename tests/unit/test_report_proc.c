@@ -309,6 +309,61 @@ TEST(callers_contour)
 	tf_close(&t);
 }
 
+/* the fixture with main's call of cheap (site 11, line 15) made a second call of work on
+ * line 12, as site 4 is: two sites of one line and callee, as an unrolled loop makes */
+static int two_sites_one_line(struct dp_profile *p)
+{
+	if (tf_build(p) < 0)
+		return -1;
+	p->css[11].line = 12;
+	p->css[11].callee_ps = TF_WORK;
+	p->pd[11].ps = TF_WORK;
+	return 0;
+}
+
+TEST(sites_of_one_line_merged)
+{
+	struct tf_ctx t;
+	struct dp_report *r;
+	const struct dp_rep_section *s;
+	uint32_t merged = 0, apart = 0;
+
+	TF_OPEN(&t, two_sites_one_line);
+	r = tf_page(&t, "page=proc&id=%u", TF_MAIN);
+	s = r ? tf_section(r, "sites") : NULL;
+	for (uint32_t i = 0; s && i < s->n_rows; i++) {
+		if (s->rows[i].ps != TF_WORK)
+			continue;
+		merged++;
+		CHECK_EQ(s->rows[i].id, 4); /* the first site, its links */
+		CHECK_EQ(s->rows[i].flags & DP_ROW_SUM, DP_ROW_SUM);
+		CHECK_EQ(s->rows[i].n, 2);
+		CHECK_EQ(s->rows[i].own.calls, 2);     /* 1 + 1 */
+		CHECK_EQ(s->rows[i].own.samples, 2);   /* 1 + 1 */
+		CHECK_EQ(s->rows[i].desc.samples, 40); /* work's call of cheap */
+	}
+	CHECK_EQ(merged, 1);
+	dp_report_free(r);
+	r = tf_page(&t, "page=proc&id=%u&split=1", TF_MAIN);
+	s = r ? tf_section(r, "sites") : NULL;
+	for (uint32_t i = 0; s && i < s->n_rows; i++)
+		apart += s->rows[i].ps == TF_WORK;
+	CHECK_EQ(apart, 2);
+	dp_report_free(r);
+	/* the clique page of main's context: its two calls of work on line 12, one row */
+	r = tf_page(&t, "page=clique&id=%u", tf_clique_of(&t, 3));
+	s = r ? tf_section(r, "procs") : NULL;
+	merged = 0;
+	for (uint32_t i = 0; s && i < s->n_rows; i++)
+		if (s->rows[i].kind == DP_ENT_CSD && s->rows[i].ps == TF_WORK) {
+			merged++;
+			CHECK_EQ(s->rows[i].n, 2);
+		}
+	CHECK_EQ(merged, 1);
+	dp_report_free(r);
+	tf_close(&t);
+}
+
 TEST(site_page)
 {
 	struct tf_ctx t;
@@ -602,4 +657,5 @@ TEST(generated_properties)
 }
 
 DP_TEST_MAIN(test_proc_pages, test_proc_errors, test_callers_groupings, test_callers_pages,
-	     test_callers_contour, test_site_page, test_many_callers, test_generated_properties)
+	     test_callers_contour, test_sites_of_one_line_merged, test_site_page, test_many_callers,
+	     test_generated_properties)
