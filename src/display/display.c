@@ -210,6 +210,12 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 		dp_disp_link_base(d, &r->q);
 		d->title = dp_disp_strdup(
 			d, r->title && r->title[0] ? r->title : dp_query_page_name(r->q.page));
+		struct dp_query sq = r->q;
+
+		dp_query_reset_params(&sq, DP_PAGE_SEARCH); /* the search box: prefs kept */
+		sq.format = -1;
+		d->search = dp_disp_href(d, &sq);
+		d->search_text = r->q.page == DP_PAGE_SEARCH ? dp_disp_strdup(d, r->q.text) : NULL;
 		if (r->q.page == DP_PAGE_FLAME) /* text shows the tree, not a graph */
 			d->text_title = r->q.thread ? dp_disp_printf(d, "Call tree of thread %u",
 								     r->q.thread)

@@ -152,6 +152,9 @@ struct dp_display {
 				   graph), else NULL */
 	bool fields_default;	/* the columns are the default fields (text may leave some
 				   groups out to fit the width, not the user's choice) */
+	/* HTML: the search box's query without its text ("page=search&sort=name": the
+	   page's preferences kept) and the text it shows (the search page's), or NULL */
+	const char *search, *search_text;
 	uint32_t n_nav;
 	struct dp_dlink *nav;
 	uint32_t n_nav_general; /* nav[0..n_nav_general) are the everywhere links (menu,

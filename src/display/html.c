@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/url.h"
 #include "html_int.h"
 
 static const char dp_html_css[] =
@@ -32,7 +33,8 @@ static const char dp_html_css[] =
 	"table.facts td{padding:1px 10px 1px 0}nav.pager a,nav.pager b{margin-right:.6em}"
 	"svg.flame text{font:11px monospace;pointer-events:none}"
 	"svg.flame rect{stroke:#fff;stroke-width:.5}svg.flame a:hover rect{stroke:#000}"
-	"input.filter{margin:.3em 0;width:20em}";
+	"input.filter{margin:.3em 0;width:20em}form.search{float:right;margin:.4em 0}"
+	"form.search input[type=search]{width:16em}";
 
 /* Optional: a filter box over each big table, j/k/Enter to move and follow rows. */
 static const char dp_html_js[] =
@@ -45,7 +47,9 @@ static const char dp_html_js[] =
 	"r.style.display=r.textContent.toLowerCase().indexOf(v)<0?'none':'';});});});"
 	"var rows=document.querySelectorAll('table.cost tbody tr'),k=-1;"
 	"document.addEventListener('keydown',function(e){"
-	"if(e.target.tagName==='INPUT'||!rows.length)return;"
+	"if(e.target.tagName==='INPUT')return;"
+	"if(e.key==='/'){var q=document.getElementById('q');if(q){e.preventDefault();q.focus();}}"
+	"if(!rows.length)return;"
 	"if(e.key==='j'||e.key==='k'){if(k>=0)rows[k].classList.remove('sel');"
 	"k=Math.max(0,Math.min(rows.length-1,k+(e.key==='j'?1:-1)));"
 	"rows[k].classList.add('sel');rows[k].scrollIntoView({block:'nearest'});}"
@@ -152,6 +156,50 @@ static void dp_html_nav(struct dp_buf *out, const struct dp_display *d,
 		dp_html_link(out, o, &d->nav[i], NULL);
 	}
 	dp_buf_adds(out, "</nav>\n");
+}
+
+/* Hidden inputs for the pairs of query string @qs ("a=b&c=d", values percent-encoded):
+ * a form's GET then carries them. */
+static void dp_html_hidden(struct dp_buf *out, const char *qs)
+{
+	char key[DP_QUERY_NAME_MAX], val[DP_QUERY_NAME_MAX];
+
+	while (*qs) {
+		size_t len = strcspn(qs, "&"), klen = strcspn(qs, "=");
+
+		if (klen < len && klen < sizeof(key) &&
+		    dp_url_decode(qs, klen, key, sizeof(key), 0, NULL) >= 0 &&
+		    dp_url_decode(qs + klen + 1, len - klen - 1, val, sizeof(val), 0, NULL) >= 0) {
+			dp_buf_adds(out, "<input type=\"hidden\" name=\"");
+			dp_html_escape(out, key);
+			dp_buf_adds(out, "\" value=\"");
+			dp_html_escape(out, val);
+			dp_buf_adds(out, "\">");
+		}
+		qs += len + (qs[len] == '&');
+	}
+}
+
+/* The search box of every page: a GET form to the link prefix's path, carrying its
+ * parameters (the file) and the page's preferences. */
+static void dp_html_search(struct dp_buf *out, const struct dp_display *d,
+			   const struct dp_render_opts *o)
+{
+	const char *prefix = o && o->link_prefix ? o->link_prefix : "?";
+	size_t path = strcspn(prefix, "?");
+
+	if (!d->search)
+		return;
+	dp_buf_adds(out, "<form class=\"search\" role=\"search\" method=\"get\" action=\"");
+	dp_html_escapen(out, prefix, path);
+	dp_buf_adds(out, "\">");
+	if (prefix[path])
+		dp_html_hidden(out, prefix + path + 1);
+	dp_html_hidden(out, d->search);
+	dp_buf_adds(out, "<input type=\"search\" name=\"q\" id=\"q\" aria-label=\"search\" "
+			 "placeholder=\"search procedures, files\" value=\"");
+	dp_html_escape(out, d->search_text ? d->search_text : "");
+	dp_buf_adds(out, "\"><button type=\"submit\">Search</button></form>\n");
 }
 
 static void dp_html_toggles(struct dp_buf *out, const struct dp_display *d,
@@ -455,6 +503,7 @@ int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, s
 {
 	dp_html_page_start(out, o ? o->title : NULL, d->title, dp_html_css);
 	dp_html_nav(out, d, o);
+	dp_html_search(out, d, o);
 	dp_buf_adds(out, "<h1>");
 	dp_html_escape(out, d->title);
 	dp_buf_adds(out, "</h1>\n");

@@ -2,7 +2,9 @@
 """test_browser.py - `deepprof serve` in headless Chromium (Debian chromium +
 chromium-driver + python3-selenium): open the menu, follow links to the root, a clique,
 its procedure, the procedure's callers and the flame graph (and a rect of it), check what
-each page shows, that the browser console has no errors (CSP violations included), and
+each page shows; click table headers twice (numbers and names, the top page included)
+and check the rows follow them both ways; search from the search box and follow a
+result; check that the browser console has no errors (CSP violations included), and
 save a screenshot of every step into the artifacts directory.
 
 usage: test_browser.py --deepprof BIN --work DIR [--artifacts DIR]
@@ -97,8 +99,10 @@ def svg_link(d, text):
     """The href of the flame graph's link whose label is @text (SVG hrefs need JS)."""
     from selenium.webdriver.common.by import By
     for a in d.find_elements(By.CSS_SELECTOR, "svg a"):
-        label = d.execute_script("return arguments[0].textContent", a) or ""
-        if label.strip().startswith(text):
+        label = (d.execute_script("var t = arguments[0].querySelector('text');"
+                                  "return t ? t.textContent : ''", a) or "").strip()
+        # the name, maybe clipped ("ma.."); not a thread named by it ("main (thread 1)")
+        if label == text or (label.endswith("..") and text.startswith(label[:-2])):
             return d.execute_script("return arguments[0].getAttribute('href')", a)
     return None
 
@@ -155,9 +159,84 @@ def browse(ctx, ck, b, url):
     ck.true("flame_callers: an SVG with rects",
             len(d.find_elements(By.CSS_SELECTOR, "svg rect")) >= 2)
     b.step("flame-callers")
+    sort_and_search(ck, b, url)
     d.get(url + "?file=0&page=nope")
     ck.true("bad page: the error page (%r)" % d.title, "400" in d.title)
     b.step("error", expect="status of 400")
+
+
+def column(d, table, label):
+    """The cells of the column headed @label of cost table @table (None: the first with
+    two rows or more): (header element, [values]) with numbers exact (a cell's title has
+    the exact value when it shows an abbreviation) and names as they read."""
+    from selenium.webdriver.common.by import By
+    tables = d.find_elements(By.CSS_SELECTOR, "table.cost")
+    if table is None:
+        table = next((i for i, x in enumerate(tables)
+                      if len(x.find_elements(By.CSS_SELECTOR, "tbody tr")) >= 2), 0)
+    t = tables[table]
+    heads = t.find_elements(By.CSS_SELECTOR, "thead th")
+    labels = [h.text.replace("\u25bc", "").replace("\u25b2", "").strip() for h in heads]
+    if label not in labels:
+        return None, []
+    head = heads[labels.index(label)]
+    # the first header row has Name, the groups and Where; the numbers' labels are below
+    first = t.find_elements(By.CSS_SELECTOR, "thead tr")[0].find_elements(By.CSS_SELECTOR, "th")
+    numbered = [h for h in heads if h not in first]
+    rows = t.find_elements(By.CSS_SELECTOR, "tbody tr")
+    if label == "Name":
+        return head, [r.find_elements(By.CSS_SELECTOR, "td")[0].text for r in rows]
+    k = 1 + numbered.index(head)
+    vals = []
+    for r in rows:
+        td = r.find_elements(By.CSS_SELECTOR, "td")[k]
+        exact = (td.get_attribute("title") or "").split(" ")[0]
+        vals.append(float(exact) if exact else float(td.text.split(" ")[0] or 0))
+    return head, vals
+
+
+def sort_and_search(ck, b, url):
+    """Every kind of header sorts both ways (a number, the name), the top page too; the
+    search box finds a procedure and leads to it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    d = b.d
+    for page, label in (("top&metric=calls", "Calls"), ("top&metric=calls", "Name"),
+                        ("modules", "Calls"), ("root", "Total")):
+        d.get(url + "?file=0&page=" + page)
+        for way in ("first", "second"):
+            head, _ = column(d, None, label)
+            ck.true("%s %s: a header" % (page, label), head is not None)
+            if head is None:
+                break
+            head.find_element(By.TAG_NAME, "a").click()
+            head, vals = column(d, None, label)
+            desc = head.get_attribute("aria-sort") == "descending"
+            ck.true("%s %s %s click: sorted (%s)" % (page, label, way,
+                                                      head.get_attribute("aria-sort")),
+                    head.get_attribute("aria-sort") in ("ascending", "descending"))
+            want = sorted(vals, reverse=desc)
+            if label == "Name":
+                want = sorted(vals, key=lambda x: x.rsplit(": ", 1)[-1], reverse=desc)
+            ck.eq("%s %s %s click: rows in the header's order" % (page, label, way), vals,
+                  want)
+            ck.true("%s %s: rows to sort (%d)" % (page, label, len(vals)), len(vals) >= 2)
+            b.step("sort-%s-%s-%s" % (page.split("&")[0], label.lower(), way))
+    d.get(url + "?file=0&page=top")
+    box = d.find_element(By.CSS_SELECTOR, "form.search input[name=q]")
+    box.send_keys("cm")
+    box.send_keys(Keys.RETURN)
+    ck.true("search: the search page (%r)" % d.title, "Search: cm" in d.title)
+    ck.true("search: the text stays in the box",
+            d.find_element(By.CSS_SELECTOR, "form.search input[name=q]")
+            .get_attribute("value") == "cm")
+    found = d.find_elements(By.LINK_TEXT, "cmp")
+    ck.true("search: cmp found", found != [])
+    b.step("search")
+    if found:
+        found[0].click()
+        ck.true("search -> cmp's page (%r)" % d.title, "Procedure" in d.title and "cmp" in d.title)
+        b.step("search-result")
 
 
 def main():

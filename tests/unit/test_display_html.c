@@ -62,6 +62,12 @@ TEST(clique_page_html)
 			  "<th class=\"sorted\" aria-sort=\"descending\"><a href=\"/?file=0"
 			  "&amp;page=clique&amp;id=3&amp;sort=cost:asc&amp;mq=never\" title=\"sort "
 			  "the other way\">Total &#9660;</a></th>"));
+	/* the search box: to the server's path, with the file and the page's preferences */
+	CHECK(tr_contains(s,
+			  "<form class=\"search\" role=\"search\" method=\"get\" action=\"/\">"
+			  "<input type=\"hidden\" name=\"file\" value=\"0\"><input type=\"hidden\" "
+			  "name=\"page\" value=\"search\"><input type=\"hidden\" name=\"mq\" "
+			  "value=\"never\"><input type=\"search\" name=\"q\""));
 	CHECK(tr_contains(s, "<th class=\"g\" colspan=\"3\">ports</th><th class=\"g\" "
 			     "colspan=\"4\">time</th>"));
 	/* rows: depth, flags, numbers (right-aligned by the CSS) with exact values in titles */
