@@ -11,7 +11,7 @@
 #include "report_int.h"
 
 /* The schema version: bump on any incompatible change (docs/REPORTS.md). */
-#define DP_REPORT_SCHEMA 1
+#define DP_REPORT_SCHEMA 2
 
 /* Pretty layout: top-level members, sections, section members and rows one per line;
  * a row, a fact or a link on one line. */

@@ -175,7 +175,7 @@ static uint32_t count(const char *s, const char *needle)
 /* ------------------------------------------------------------------ tests --- */
 
 static const char golden[] =
-	"{\"schema\":1,\"page\":\"clique\",\"query\":\"page=clique&id=3\",\"title\":\"Clique 3: "
+	"{\"schema\":2,\"page\":\"clique\",\"query\":\"page=clique&id=3\",\"title\":\"Clique 3: "
 	"f\",\"subject\":{\"kind\":\"clique\",\"id\":3,\"depth\":0,\"flags\":[],\"name\":\"f\","
 	"\"callee\":null,\"file\":\"a.c\",\"line\":7,\"ps\":4,\"css\":0,\"clique\":3,\"module\":1,"
 	"\"thread\":0,\"n\":0,\"own\":{\"calls\":2,\"exits\":1,\"unwinds\":1,\"samples\":5,"
@@ -336,7 +336,7 @@ TEST(sample_pages)
 		CHECK_EQ(count(dp_buf_cstr(&b), "\"kind\":"), rows);
 		CHECK_EQ(count(dp_buf_cstr(&b), "{\"key\":"), r->n_facts);
 		CHECK_EQ(count(dp_buf_cstr(&b), "{\"label\":"), r->n_links);
-		CHECK(strncmp(dp_buf_cstr(&b), "{\"schema\":1,\"page\":\"", 20) == 0);
+		CHECK(strncmp(dp_buf_cstr(&b), "{\"schema\":2,\"page\":\"", 20) == 0);
 		stripped = malloc(pb.len + 1);
 		if (stripped) {
 			strip_ws(dp_buf_cstr(&pb), stripped);
