@@ -94,6 +94,7 @@ TEST(every_page)
 		[DP_PAGE_CLIQUE] = "&id=1",	 [DP_PAGE_PROC] = "&id=1",
 		[DP_PAGE_CALLERS] = "&proc=1",	 [DP_PAGE_MODULE] = "&name=a.c",
 		[DP_PAGE_SITE] = "&id=1",	 [DP_PAGE_FLAME_CALLERS] = "&name=f",
+		[DP_PAGE_SANDWICH] = "&proc=2",
 		[DP_PAGE_DUMP_PS] = "&id=1",	 [DP_PAGE_DUMP_PD] = "&id=1",
 		[DP_PAGE_DUMP_CSS] = "&id=1",	 [DP_PAGE_DUMP_CSD] = "&id=1",
 		[DP_PAGE_DUMP_CLIQUE] = "&id=1",
@@ -236,11 +237,11 @@ TEST(errors_page_and_keys)
 {
 	CHECK_ERR("page=foo",
 		  "unknown page 'foo'; page is one of: menu, root, action, clique, proc, "
-		  "callers, modules, module, top, site, threads, flame, flame_callers, dump_ps, "
-		  "dump_pd, dump_css, dump_csd, dump_clique");
+		  "callers, modules, module, top, site, threads, flame, flame_callers, sandwich, "
+		  "dump_ps, dump_pd, dump_css, dump_csd, dump_clique");
 	CHECK_ERR("pgae=menu",
 		  "unknown parameter 'pgae'; parameters: page, id, proc, name, percent, group, "
-		  "bunch, size, limit, metric, scope, per, thread, min, depth, format, "
+		  "bunch, size, limit, metric, scope, per, thread, min, depth, root, format, "
 		  "file; preferences: fields, sort, anc, sum, contour, inactive, unit, mq, view");
 	CHECK_ERR("page=clique", "page=clique needs id=N");
 	CHECK_ERR("page=proc", "page=proc needs id=N or name=FUNCTION");
@@ -395,7 +396,7 @@ TEST(format_canonical)
 	check_format(&q, "page=flame_callers&proc=9&metric=bytes&thread=1&min=0.00001&depth=3");
 	CHECK_ERR("page=action&percent=75.25&name=x%C3%A9",
 		  "name= does not apply to page=action; pages that take it: proc, callers, "
-		  "module, flame_callers");
+		  "module, flame, flame_callers, sandwich");
 	CHECK_EQ(dp_query_parse("page=action&percent=75.25", true, &q), 0);
 	check_format(&q, "page=action&percent=75.25");
 	/* parameters of other pages left in the structure are not written */
