@@ -291,17 +291,20 @@ static void other_of(const struct fl_walk *w, const struct fl_rec *e, struct fl_
 	}
 }
 
-/* fact_u64 / fact_f64 - fact @key of @f's tree, keyed "SEC_KEY" for a named section */
+/* fact_u64 / fact_f64 - fact @key of @f's tree, keyed "SEC_KEY" and labelled "SEC:
+ * LABEL" for a named section */
 static int fact_u64(struct fl *f, const char *key, const char *label, uint64_t v)
 {
-	if (f->sec && !(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)))
+	if (f->sec && (!(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)) ||
+		       !(label = dp_rep_printf(f->r, "%s: %s", f->sec, label))))
 		return -DP_ENOMEM;
 	return dp_rep_fact_u64(f->r, key, label, v);
 }
 
 static int fact_f64(struct fl *f, const char *key, const char *label, double v)
 {
-	if (f->sec && !(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)))
+	if (f->sec && (!(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)) ||
+		       !(label = dp_rep_printf(f->r, "%s: %s", f->sec, label))))
 		return -DP_ENOMEM;
 	return dp_rep_fact_f64(f->r, key, label, v);
 }

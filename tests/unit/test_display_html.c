@@ -86,7 +86,7 @@ TEST(clique_page_html)
 TEST(link_prefix_and_title_escaped)
 {
 	struct dp_report *r = tr_menu();
-	struct dp_render_opts o = {"/cgi?file=%2Fa\"b<c>&", 0, "x<y>.data", NULL};
+	struct dp_render_opts o = {.link_prefix = "/cgi?file=%2Fa\"b<c>&", .title = "x<y>.data"};
 	struct dp_display *d = NULL;
 	struct dp_buf b;
 
