@@ -91,13 +91,12 @@ TEST(defaults)
 TEST(every_page)
 {
 	static const char *const need[DP_PAGE_COUNT] = {
-		[DP_PAGE_CLIQUE] = "&id=1",	 [DP_PAGE_PROC] = "&id=1",
-		[DP_PAGE_CALLERS] = "&proc=1",	 [DP_PAGE_MODULE] = "&name=a.c",
-		[DP_PAGE_SITE] = "&id=1",	 [DP_PAGE_FLAME_CALLERS] = "&name=f",
-		[DP_PAGE_SANDWICH] = "&proc=2",
-		[DP_PAGE_DUMP_PS] = "&id=1",	 [DP_PAGE_DUMP_PD] = "&id=1",
-		[DP_PAGE_DUMP_CSS] = "&id=1",	 [DP_PAGE_DUMP_CSD] = "&id=1",
-		[DP_PAGE_DUMP_CLIQUE] = "&id=1",
+		[DP_PAGE_CLIQUE] = "&id=1",	[DP_PAGE_PROC] = "&id=1",
+		[DP_PAGE_CALLERS] = "&proc=1",	[DP_PAGE_MODULE] = "&name=a.c",
+		[DP_PAGE_SITE] = "&id=1",	[DP_PAGE_FLAME_CALLERS] = "&name=f",
+		[DP_PAGE_SANDWICH] = "&proc=2", [DP_PAGE_DUMP_PS] = "&id=1",
+		[DP_PAGE_DUMP_PD] = "&id=1",	[DP_PAGE_DUMP_CSS] = "&id=1",
+		[DP_PAGE_DUMP_CSD] = "&id=1",	[DP_PAGE_DUMP_CLIQUE] = "&id=1",
 	};
 	char s[200];
 
