@@ -163,16 +163,19 @@
 		}
 		if (!nodes.length)
 			return null;
+		/* widths by value; a graph whose root has none (a profile without the metric)
+		 * shares each parent's width evenly among its children, to show its shape */
 		var rv = nodes[0].v;
 		nodes.forEach(function (n) {
 			if (!n.parent)
 				return;
-			n.w = rv > 0 ? n.v / rv : 0;
 			var p = n.parent, k = p.kids.indexOf(n);
+			n.w = rv > 0 ? n.v / rv : p.w / p.kids.length;
 			n.x = k ? p.kids[k - 1].x + p.kids[k - 1].w : p.x;
 			if (n.x + n.w > p.x + p.w)
 				n.w = Math.max(0, p.x + p.w - n.x);
 		});
+		nodes.even = !(rv > 0);
 		return nodes;
 	}
 
@@ -406,6 +409,8 @@
 		box.textContent = '';
 		box.style.height = ((maxd + 1) * ROW) + 'px';
 		box.appendChild(frag);
+		if (this.nodes.even)
+			status('no ' + ui.metric + ' in this graph: its frames share their parent evenly');
 	};
 
 	/* Select @n: its frame marked, its details below the graph. */
@@ -509,6 +514,7 @@
 				throw new Error('the server answered ' + r.status);
 			return r.json();
 		}).then(function (rep) {
+			rep.query = queryWith(rep.query, 'format', null); /* the page's, not the JSON's */
 			ui.cache[q] = rep;
 			if (ui.want === q)
 				install(rep);
