@@ -19,15 +19,20 @@
  * other than "(other)"), dropped (children dropped by min, not counting their subtrees),
  * and metric.
  *
- * page=flame&metric=M&min=P&depth=D[&thread=N]:
+ * page=flame&metric=M&min=P&depth=D[&thread=N][&root=C]:
  *   subject: the depth-0 clique row. Rows (section "tree"): depth 0 = the root clique
- *     (kind CLIQUE, dp_rep_row_clique), or with thread=N the clique of thread N's root PD;
+ *     (kind CLIQUE, dp_rep_row_clique), or with thread=N the clique of thread N's root PD,
+ *     or with root=C clique C (which must be under the former: its "path" section,
+ *     rep_flame_ctx.c, lists the cliques from there down to C's parent);
  *     the children of a clique node are the cliques entered from it (the analysis's
  *     clique_kids index): for each CSD of a member PD that is the entry CSD of its
  *     callee's clique, that CSD's row (kind CSD,
  *     id = the entry CSD, clique = the child clique, own/desc = the CSD's, so own + desc
  *     = the child clique's total). Crossing CSDs that are not their clique's entry (never
- *     in runtime files) are not children.
+ *     in runtime files) are not children. Section "members" (rep_flame_ctx.c): the
+ *     procedures of the tree's recursive cliques.
+ * page=flame&proc=N (or name=F), metric, min, depth: the callees tree of the procedure
+ *   (rep_flame_callees.c).
  * page=flame_callers&proc=N (or name=F), metric, min, depth:
  *   subject and depth 0: the PS row (all contexts, dp_rep_row_ps). Each PD of the
  *     procedure contributes its own + desc (PD costs) to every node of its ancestor chain:
