@@ -24,7 +24,7 @@
 #include "rep_flame_int.h"
 
 /* The most procedures listed per clique, and how many members are looked at for them. */
-#define DP_FLAME_MEMBERS      8u
+#define DP_FLAME_MEMBERS      4u
 #define DP_FLAME_MEMBERS_SCAN 512u
 
 int dp_fl_path(struct dp_report *r, const struct dp_report_ctx *c, uint32_t top, uint32_t root)

@@ -432,6 +432,8 @@
 
 	/* Zoom to @n, a node of the tree or of the path above it. */
 	Graph.prototype.zoom = function (n, push) {
+		if (n === this.view)
+			return;
 		if (this.kind === 'tree')
 			return zoomTree(this, n, push);
 		if (n.anc)
@@ -621,9 +623,9 @@
 		if (r.flags.indexOf('sum') >= 0 && r.n > 1)
 			out.push(['contexts', fmtCount(r.n) + ' merged']);
 		var mem = r.clique && g.mem[r.clique];
-		if (mem)
+		if (mem) /* the server names at most 4 other procedures */
 			out.push(['clique', fmtCount(mem.n) + ' contexts, also ' + mem.names.join(', ') +
-				  (mem.names.length >= 8 ? ', ...' : '')]);
+				  (mem.n > mem.names.length + 1 && mem.names.length >= 4 ? ', ...' : '')]);
 		return out;
 	}
 
@@ -819,6 +821,8 @@
 		var g = ui.active || ui.graphs[0], tag = e.target.tagName;
 		if (e.ctrlKey || e.metaKey || e.altKey)
 			return;
+		if (tag === 'BUTTON' && (e.key === 'Enter' || e.key === ' '))
+			return; /* the button's own */
 		if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
 			if (e.key === 'Escape')
 				e.target.blur();
