@@ -4,14 +4,13 @@
  * filter, keyboard navigation and the interactive flame graphs), its version digest for
  * URLs, and the script element that loads it from the front end or carries it inline.
  */
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "html_int.h"
 
 extern const char dp_asset_deepprof_js[];
 extern const size_t dp_asset_deepprof_js_len;
+extern const char dp_asset_deepprof_js_version[]; /* SHA-256's first 16 hex digits */
 
 const char *dp_html_asset(const char *name, size_t *len, const char **ctype)
 {
@@ -24,17 +23,7 @@ const char *dp_html_asset(const char *name, size_t *len, const char **ctype)
 
 const char *dp_html_asset_version(void)
 {
-	static char v[17];
-	static const char hex[] = "0123456789abcdef";
-	uint64_t h = 14695981039346656037u;
-
-	if (v[0])
-		return v;
-	for (size_t i = 0; i < dp_asset_deepprof_js_len; i++)
-		h = (h ^ (uint8_t)dp_asset_deepprof_js[i]) * 1099511628211u;
-	for (int i = 15; i >= 0; i--, h >>= 4)
-		v[i] = hex[h & 15];
-	return v;
+	return dp_asset_deepprof_js_version;
 }
 
 void dp_html_script(struct dp_buf *out, const struct dp_render_opts *o)
