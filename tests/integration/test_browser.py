@@ -159,6 +159,7 @@ def flame_ui(ck, b, url):
     ok = wait(d, lambda: "Flame graph from main" in d.find_element(By.TAG_NAME, "h1").text)
     q, _ = query(d)
     ck.true("zoom: the title after the fetch", ok)
+    ck.true("zoom: the window's title too (%r)" % d.title, "Flame graph from main" in d.title)
     ck.true("zoom: root= in the URL (%r)" % d.current_url, q.get("root", "").isdigit())
     anc = [e.get_attribute("data-name") for e in d.find_elements(By.CSS_SELECTOR, "div.fn.anc")]
     ck.eq("zoom: the ancestors drawn above main", anc[:2], ["<program>", "<thread>"])

@@ -536,8 +536,10 @@
 		});
 		if (rep.title) {
 			var h1 = document.querySelector('h1');
-			if (h1)
+			if (h1) {
+				document.title = document.title.replace(h1.textContent, rep.title);
 				h1.textContent = rep.title;
+			}
 		}
 		facts(rep);
 		downloads(rep);
