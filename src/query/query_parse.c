@@ -107,6 +107,10 @@ static int check_pages(const struct dp_query *q, const struct dp_qseen *seen)
 
 		if (!seen->val[k] || (pages & DP_QPAGE(q->page)))
 			continue;
+		if (k == DP_QK_ID && q->page == DP_PAGE_FLAME)
+			return dp_error(DP_EUSAGE, "id= does not apply to page=flame: it starts at "
+						   "a clique with root=CLIQUE, and shows a "
+						   "procedure's callees with proc=N or name=F");
 		page_list(pages, list, sizeof(list));
 		return dp_error(DP_EUSAGE,
 				"%s=%s does not apply to page=%s; pages that take it: %s",

@@ -393,6 +393,18 @@ TEST(format_canonical)
 	check_format(&q, "page=callers&name=operator%2B&group=clique&bunch=4&size=10");
 	CHECK(ok("page=flame_callers&proc=9&metric=bytes&min=1e-05&depth=3&thread=1"));
 	check_format(&q, "page=flame_callers&proc=9&metric=bytes&thread=1&min=0.00001&depth=3");
+	CHECK_ERR("page=flame&id=3", "id= does not apply to page=flame: it starts at a clique "
+				     "with root=CLIQUE, and shows a procedure's callees with "
+				     "proc=N or name=F");
+	CHECK(ok("page=flame&root=3&metric=calls"));
+	check_format(&q, "page=flame&metric=calls&root=3");
+	CHECK(ok("page=sandwich&name=f&min=1"));
+	check_format(&q, "page=sandwich&name=f&min=1");
+	CHECK_ERR("page=flame&root=3&name=f",
+		  "page=flame takes root=CLIQUE or proc=N (name=F), not both");
+	CHECK_ERR("page=sandwich&proc=2&thread=1",
+		  "thread= does not apply to page=sandwich; pages that take it: threads, flame, "
+		  "flame_callers");
 	CHECK_ERR("page=action&percent=75.25&name=x%C3%A9",
 		  "name= does not apply to page=action; pages that take it: proc, callers, "
 		  "module, flame, flame_callers, sandwich");
