@@ -156,18 +156,20 @@ static uint32_t new_node(struct fl *f, uint32_t ps)
  * all over memory) */
 #define FE_AHEAD 32
 
-/* read_contexts - the contexts of procedure f->top into @x (PD, clique, entry) and @cx
- * (own, desc, step up: the flame index's when it has the procedure), in passes whose
- * loads are prefetched ahead */
-static void read_contexts(struct fl *f, struct fe_ctx *x, struct dp_flame_ctx *cx, uint32_t n)
+/* read_contexts - the contexts of procedure f->top into @x (PD, clique, entry) and their
+ * own, desc and step up into @cx, or the flame index's array of them when it has the
+ * procedure (returned: the array to read), in passes whose loads are prefetched ahead */
+static const struct dp_flame_ctx *read_contexts(struct fl *f, struct fe_ctx *x,
+						struct dp_flame_ctx *cx, uint32_t n)
 {
 	const struct dp_analysis *a = f->c->a;
 	const uint32_t *pds = dp_csr_items(&a->ps_pds, f->top);
 	const struct dp_flame_proc *ix =
 		f->c->flame_ix ? dp_flame_index_proc(f->c->flame_ix, f->top) : NULL;
+	const struct dp_flame_ctx *y = cx;
 
 	if (ix && ix->n == n) {
-		memcpy(cx, ix->ctx, (size_t)n * sizeof(*cx));
+		y = ix->ctx;
 	} else {
 		for (uint32_t i = 0; i < n; i++) {
 			dp_flame_ctx_prefetch(a, pds, i, n);
@@ -177,14 +179,15 @@ static void read_contexts(struct fl *f, struct fe_ctx *x, struct dp_flame_ctx *c
 	for (uint32_t i = 0; i < n; i++) { /* an entry's step leaves its clique */
 		if (i + FE_AHEAD < n) {
 			__builtin_prefetch(&a->pd_clique[pds[i + FE_AHEAD]]);
-			__builtin_prefetch(&a->pd_clique[cx[i + FE_AHEAD].up.pd]);
+			__builtin_prefetch(&a->pd_clique[y[i + FE_AHEAD].up.pd]);
 		}
 		x[i].pd = pds[i];
 		x[i].clique = a->pd_clique[pds[i]];
-		x[i].entry = !cx[i].up.pd || a->pd_clique[cx[i].up.pd] != x[i].clique;
+		x[i].entry = !y[i].up.pd || a->pd_clique[y[i].up.pd] != x[i].clique;
 		x[i].nested = false;
 		x[i].i = i;
 	}
+	return y;
 }
 
 int dp_fe_callees_root(struct fl *f)
@@ -194,6 +197,7 @@ int dp_fe_callees_root(struct fl *f)
 	uint32_t n = dp_csr_count(&a->ps_pds, f->top), root;
 	struct fe_ctx *x = malloc(((size_t)n + 1) * sizeof(*x));
 	struct dp_flame_ctx *cx = malloc(((size_t)n + 1) * sizeof(*cx));
+	const struct dp_flame_ctx *y;
 	struct fe_node *e;
 	int rc = 0;
 
@@ -206,7 +210,7 @@ int dp_fe_callees_root(struct fl *f)
 		free(cx);
 		return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 	}
-	read_contexts(f, x, cx, n);
+	y = read_contexts(f, x, cx, n);
 	if (a->n_extra_entries == 0 && a->root_clique == a->n_cliques)
 		rc = nested_by_spans(c, x, n);
 	else
@@ -214,22 +218,22 @@ int dp_fe_callees_root(struct fl *f)
 	e = &f->e[root];
 	e->src = 0;
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
-		const struct dp_flame_ctx *y = &cx[x[i].i];
+		const struct dp_flame_ctx *yi = &y[x[i].i];
 
 		if (i + FE_AHEAD < n && x[i + FE_AHEAD].entry)
 			__builtin_prefetch(&a->clique_total[x[i + FE_AHEAD].clique]);
 		if (x[i].nested)
 			continue;
-		dp_costs_add(&e->own, &y->own);
+		dp_costs_add(&e->own, &yi->own);
 		if (x[i].entry) { /* the clique: own + desc = its total */
-			struct dp_inherit oi = dp_costs_inherit(&y->own),
+			struct dp_inherit oi = dp_costs_inherit(&yi->own),
 					  d = a->clique_total[x[i].clique];
 
 			dp_inherit_sub(&d, &oi);
 			dp_inherit_add(&e->desc, &d);
 			f->es[f->n_es++] = (struct fe_src){x[i].clique, 0};
 		} else {
-			dp_inherit_add(&e->desc, &y->desc);
+			dp_inherit_add(&e->desc, &yi->desc);
 			f->es[f->n_es++] = (struct fe_src){x[i].clique, x[i].pd};
 		}
 		e->n_src++;

@@ -361,11 +361,14 @@ static int gen_wild(struct dp_profile *p)
  * every node of the brute force and no other, with its total samples and callseqs and
  * its number of contexts. The runtime's profiles (simulated) fold recursion into
  * cliques, so a procedure's contexts never nest; random trees of procedures have them
- * nest. Summing the nested contexts too, or giving an entry only its own PD, fails it.
+ * nest. Half of them have a report index holding every procedure's contexts (read from
+ * it). Summing the nested contexts too, giving an entry only its own PD, or reading the
+ * index's contexts out of order fails it.
  */
 TEST(callees_brute_force)
 {
 	uint32_t n_rows = 0, n_nested = 0;
+	struct dp_report_index *ix = NULL;
 
 	wild_extra = 0;
 	for (uint64_t seed = 71; seed < 79; seed++) {
@@ -380,6 +383,12 @@ TEST(callees_brute_force)
 		wild_seed = seed;
 		TF_OPEN(&t, seed < 75 ? tf_gen_sim : gen_wild);
 		t.c.flame_max_nodes = UINT32_MAX;
+		/* half the profiles with a report index holding every procedure's contexts */
+		if (seed % 2)
+			CHECK_EQ(dp_report_index_build(
+					 &t.p, t.a, &(struct dp_report_index_opts){1, 1, 0}, &ix),
+				 0);
+		t.c.flame_ix = ix;
 		for (uint32_t ps = 3; ps <= t.p.n_ps; ps++) {
 			uint32_t room = 20000, path[24] = {0}, seen = 0;
 			struct bf *tree = calloc(room, sizeof(*tree));
@@ -420,6 +429,9 @@ TEST(callees_brute_force)
 			dp_report_free(r);
 			free(tree);
 		}
+		t.c.flame_ix = NULL;
+		dp_report_index_free(ix);
+		ix = NULL;
 		tf_close(&t);
 	}
 	CHECK(n_rows > 1000);
