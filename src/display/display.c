@@ -77,10 +77,10 @@ static int dp_disp_text(struct dp_display *d, enum dp_dblock_kind kind, const ch
 	return b->text ? 0 : -DP_ENOMEM;
 }
 
-/* Whether @r's page is a flame graph. */
-static bool dp_is_flame(const struct dp_report *r)
+bool dp_is_flame(const struct dp_report *r)
 {
-	return r->q.page == DP_PAGE_FLAME || r->q.page == DP_PAGE_FLAME_CALLERS;
+	return r->q.page == DP_PAGE_FLAME || r->q.page == DP_PAGE_FLAME_CALLERS ||
+	       r->q.page == DP_PAGE_SANDWICH;
 }
 
 /* The legend of the Id column (text). */
@@ -133,6 +133,8 @@ static int dp_disp_download(struct dp_display *d, const struct dp_report *r)
 	if ((r->q.page == DP_PAGE_CLIQUE || r->q.page == DP_PAGE_PROC) && r->q.id)
 		d->download = dp_disp_printf(d, "page=%s&id=%u&%s", dp_query_page_name(r->q.page),
 					     r->q.id, view);
+	else if (r->q.page == DP_PAGE_FLAME && r->q.root) /* the zoomed graph's clique */
+		d->download = dp_disp_printf(d, "page=clique&id=%u&%s", r->q.root, view);
 	else
 		d->download = view;
 	return d->download ? 0 : -DP_ENOMEM;
@@ -160,6 +162,14 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 	if (d)
 		dp_disp_link_base(d, NULL); /* @r is only borrowed */
 	return dp_disp_done(d, rc, out);
+}
+
+int dp_display_attach_data(struct dp_display *d, const struct dp_report *r)
+{
+	if (!dp_is_flame(r))
+		return 0;
+	dp_buf_reset(&d->data);
+	return dp_report_json(r, false, &d->data);
 }
 
 /* The title of an error page for @status. */

@@ -91,9 +91,17 @@ struct dp_dflame_node {
 	const char *total, *total_pct, *self, *self_pct, *calls; /* formatted values */
 };
 
+/* What a flame block draws: the calling-context tree (flame page), the inverted tree of
+ * a procedure's callers (flame_callers, the sandwich's upper half), or the tree of its
+ * callees (flame&proc=N, the sandwich's lower half). */
+enum dp_dflame_kind { DP_DFLAME_TREE = 0, DP_DFLAME_CALLERS, DP_DFLAME_CALLEES };
+
 struct dp_dflame {
 	const char *metric; /* "time", "calls", ... */
-	bool inverted;	    /* callers graph: root at the top, children are callers */
+	bool inverted;	    /* callers graph: children are callers */
+	bool down;	    /* drawn with the root at the top (else at the bottom) */
+	enum dp_dflame_kind kind;
+	const char *sec; /* the id of the report section it draws ("tree", "callers"...) */
 	uint32_t max_depth;
 	uint32_t n_nodes;
 	struct dp_dflame_node *nodes;
@@ -158,6 +166,9 @@ struct dp_display {
 	   download=FMT to ("page=clique&id=3&", "view=threads&", "" = the whole profile);
 	   NULL: no downloads (error pages) */
 	const char *download;
+	/* HTML: the report as compact JSON, which the page carries for its script (the
+	   interactive flame graphs draw from it); empty: none (dp_display_attach_data()) */
+	struct dp_buf data;
 };
 
 /* --- display_util.c --- */
@@ -258,8 +269,11 @@ uint64_t dp_disp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum dp
 int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *title,
 		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject);
 
-/* dp_disp_flame - the flame graph block of a flame or flame_callers report. */
+/* dp_disp_flame - the flame graph blocks of a flame, flame_callers or sandwich report. */
 int dp_disp_flame(struct dp_display *d, const struct dp_report *r);
+
+/* dp_is_flame - whether @r's page is drawn as flame graphs. */
+bool dp_is_flame(const struct dp_report *r);
 
 /* --- display_nav.c --- */
 

@@ -123,6 +123,8 @@ static int dp_answer_report(struct dp_answer *out, const struct dp_report *r, en
 		return rc < 0 ? rc : dp_buf_addc(&out->body, '\n');
 	}
 	rc = dp_display_build(r, &d);
+	if (rc == 0 && fmt == DP_FMT_HTML)
+		rc = dp_display_attach_data(d, r); /* for the page's script */
 	if (rc == 0)
 		rc = fmt == DP_FMT_HTML ? dp_render_html(d, opts, &out->body)
 					: dp_render_text(d, opts, &out->body);

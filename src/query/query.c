@@ -22,6 +22,7 @@ const char *const dp_q_page_names[DP_PAGE_COUNT] = {
 	[DP_PAGE_THREADS] = "threads",
 	[DP_PAGE_FLAME] = "flame",
 	[DP_PAGE_FLAME_CALLERS] = "flame_callers",
+	[DP_PAGE_SANDWICH] = "sandwich",
 	[DP_PAGE_DUMP_PS] = "dump_ps",
 	[DP_PAGE_DUMP_PD] = "dump_pd",
 	[DP_PAGE_DUMP_CSS] = "dump_css",
@@ -43,7 +44,11 @@ const char *const dp_q_sort_names[3] = {"context", "name", "cost"};
 #define DP_QP_DUMPS                                                                           \
 	(DP_QPAGE(DP_PAGE_DUMP_PS) | DP_QPAGE(DP_PAGE_DUMP_PD) | DP_QPAGE(DP_PAGE_DUMP_CSS) | \
 	 DP_QPAGE(DP_PAGE_DUMP_CSD) | DP_QPAGE(DP_PAGE_DUMP_CLIQUE))
-#define DP_QP_FLAMES (DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_FLAME_CALLERS))
+#define DP_QP_FLAMES \
+	(DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_SANDWICH))
+/* the pages about one procedure's graphs (proc= or name=) */
+#define DP_QP_PROC_GRAPHS \
+	(DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_SANDWICH))
 /* the pages shown one bunch of rows at a time */
 #define DP_QP_PAGED                                                                       \
 	(DP_QPAGE(DP_PAGE_CALLERS) | DP_QPAGE(DP_PAGE_SITE) | DP_QPAGE(DP_PAGE_MODULES) | \
@@ -54,9 +59,9 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 	[DP_QK_ID] = {"id", DP_QPAGE(DP_PAGE_CLIQUE) | DP_QPAGE(DP_PAGE_PROC) |
 				    DP_QPAGE(DP_PAGE_MODULE) | DP_QPAGE(DP_PAGE_SITE) |
 				    DP_QP_DUMPS},
-	[DP_QK_PROC] = {"proc", DP_QPAGE(DP_PAGE_CALLERS) | DP_QPAGE(DP_PAGE_FLAME_CALLERS)},
+	[DP_QK_PROC] = {"proc", DP_QPAGE(DP_PAGE_CALLERS) | DP_QP_PROC_GRAPHS},
 	[DP_QK_NAME] = {"name", DP_QPAGE(DP_PAGE_PROC) | DP_QPAGE(DP_PAGE_CALLERS) |
-					DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_MODULE)},
+					DP_QP_PROC_GRAPHS | DP_QPAGE(DP_PAGE_MODULE)},
 	[DP_QK_PERCENT] = {"percent", DP_QPAGE(DP_PAGE_ACTION)},
 	[DP_QK_GROUP] = {"group", DP_QPAGE(DP_PAGE_CALLERS)},
 	[DP_QK_BUNCH] = {"bunch", DP_QP_PAGED},
@@ -66,9 +71,11 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 			  DP_QPAGE(DP_PAGE_TOP) | DP_QPAGE(DP_PAGE_ACTION) | DP_QP_FLAMES},
 	[DP_QK_SCOPE] = {"scope", DP_QPAGE(DP_PAGE_TOP)},
 	[DP_QK_PER] = {"per", DP_QPAGE(DP_PAGE_TOP)},
-	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QP_FLAMES},
+	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QPAGE(DP_PAGE_FLAME) |
+					    DP_QPAGE(DP_PAGE_FLAME_CALLERS)},
 	[DP_QK_MIN] = {"min", DP_QP_FLAMES},
 	[DP_QK_DEPTH] = {"depth", DP_QP_FLAMES},
+	[DP_QK_ROOT] = {"root", DP_QPAGE(DP_PAGE_FLAME)},
 	[DP_QK_FIELDS] = {"fields", 0},
 	[DP_QK_SORT] = {"sort", 0},
 	[DP_QK_ANC] = {"anc", 0},
@@ -129,6 +136,7 @@ void dp_query_reset_params(struct dp_query *q, enum dp_page page)
 	q->thread = 0;
 	q->min_pct = DP_Q_MIN_DEF;
 	q->depth = 0;
+	q->root = 0;
 }
 
 static void add_key(struct dp_buf *b, enum dp_qkey k)
@@ -199,6 +207,8 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 	}
 	if (q->depth && (dp_qkeys[DP_QK_DEPTH].pages & bit))
 		add_uint(b, DP_QK_DEPTH, q->depth);
+	if (q->root && (dp_qkeys[DP_QK_ROOT].pages & bit))
+		add_uint(b, DP_QK_ROOT, q->root);
 }
 
 /* the preferences that differ from their defaults */

@@ -182,7 +182,8 @@ int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c);	/* module
 int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame.c */
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
-int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c); /* rep_dump.c: all 5 */
+int dp_rep_sandwich(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame_callees.c */
+int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);	 /* rep_dump.c: all 5 */
 
 /* dp_rep_subject_proc - the procedure of a proc or callers page (@id, or r->q.name),
  * with r->subject set to its row. Return: its PS id, or a negative enum dp_err. */
