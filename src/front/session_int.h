@@ -52,6 +52,8 @@ struct dp_session {
 	uint32_t ix_min_kids, ix_min_ctx;
 	uint32_t n, cap;
 	struct dp_sfile **files;
+	struct dp_sfile *base; /* the profile every answer is compared with, or NULL */
+	unsigned base_flags;   /* DP_BASE_* */
 };
 
 /* dp_sfile_view - the view of @f that answers queries in thread view @which. */
