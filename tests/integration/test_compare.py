@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""test_compare.py - the compare view: `deepprof report --base`, `deepprof tree --base`
-and `deepprof serve --base BASE NEW` on progs/loops.c (base) and its variant built with
+"""test_compare.py - the compare view: `deepprof report --base`, `deepprof tree --base`,
+`deepprof diff --format=html` and `deepprof serve --base BASE NEW` on progs/loops.c (base) and its variant built with
 -DGROW=4 (new: grows() runs 4 times the iterations, added() is called once), whose call
 sequence counts are exact: every page kind answers with the base beside it, grows' row
 has base N, new 4N, change +3N, +300%; the steady loops change by 0; added() has no
@@ -138,6 +138,40 @@ def t_report(ctx, ck):
             "Change" in tree and re.search(r"\+300k\s+.*grows", tree))
 
 
+def html_table(html, table_id):
+    """The rows of table @table_id of a diff page: lists of cell texts, unescaped."""
+    m = re.search(r'<table class="diff" id="%s">.*?<tbody>(.*?)</tbody>' % table_id, html, re.S)
+    out = []
+    for tr in re.findall(r"<tr>(.*?)</tr>", m.group(1) if m else "", re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+        out.append([c.replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&")
+                    for c in cells])
+    return out
+
+
+def t_diff_html(ctx, ck):
+    """deepprof diff --format=html: the procedures and contexts, grows first with its
+    exact callseqs, added() only in the new profile, the change tinted."""
+    base, new = ctx.pair()
+    html = ctx.must([ctx.deepprof, "diff", "--format=html", "--metric=callseqs", base,
+                     new]).stdout
+    ck.true("a page with the heading", html.startswith("<!DOCTYPE html>") and
+            "<h1>Differences in callseqs, by change in self cost</h1>" in html)
+    procs = html_table(html, "procedures")
+    ck.eq("procedures: grows first, base, new, change, relative",
+          procs[0][:4] + [procs[0][4].split(" (")[0]] if procs else None,
+          [str(N), str(4 * N), "+%d" % (3 * N), "+300.0%", "grows"])
+    ck.true("grows' change tinted red", re.search(r'<td style="background:#ff[0-9a-f]{4}">\+%d<'
+                                                  % (3 * N), html))
+    ctxs = html_table(html, "contexts")
+    ck.eq("contexts: main > grows first", ctxs[0][4] if ctxs else None, "main > grows")
+    html = ctx.must([ctx.deepprof, "diff", "--format=html", "--metric=calls", base,
+                     new]).stdout
+    added = [r for r in html_table(html, "procedures") if r[4].startswith("added")]
+    ck.eq("added: only in new, one call", [(r[0], r[1], r[5]) for r in added],
+          [("0", "1", "new")])
+
+
 def t_serve(ctx, ck):
     """deepprof serve --base: every page kind with the compare view in JSON, text and
     HTML; the differential flame graph; --absolute; the command line's errors."""
@@ -204,7 +238,12 @@ def t_serve(ctx, ck):
         ck.true("%s: says %r" % (" ".join(argv[1:3]), msg), msg in r.stderr)
 
 
-TESTS = {"report": t_report, "serve": t_serve}
+def t_report_all(ctx, ck):
+    t_report(ctx, ck)
+    t_diff_html(ctx, ck)
+
+
+TESTS = {"report": t_report_all, "serve": t_serve}
 
 if __name__ == "__main__":
     sys.exit(run_named_test(TESTS, Ctx, "compare_"))
