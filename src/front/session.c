@@ -190,7 +190,8 @@ static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
 				    .a = v->a,
 				    .contour = f->contour,
 				    .contour_error = f->contour_error,
-				    .flame_ix = ready ? v->ix : NULL};
+				    .flame_ix = ready ? v->ix : NULL,
+				    .cmp_memo = v->cmp_memo};
 }
 
 /* Report @r (about @ctx, in thread view @view) beside the same page of s->base.

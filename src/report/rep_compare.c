@@ -3,8 +3,9 @@
  * report. The page's query is translated into the base's ids (rep_compare_map.c), the
  * base answers it, and each row of the report is matched with the base's row for the same
  * thing: the same kind and name (and callee and source file), under the same chain of
- * rows above it in its section; of several such rows the one at the same line. The base
- * row's costs are kept beside the report's (r->cmp); the base report is freed.
+ * rows above it in its section; of several such rows the one whose node is the
+ * counterpart of the row's, else the one at the same line. The base row's costs are kept
+ * beside the report's (r->cmp); the base report is freed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,76 +81,91 @@ static bool rows_same(const struct dp_rep_row *a, const struct dp_rep_row *b)
 			: strcmp(a->name ? a->name : "", b->name ? b->name : "") == 0);
 }
 
-/* The score of base row @b of @bc as the counterpart of row @row of @nc (signature
- * @sig): the same context and sites 8, the same context 4, the same line 2. Return: the
- * score, or -DP_ENOMEM. */
-static int row_score(const struct dp_report_ctx *nc, const struct dp_rep_row *row,
-		     const struct dp_cmp_sig *sig, const struct dp_report_ctx *bc,
-		     const struct dp_rep_row *b)
-{
-	struct dp_cmp_sig bs = {0};
-	int score = b->line == row->line ? 2 : 0;
-
-	(void)nc;
-	if (sig->has && dp_cmp_row_sig(bc, b, &bs) < 0)
-		return -DP_ENOMEM;
-	if (sig->has && bs.has && sig->weak == bs.weak)
-		score += sig->strong == bs.strong ? 12 : 4;
-	return score;
-}
-
-/* What matching a section needs: per row of each side its parent row (UINT32_MAX for
- * the top level), the new rows' matches so far, and which base rows are taken. */
+/* What matching a section needs: per row of each side its key and its parent row
+ * (UINT32_MAX at the top); the new rows' matches so far and the base rows taken; the
+ * base rows by key (@bk) and by kind and node id (@bid, made when first needed). */
 struct cmp_tree {
+	const struct dp_rep_section *s, *b;
+	const struct dp_report_ctx *nc, *bc;
+	struct dp_cmp_memo *nm; /* the new profile's memo */
+	uint64_t *key, *bkey;
 	uint32_t *parent, *bparent, *match;
 	bool *used;
+	struct cmp_key *bk, *bid;
+	bool bid_made;
 };
 
 /* Whether base row @k can stand for row @i: not taken, under the match of @i's parent
  * (when it has one), and alike. */
-static bool can_pick(const struct cmp_tree *t, const struct dp_rep_section *s, uint32_t i,
-		     const struct dp_rep_section *bs, uint32_t k)
+static bool can_pick(const struct cmp_tree *t, uint32_t i, uint32_t k)
 {
 	uint32_t up = t->parent[i];
 
 	if (t->used[k] ||
 	    (up != UINT32_MAX && t->match[up] != UINT32_MAX && t->bparent[k] != t->match[up]))
 		return false;
-	return rows_same(&s->rows[i], &bs->rows[k]);
+	return rows_same(&t->s->rows[i], &t->b->rows[k]);
 }
 
-/* The base row standing for row @i of @s among the candidates bk[lo..] with its key
- * (@key) that can_pick(): the only one, else the best by row_score(). Return: its index
- * in @bs, UINT32_MAX for none, or a negative dp_err as a long. */
-static long pick_row(const struct dp_report_ctx *nc, const struct dp_rep_section *s, uint32_t i,
-		     uint64_t key, const struct dp_report_ctx *bc, const struct dp_rep_section *bs,
-		     const struct cmp_key *bk, uint32_t lo, const struct cmp_tree *t)
+/* The first index of @v (@n, sorted by h) whose h is @h (@n if none). */
+static uint32_t key_lower(const struct cmp_key *v, uint32_t n, uint64_t h)
 {
-	const struct dp_rep_row *row = &s->rows[i];
-	struct dp_cmp_sig sig = {0};
-	uint32_t n = 0, first = UINT32_MAX, pick = UINT32_MAX;
-	int best = -1;
+	uint32_t lo = 0, hi = n;
 
-	for (uint32_t k = lo; k < bs->n_rows && bk[k].h == key; k++)
-		if (can_pick(t, s, i, bs, bk[k].i) && !n++)
-			first = bk[k].i;
-	if (n <= 1)
-		return first;
-	if (dp_cmp_row_sig(nc, row, &sig) < 0)
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A row's kind and node id in one 64-bit value. */
+static uint64_t node_key(const struct dp_rep_row *row, uint32_t id)
+{
+	return (uint64_t)row->kind << 32 | id;
+}
+
+/* The base row for row @i: the only one with its key, else the one of those whose node
+ * is the counterpart of @i's (dp_cmp_row_node()), else the one at the same line, else
+ * the first. Return: its index, UINT32_MAX for none, or -DP_ENOMEM as a long. */
+static long pick_row(struct cmp_tree *t, uint32_t i)
+{
+	const struct dp_rep_row *row = &t->s->rows[i];
+	uint32_t bn = t->b->n_rows, lo = key_lower(t->bk, bn, t->key[i]), pick = UINT32_MAX;
+	uint32_t node = 0;
+
+	if (lo + 1 >= bn || t->bk[lo + 1].h != t->key[i]) /* none or one with the key */
+		return lo < bn && t->bk[lo].h == t->key[i] && can_pick(t, i, t->bk[lo].i)
+			       ? t->bk[lo].i
+			       : UINT32_MAX;
+	if (dp_cmp_row_node(t->nc, t->nm, row, t->bc, &node) < 0)
 		return -DP_ENOMEM;
-	for (uint32_t k = lo; k < bs->n_rows && bk[k].h == key; k++) {
-		const struct dp_rep_row *b = &bs->rows[bk[k].i];
-		int sc;
-
-		if (!can_pick(t, s, i, bs, bk[k].i))
-			continue;
-		sc = row_score(nc, row, &sig, bc, b);
-		if (sc < 0)
-			return sc;
-		if (sc > best) {
-			best = sc;
-			pick = bk[k].i;
+	if (node) {
+		if (!t->bid_made) { /* the base rows by node, once per section */
+			for (uint32_t k = 0; k < bn; k++)
+				t->bid[k] = (struct cmp_key){
+					node_key(&t->b->rows[k], t->b->rows[k].id), k};
+			qsort(t->bid, bn, sizeof(*t->bid), cmp_key_order);
+			t->bid_made = true;
 		}
+		for (uint32_t k = key_lower(t->bid, bn, node_key(row, node));
+		     k < bn && t->bid[k].h == node_key(row, node); k++)
+			if (t->bkey[t->bid[k].i] == t->key[i] && can_pick(t, i, t->bid[k].i))
+				return t->bid[k].i;
+	}
+	for (uint32_t k = lo; k < bn && t->bk[k].h == t->key[i]; k++) {
+		uint32_t j = t->bk[k].i;
+
+		if (!can_pick(t, i, j))
+			continue;
+		if (t->b->rows[j].line == row->line)
+			return j;
+		if (pick == UINT32_MAX)
+			pick = j;
 	}
 	return pick;
 }
@@ -173,53 +189,50 @@ static void section_parents(const struct dp_rep_row *rows, uint32_t n, uint32_t 
  * -DP_ENOMEM. */
 static long match_section(const struct dp_report_ctx *nc, const struct dp_rep_section *s,
 			  const struct dp_report_ctx *bc, const struct dp_rep_section *bs,
-			  struct dp_rep_base *out)
+			  struct dp_cmp_memo *memo, struct dp_rep_base *out)
 {
 	size_t n = s->n_rows, bn = bs->n_rows;
+	struct cmp_tree t = {.s = s, .b = bs, .nc = nc, .bc = bc, .nm = memo};
 	uint64_t *keys = malloc((n + bn + 1) * sizeof(*keys));
-	struct cmp_key *bk = malloc((bn + 1) * sizeof(*bk));
 	uint32_t *ids = malloc((2 * n + bn + 1) * sizeof(*ids));
-	struct cmp_tree t = {ids, ids + n, ids + n + bn, calloc(bn + 1, sizeof(bool))};
+	struct cmp_key *sorted = malloc((2 * bn + 1) * sizeof(*sorted));
 	long found = 0;
 
-	if (!keys || !bk || !ids || !t.used || section_keys(s->rows, s->n_rows, keys) < 0 ||
-	    section_keys(bs->rows, bs->n_rows, keys + n) < 0) {
-		found = dp_error(DP_ENOMEM, "out of memory comparing profiles");
-		goto out;
-	}
+	t.used = calloc(bn + 1, sizeof(*t.used));
+	if (!keys || !ids || !sorted || !t.used || section_keys(s->rows, s->n_rows, keys) < 0 ||
+	    section_keys(bs->rows, bs->n_rows, keys + n) < 0)
+		goto nomem;
+	t.key = keys;
+	t.bkey = keys + n;
+	t.parent = ids;
+	t.match = ids + n;
+	t.bparent = ids + 2 * n;
+	t.bk = sorted;
+	t.bid = sorted + bn;
 	section_parents(s->rows, s->n_rows, t.parent);
 	section_parents(bs->rows, bs->n_rows, t.bparent);
 	for (uint32_t i = 0; i < bs->n_rows; i++)
-		bk[i] = (struct cmp_key){keys[n + i], i};
-	qsort(bk, bn, sizeof(*bk), cmp_key_order);
+		t.bk[i] = (struct cmp_key){t.bkey[i], i};
+	qsort(t.bk, bn, sizeof(*t.bk), cmp_key_order);
 	for (uint32_t i = 0; i < s->n_rows; i++) {
-		uint32_t lo = 0, hi = bs->n_rows;
-		long pick;
+		long pick = pick_row(&t, i);
 
-		while (lo < hi) { /* the first base row with this key */
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (bk[mid].h < keys[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		pick = pick_row(nc, s, i, keys[i], bc, bs, bk, lo, &t);
-		t.match[i] = pick < 0 ? UINT32_MAX : (uint32_t)pick;
-		if (pick < 0) {
-			found = dp_error(DP_ENOMEM, "out of memory comparing profiles");
-			goto out;
-		}
+		if (pick < 0)
+			goto nomem;
+		t.match[i] = (uint32_t)pick;
 		if (pick == UINT32_MAX)
 			continue;
 		t.used[pick] = true;
 		out[i] = (struct dp_rep_base){true, bs->rows[pick].own, bs->rows[pick].desc};
 		found++;
 	}
+	goto out;
+nomem:
+	found = dp_error(DP_ENOMEM, "out of memory comparing profiles");
 out:
 	free(keys);
-	free(bk);
 	free(ids);
+	free(sorted);
 	free(t.used);
 	return found;
 }
@@ -259,16 +272,17 @@ static const struct dp_rep_section *base_section(const struct dp_report *r, uint
 	return NULL;
 }
 
-/* Fill @c from the base's answer @b (about @bc) to the same page as @r (about @nc).
- * Return: 0 or -DP_ENOMEM. */
+/* Fill @c from the base's answer @b (about @bc) to the same page as @r (about @nc, whose
+ * memo is @memo). Return: 0 or -DP_ENOMEM. */
 static int cmp_fill(struct dp_report *r, const struct dp_report_ctx *nc, const struct dp_report *b,
-		    const struct dp_report_ctx *bc, struct dp_rep_compare *c)
+		    const struct dp_report_ctx *bc, struct dp_cmp_memo *memo,
+		    struct dp_rep_compare *c)
 {
 	if (r->has_subject && b->has_subject)
 		c->subject = (struct dp_rep_base){true, b->subject.own, b->subject.desc};
 	for (uint32_t s = 0; s < r->n_sections; s++) {
 		const struct dp_rep_section *bs = base_section(r, s, b);
-		long n = bs ? match_section(nc, &r->sections[s], bc, bs, c->rows[s]) : 0;
+		long n = bs ? match_section(nc, &r->sections[s], bc, bs, memo, c->rows[s]) : 0;
 
 		if (n < 0)
 			return (int)n;
@@ -283,42 +297,46 @@ int dp_report_compare(struct dp_report *r, const struct dp_report_ctx *ctx,
 	struct dp_rep_compare *c = dp_arena_alloc(&r->arena, sizeof(*c));
 	struct dp_report *b = NULL;
 	struct dp_query *bq = malloc(sizeof(*bq));
-	int rc;
+	/* the memo of the new profile's contexts: its own, kept from query to query, or
+	   made for this comparison */
+	struct dp_cmp_memo *memo = ctx->cmp_memo ? ctx->cmp_memo : dp_cmp_memo_new();
+	int rc = -DP_ENOMEM;
 
-	if (!c || !bq ||
+	if (!c || !bq || !memo ||
 	    !(c->rows = dp_arena_array(&r->arena, r->n_sections + 1, sizeof(*c->rows))))
-		goto nomem;
+		goto out;
 	for (uint32_t s = 0; s < r->n_sections; s++) {
 		c->rows[s] =
 			dp_arena_array(&r->arena, r->sections[s].n_rows + 1, sizeof(**c->rows));
 		if (!c->rows[s])
-			goto nomem;
+			goto out;
 		c->n_rows += r->sections[s].n_rows;
 	}
 	c->base_name = dp_rep_strdup(r, o && o->base_name ? o->base_name : "base");
 	if (!c->base_name)
-		goto nomem;
+		goto out;
 	c->absolute = o && o->absolute;
 	c->base_total = base->a->root_total;
 	c->base_period_ns = base->p->sample_period_ns;
 	cmp_metric(r, c);
-	rc = dp_cmp_query(ctx, r, base, bq);
+	rc = dp_cmp_query(ctx, memo, r, base, bq);
 	if (rc > 0) {
 		rc = dp_report_build(base, bq, &b);
 		if (rc == 0) {
 			c->found = true;
-			rc = cmp_fill(r, ctx, b, base, c);
+			rc = cmp_fill(r, ctx, b, base, memo, c);
 		} else if (rc != -DP_ENOMEM) {
 			rc = 0; /* the base has no such page: nothing to compare with */
 		}
 	}
+	if (rc >= 0)
+		r->cmp = c;
+out:
+	if (rc == -DP_ENOMEM)
+		dp_error(DP_ENOMEM, "out of memory comparing profiles");
 	dp_report_free(b);
 	free(bq);
-	if (rc < 0)
-		return rc;
-	r->cmp = c;
-	return 0;
-nomem:
-	free(bq);
-	return dp_error(DP_ENOMEM, "out of memory comparing profiles");
+	if (!ctx->cmp_memo)
+		dp_cmp_memo_free(memo);
+	return rc < 0 ? rc : 0;
 }

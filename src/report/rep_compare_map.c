@@ -37,64 +37,80 @@ uint32_t dp_cmp_ps(const struct dp_report_ctx *a, uint32_t ps, const struct dp_r
 	return 0;
 }
 
-/* The path inside clique @c of @a from its entry PD @e to its member @pd, @e left out and
- * @pd first, appended to *@v (*@n elements of capacity *@cap): a breadth-first search over
- * the clique's calls. Return: 0, or -DP_ENOMEM. */
-static int clique_path(const struct dp_analysis *a, uint32_t c, uint32_t e, uint32_t pd,
-		       uint32_t **v, uint32_t *n, uint32_t *cap)
+struct dp_cmp_memo *dp_cmp_memo_new(void)
 {
-	uint32_t m = dp_csr_count(&a->clique_pds, c), head = 0, tail = 0;
-	uint32_t *queue = malloc((size_t)m * sizeof(*queue));
-	struct dp_map32 parent = {0}; /* PD -> the PD it was reached from */
-	int rc = 0;
+	return calloc(1, sizeof(struct dp_cmp_memo));
+}
 
-	if (!queue || dp_map32_intern(&parent, e, 0) == DP_MAP32_NONE) {
-		rc = dp_error(DP_ENOMEM, "out of memory comparing profiles");
-		goto out;
+void dp_cmp_memo_free(struct dp_cmp_memo *m)
+{
+	if (!m)
+		return;
+	free(m->parent);
+	free(m->done);
+	free(m);
+}
+
+/* The breadth-first search of clique @c of @a from its entry @e over its calls, once per
+ * memo: each member's parent on it into m->parent. Return: 0, or -DP_ENOMEM. */
+static int clique_bfs(const struct dp_analysis *a, uint32_t c, uint32_t e, struct dp_cmp_memo *m)
+{
+	uint32_t size = dp_csr_count(&a->clique_pds, c), head = 0, tail = 0;
+	uint32_t *queue;
+
+	if (m->n_pd != a->p->n_pd || m->n_cliques != a->n_cliques) { /* first use */
+		free(m->parent);
+		free(m->done);
+		m->parent = calloc((size_t)a->p->n_pd + 1, sizeof(*m->parent));
+		m->done = calloc((size_t)a->n_cliques + 1, sizeof(*m->done));
+		m->n_pd = m->n_cliques = 0;
+		if (!m->parent || !m->done)
+			return dp_error(DP_ENOMEM, "out of memory comparing profiles");
+		m->n_pd = a->p->n_pd;
+		m->n_cliques = a->n_cliques;
 	}
+	if (m->done[c])
+		return 0;
+	queue = malloc((size_t)size * sizeof(*queue));
+	if (!queue)
+		return dp_error(DP_ENOMEM, "out of memory comparing profiles");
 	queue[tail++] = e;
-	while (head < tail && dp_map32_get(&parent, pd) == DP_MAP32_NONE) {
+	while (head < tail) {
 		uint32_t x = queue[head++];
 		const uint32_t *succ = a->pd_succ + a->pd_csds.start[x];
 
 		for (uint32_t k = 0, nk = dp_csr_count(&a->pd_csds, x); k < nk; k++) {
 			uint32_t y = succ[k];
 
-			if (a->pd_clique[y] != c || dp_map32_get(&parent, y) != DP_MAP32_NONE)
+			if (a->pd_clique[y] != c || y == e || m->parent[y])
 				continue;
-			if (dp_map32_intern(&parent, y, x) == DP_MAP32_NONE) {
-				rc = -DP_ENOMEM;
-				goto out;
-			}
-			if (tail < m)
+			m->parent[y] = x;
+			if (tail < size)
 				queue[tail++] = y;
 		}
 	}
-	for (uint32_t x = pd; x && x != e; x = dp_map32_get(&parent, x)) {
-		if (x == DP_MAP32_NONE)
-			break; /* not reached from the entry: the path stops here */
-		if ((rc = DP_VEC_GROW(*v, *cap, *n + 1)) < 0)
-			goto out;
-		(*v)[(*n)++] = x;
-	}
-out:
+	m->done[c] = 1;
 	free(queue);
-	dp_map32_free(&parent);
-	return rc;
+	return 0;
 }
 
-/* The PDs from @pd up to the root of @a's clique tree into *@v (*@n of them, @pd first).
+/* The PDs from @pd up to the root of @a's clique tree into *@v (*@n of them, @pd first):
+ * in each clique the path from its entry (its breadth-first search, @m), then the entry.
  * Return: 0 or -DP_ENOMEM. */
-static int pd_chain(const struct dp_analysis *a, uint32_t pd, uint32_t **v, uint32_t *n,
-		    uint32_t *cap)
+static int pd_chain(const struct dp_analysis *a, struct dp_cmp_memo *m, uint32_t pd, uint32_t **v,
+		    uint32_t *n, uint32_t *cap)
 {
 	uint32_t steps = 0;
 
 	*n = 0;
 	while (pd && steps++ <= a->n_cliques) {
 		uint32_t c = a->pd_clique[pd], e = dp_csr_items(&a->clique_pds, c)[0];
-		int rc = pd == e ? 0 : clique_path(a, c, e, pd, v, n, cap);
+		int rc = pd == e ? 0 : clique_bfs(a, c, e, m);
 
+		for (uint32_t x = pd; rc == 0 && x && x != e; x = m->parent[x]) {
+			if ((rc = DP_VEC_GROW(*v, *cap, *n + 1)) == 0)
+				(*v)[(*n)++] = x;
+		}
 		if (rc < 0 || (rc = DP_VEC_GROW(*v, *cap, *n + 1)) < 0)
 			return rc;
 		(*v)[(*n)++] = e;
@@ -155,82 +171,8 @@ static uint32_t csd_between(const struct dp_analysis *a, uint32_t caller, uint32
 	return 0;
 }
 
-/* FNV-1a of the @n bytes at @s, continuing @h. */
-static uint64_t fnv(uint64_t h, const void *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ ((const uint8_t *)s)[i]) * 0x100000001b3ull;
-	return h;
-}
-
-/* @h continued with what makes procedure @ps of @p the same as another profile's
- * (ps_same()): kind, name and file (unnamed: address), and a thread root's @thread. */
-static uint64_t hash_ps(uint64_t h, const struct dp_profile *p, uint32_t ps, uint32_t thread)
-{
-	const struct dp_ps *q = &p->ps[ps];
-	const char *name = dp_profile_str(p, q->name), *file = dp_profile_str(p, q->file);
-
-	h = fnv(h, &q->kind, sizeof(q->kind));
-	if (q->kind == DP_PS_THREAD)
-		return fnv(h, &thread, sizeof(thread));
-	if (!q->name)
-		return fnv(h, &q->addr, sizeof(q->addr));
-	return fnv(fnv(h, name, strlen(name) + 1), file, strlen(file) + 1);
-}
-
-/* @h continued with call site @css's position: its line and its offset in its caller. */
-static uint64_t hash_site(uint64_t h, const struct dp_profile *p, uint32_t css)
-{
-	uint64_t off = site_off(p, css);
-
-	h = fnv(h, &p->css[css].line, sizeof(p->css[css].line));
-	return fnv(h, &off, sizeof(off));
-}
-
-int dp_cmp_row_sig(const struct dp_report_ctx *c, const struct dp_rep_row *row,
-		   struct dp_cmp_sig *sig)
-{
-	const struct dp_profile *p = c->p;
-	const struct dp_analysis *a = c->a;
-	uint32_t pd = 0, css = 0, callee = 0, *v = NULL, n = 0, cap = 0;
-	uint64_t weak = 0xcbf29ce484222325ull, strong = weak;
-	int rc;
-
-	if (row->kind == DP_ENT_PD && row->id && row->id <= p->n_pd) {
-		pd = row->id;
-	} else if (row->kind == DP_ENT_CSD && row->id && row->id <= p->n_csd) {
-		pd = p->csd[row->id].caller; /* the caller's chain, the site, the callee */
-		css = p->csd[row->id].css;
-		callee = p->csd[row->id].callee;
-	} else if (row->kind == DP_ENT_CLIQUE && row->id && row->id <= a->n_cliques) {
-		pd = dp_csr_items(&a->clique_pds, row->id)[0];
-	} else if (row->kind == DP_ENT_CSS && row->id && row->id <= p->n_css) {
-		css = row->id;
-	}
-	rc = pd ? pd_chain(a, pd, &v, &n, &cap) : 0;
-	for (uint32_t i = n; rc == 0 && i-- > 0;) {
-		uint32_t csd = i + 1 < n ? csd_between(a, v[i + 1], v[i]) : 0;
-
-		weak = hash_ps(weak, p, p->pd[v[i]].ps, p->pd[v[i]].thread);
-		strong = hash_ps(strong, p, p->pd[v[i]].ps, p->pd[v[i]].thread);
-		if (csd)
-			strong = hash_site(strong, p, p->csd[csd].css);
-	}
-	free(v);
-	if (css) {
-		weak = hash_ps(weak, p, p->css[css].ps, 0);
-		strong = hash_site(hash_ps(strong, p, p->css[css].ps, 0), p, css);
-	}
-	if (callee) {
-		weak = hash_ps(weak, p, p->pd[callee].ps, p->pd[callee].thread);
-		strong = hash_ps(strong, p, p->pd[callee].ps, p->pd[callee].thread);
-	}
-	*sig = (struct dp_cmp_sig){weak, strong, pd || css};
-	return rc;
-}
-
-int dp_cmp_pd(const struct dp_report_ctx *a, uint32_t pd, const struct dp_report_ctx *b,
-	      uint32_t *out)
+int dp_cmp_pd(const struct dp_report_ctx *a, struct dp_cmp_memo *m, uint32_t pd,
+	      const struct dp_report_ctx *b, uint32_t *out)
 {
 	uint32_t *v = NULL, n = 0, cap = 0, cur;
 	int rc;
@@ -238,7 +180,7 @@ int dp_cmp_pd(const struct dp_report_ctx *a, uint32_t pd, const struct dp_report
 	*out = 0;
 	if (!pd || pd > a->p->n_pd)
 		return 0;
-	rc = pd_chain(a->a, pd, &v, &n, &cap);
+	rc = pd_chain(a->a, m, pd, &v, &n, &cap);
 	/* v[n - 1] is the program root (else @pd is not reached from it), the base's root */
 	cur = rc == 0 && n && v[n - 1] == a->p->root_pd && b->p->root_pd &&
 			      b->p->root_pd <= b->p->n_pd
@@ -294,8 +236,8 @@ static uint32_t cmp_module(const struct dp_report_ctx *a, uint32_t m, const stru
 }
 
 /* The clique of @b holding the counterpart of the entry of @a's clique @c, via *@out. */
-static int cmp_clique(const struct dp_report_ctx *a, uint32_t c, const struct dp_report_ctx *b,
-		      uint32_t *out)
+static int cmp_clique(const struct dp_report_ctx *a, struct dp_cmp_memo *m, uint32_t c,
+		      const struct dp_report_ctx *b, uint32_t *out)
 {
 	uint32_t pd = 0;
 	int rc;
@@ -307,7 +249,7 @@ static int cmp_clique(const struct dp_report_ctx *a, uint32_t c, const struct dp
 		*out = b->a->root_clique;
 		return 0;
 	}
-	rc = dp_cmp_pd(a, dp_csr_items(&a->a->clique_pds, c)[0], b, &pd);
+	rc = dp_cmp_pd(a, m, dp_csr_items(&a->a->clique_pds, c)[0], b, &pd);
 	*out = pd ? b->a->pd_clique[pd] : 0;
 	return rc;
 }
@@ -341,8 +283,8 @@ static uint32_t csd_like(const struct dp_report_ctx *a, uint32_t csd, const stru
 
 /* The CSD of @b matching @a's CSD @csd (its caller's counterpart, calling the same
  * procedure), via *@out. */
-static int cmp_csd(const struct dp_report_ctx *a, uint32_t csd, const struct dp_report_ctx *b,
-		   uint32_t *out)
+static int cmp_csd(const struct dp_report_ctx *a, struct dp_cmp_memo *m, uint32_t csd,
+		   const struct dp_report_ctx *b, uint32_t *out)
 {
 	uint32_t caller = 0, callee;
 	int rc;
@@ -350,7 +292,7 @@ static int cmp_csd(const struct dp_report_ctx *a, uint32_t csd, const struct dp_
 	*out = 0;
 	if (!csd || csd > a->p->n_csd)
 		return 0;
-	rc = dp_cmp_pd(a, a->p->csd[csd].caller, b, &caller);
+	rc = dp_cmp_pd(a, m, a->p->csd[csd].caller, b, &caller);
 	if (rc < 0 || !caller)
 		return rc;
 	callee = pd_step(a, a->p->csd[csd].callee, csd, b, caller);
@@ -358,7 +300,32 @@ static int cmp_csd(const struct dp_report_ctx *a, uint32_t csd, const struct dp_
 	return 0;
 }
 
-int dp_cmp_query(const struct dp_report_ctx *a, const struct dp_report *r,
+int dp_cmp_row_node(const struct dp_report_ctx *a, struct dp_cmp_memo *m,
+		    const struct dp_rep_row *row, const struct dp_report_ctx *b, uint32_t *out)
+{
+	*out = 0;
+	switch (row->kind) {
+	case DP_ENT_PD:
+		return dp_cmp_pd(a, m, row->id, b, out);
+	case DP_ENT_CSD:
+		return cmp_csd(a, m, row->id, b, out);
+	case DP_ENT_CLIQUE:
+		return cmp_clique(a, m, row->id, b, out);
+	case DP_ENT_CSS:
+		*out = cmp_css(a, row->id, b);
+		return 0;
+	case DP_ENT_PS:
+		*out = dp_cmp_ps(a, row->id, b);
+		return 0;
+	case DP_ENT_MODULE:
+		*out = cmp_module(a, row->id, b);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int dp_cmp_query(const struct dp_report_ctx *a, struct dp_cmp_memo *m, const struct dp_report *r,
 		 const struct dp_report_ctx *b, struct dp_query *out)
 {
 	const struct dp_query *q = &r->q;
@@ -383,7 +350,7 @@ int dp_cmp_query(const struct dp_report_ctx *a, const struct dp_report *r,
 	switch (q->page) {
 	case DP_PAGE_CLIQUE:
 	case DP_PAGE_DUMP_CLIQUE:
-		rc = cmp_clique(a, q->id, b, &id);
+		rc = cmp_clique(a, m, q->id, b, &id);
 		break;
 	case DP_PAGE_PROC:
 	case DP_PAGE_DUMP_PS:
@@ -401,10 +368,10 @@ int dp_cmp_query(const struct dp_report_ctx *a, const struct dp_report *r,
 		id = cmp_css(a, q->id, b);
 		break;
 	case DP_PAGE_DUMP_PD:
-		rc = dp_cmp_pd(a, q->id, b, &id);
+		rc = dp_cmp_pd(a, m, q->id, b, &id);
 		break;
 	case DP_PAGE_DUMP_CSD:
-		rc = cmp_csd(a, q->id, b, &id);
+		rc = cmp_csd(a, m, q->id, b, &id);
 		break;
 	default:
 		return 1; /* no subject: the whole profile */

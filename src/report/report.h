@@ -151,7 +151,19 @@ struct dp_report_ctx {
 						   pages scan */
 	uint32_t flame_max_nodes; /* the most nodes a flame page keeps (0: the default,
 				     DP_FLAME_MAX_NODES of report_int.h) */
+	/* what comparisons keep of this profile's contexts from one query to the next
+	   (dp_cmp_memo_new()), or NULL: each comparison works it out again */
+	struct dp_cmp_memo *cmp_memo;
 };
+
+/* dp_cmp_memo_new - an empty memo of one analysis's contexts for comparisons
+ * (dp_report_ctx.cmp_memo: each clique's paths from its entry, found once); free it
+ * with dp_cmp_memo_free() before the analysis. NULL on out of memory. Not thread-safe:
+ * one query at a time. */
+struct dp_cmp_memo *dp_cmp_memo_new(void);
+
+/* dp_cmp_memo_free - free @m (NULL is fine). */
+void dp_cmp_memo_free(struct dp_cmp_memo *m);
 
 /* A row's counterpart in the base profile of a comparison (dp_report_compare()). */
 struct dp_rep_base {

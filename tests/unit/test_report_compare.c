@@ -17,6 +17,7 @@
 #include "core/err.h"
 #include "harness.h"
 #include "report/report.h"
+#include "report/report_int.h"
 #include "test_analysis_gen.h"
 
 /* A profile and its analysis, as a report context. */
@@ -38,6 +39,7 @@ static int side_analyse(struct side *s)
 
 static void side_free(struct side *s)
 {
+	dp_cmp_memo_free(s->c.cmp_memo);
 	dp_analysis_free(s->a);
 	dp_profile_release(&s->p);
 }
@@ -188,6 +190,34 @@ static int merge(const struct dp_profile *const *in, uint32_t n, struct dp_profi
 	return rc;
 }
 
+/* Every PD of a profile compared with itself is found as itself. */
+TEST(self_contexts)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct dp_gen_sim g = {seed, 12, 3, 1500, 30, 55};
+		struct side a = {0};
+		struct dp_cmp_memo *m = dp_cmp_memo_new();
+		uint32_t bad = 0;
+
+		if (dp_gen_simulate(&a.p, &g) != 0 || side_analyse(&a) != 0) {
+			CHECK(0);
+			side_free(&a);
+			continue;
+		}
+		for (uint32_t pd = 1; pd <= a.p.n_pd; pd++) {
+			uint32_t got = 0;
+
+			CHECK_EQ(dp_cmp_pd(&a.c, m, pd, &a.c, &got), 0);
+			if (got != pd && bad++ < 3)
+				fprintf(stderr, "seed %" PRIu64 ": PD %u found as %u\n", seed, pd,
+					got);
+		}
+		CHECK_EQ(bad, 0);
+		dp_cmp_memo_free(m);
+		side_free(&a);
+	}
+}
+
 /* merge(a, a) against a, one thread: the merge renumbers every node. */
 TEST(doubled_against_single)
 {
@@ -228,8 +258,12 @@ TEST(doubled_threads)
 			CHECK(0);
 			continue;
 		}
-		if (side_analyse(&ca) == 0 && side_analyse(&aa) == 0)
+		if (side_analyse(&ca) == 0 && side_analyse(&aa) == 0) {
+			/* the memos kept from page to page, as a session keeps them */
+			ca.c.cmp_memo = dp_cmp_memo_new();
+			aa.c.cmp_memo = dp_cmp_memo_new();
 			rows += check_pages(&aa, &ca, 2);
+		}
 		side_free(&a);
 		side_free(&ca);
 		side_free(&aa);
@@ -295,4 +329,5 @@ TEST(renamed_function)
 	side_free(&b);
 }
 
-DP_TEST_MAIN(test_doubled_against_single, test_doubled_threads, test_renamed_function)
+DP_TEST_MAIN(test_self_contexts, test_doubled_against_single, test_doubled_threads,
+	     test_renamed_function)
