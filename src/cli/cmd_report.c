@@ -29,6 +29,10 @@ static const char report_usage[] =
 	"  --format=text|json|html  output format (default text)\n"
 	"  --contour FILE           contour exclusion file (default: FILE's .contour)\n"
 	"  --width N                text width (default: $COLUMNS or 100)\n"
+	"  --base BASE              compare with the same page of profile BASE: base, new,\n"
+	"                           change and relative change in every table, the change\n"
+	"                           of each node in the flame tree (docs/MERGE.md)\n"
+	"  --absolute               with --base: time in seconds, not as a share of each run\n"
 	"  -h, --help               show this help\n"
 	"\n"
 	"Exit status: 0 success; 2 bad usage, bad query or unreadable file; 1 output error.\n";
@@ -42,7 +46,7 @@ static const char top_usage[] =
 	"\n"
 	"  --limit N                how many procedures (default 20)\n"
 	"  --total                  rank by total cost (self + callees), not self\n"
-	"  --format, --contour, --width   as for deepprof report\n"
+	"  --format, --contour, --width, --base, --absolute   as for deepprof report\n"
 	"  -h, --help               show this help\n";
 
 static const char tree_usage[] =
@@ -57,7 +61,7 @@ static const char tree_usage[] =
 	"                           the minimum is raised, and the page says so\n"
 	"  --metric M               time, calls, callseqs, allocs or bytes (default time,\n"
 	"                           or callseqs when the profile has no samples)\n"
-	"  --format, --contour, --width   as for deepprof report\n"
+	"  --format, --contour, --width, --base, --absolute   as for deepprof report\n"
 	"  -h, --help               show this help\n";
 
 /* Answers @query about file 0 of @s and prints it; returns the exit status. */

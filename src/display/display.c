@@ -93,17 +93,24 @@ static int dp_disp_content(struct dp_display *d, const struct dp_report *r)
 {
 	if (r->note && dp_disp_text(d, DP_DB_NOTE, "note", r->note) < 0)
 		return -DP_ENOMEM;
+	if (r->cmp && dp_disp_cmp_note(d, r) < 0)
+		return -DP_ENOMEM;
 	if (dp_disp_facts(d, r) < 0 || dp_disp_links(d, r) < 0)
 		return -DP_ENOMEM;
 	if (r->has_subject && !dp_is_flame(r) &&
-	    dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true) < 0)
+	    dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true,
+			  r->cmp ? &r->cmp->subject : NULL) < 0)
 		return -DP_ENOMEM;
-	if (dp_is_flame(r))
-		return dp_disp_flame(d, r);
+	if (dp_is_flame(r)) {
+		if (dp_disp_flame(d, r) < 0)
+			return -DP_ENOMEM;
+		return r->cmp ? dp_disp_flame_cmp(d, r, &d->blocks[d->n_blocks - 1]) : 0;
+	}
 	for (uint32_t i = 0; i < r->n_sections; i++) {
 		const struct dp_rep_section *s = &r->sections[i];
 
-		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false) < 0)
+		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false,
+				  r->cmp ? r->cmp->rows[i] : NULL) < 0)
 			return -DP_ENOMEM;
 	}
 	if (dp_disp_pager(d, r) < 0)

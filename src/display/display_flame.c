@@ -164,6 +164,7 @@ static int dp_disp_flame_sec(struct dp_display *d, const struct dp_report *r,
 			break;
 		if (dp_flame_node(d, r, row, den, callers, nd) < 0)
 			return -DP_ENOMEM;
+		nd->row = i;
 		nd->x = dep ? cursor[dep] : 0.0;
 		nd->w = root > 0 ? (double)dp_flame_weight(row, r->q.metric) / root : 1.0;
 		if (dep && nd->x + nd->w > 1.0)

@@ -364,7 +364,10 @@ static void dp_html_block(struct dp_buf *out, const struct dp_dblock *b,
 		dp_html_table(out, b, o);
 		break;
 	case DP_DB_FLAME:
-		dp_html_flame(out, b, o);
+		if (b->flame.cmp)
+			dp_html_flame_diff(out, b, o);
+		else
+			dp_html_flame(out, b, o);
 		break;
 	}
 }

@@ -27,4 +27,10 @@ void dp_html_script(struct dp_buf *out, const struct dp_render_opts *o);
  * string in it can end the element), with the link prefix of @o in data-prefix. */
 void dp_html_data(struct dp_buf *out, const struct dp_display *d, const struct dp_render_opts *o);
 
+/* dp_html_flame_diff - append flame block @b, compared with a base (b->flame.cmp), as a
+ * differential flame graph: the layout of dp_html_flame(), each rect coloured by the
+ * change of its self value, red where it grew and blue where it shrank (html_flame_diff.c). */
+void dp_html_flame_diff(struct dp_buf *out, const struct dp_dblock *b,
+			const struct dp_render_opts *o);
+
 #endif /* DP_DISPLAY_HTML_INT_H */

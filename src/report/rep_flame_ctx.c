@@ -142,5 +142,9 @@ int dp_fl_members(struct dp_report *r, const struct dp_report_ctx *c)
 		if (row->clique && (row->kind == DP_ENT_CLIQUE || row->kind == DP_ENT_CSD))
 			rc = members_of(r, c, row->clique, &l);
 	}
-	return rc < 0 ? rc : dp_rep_section(r, "members", NULL, &l);
+	if (rc == 0)
+		rc = dp_rep_section(r, "members", NULL, &l);
+	if (rc == 0)
+		r->sections[r->n_sections - 1].costless = true;
+	return rc;
 }

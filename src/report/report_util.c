@@ -110,6 +110,7 @@ int dp_rep_section(struct dp_report *r, const char *id, const char *title,
 	s->title = title;
 	s->n_rows = l ? l->n : 0;
 	s->rows = l ? l->rows : NULL;
+	s->costless = false;
 	return 0;
 }
 
