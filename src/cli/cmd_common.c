@@ -103,6 +103,16 @@ static int cli_common_opt(const char *a, const char *val, struct dp_cli_report_o
 		o->contour = val;
 		return 1;
 	}
+	if (strcmp(a, "--base") == 0) {
+		if (!val || !*val)
+			return 2;
+		o->base = val;
+		return 1;
+	}
+	if (strcmp(a, "--absolute") == 0) {
+		o->absolute = true;
+		return 0;
+	}
 	if (strcmp(a, "--width") == 0) {
 		if (!val)
 			return 2;
@@ -167,6 +177,8 @@ int dp_cli_report_args(int argc, char **argv, const char *usage, const char *ext
 	}
 	if (!o->file)
 		o->file = DP_CLI_DEFAULT_FILE;
+	if (o->absolute && !o->base)
+		return dp_cli_usage_error(argv[0], usage, "--absolute needs --base", "");
 	return -1;
 }
 
@@ -178,7 +190,9 @@ struct dp_session *dp_cli_open(const struct dp_cli_report_opts *o)
 		fprintf(stderr, "deepprof: out of memory\n");
 		return NULL;
 	}
-	if (dp_session_open(s, o->file, o->contour) < 0) {
+	if ((o->base &&
+	     dp_session_set_base(s, o->base, o->contour, o->absolute ? DP_BASE_ABSOLUTE : 0) < 0) ||
+	    dp_session_open(s, o->file, o->contour) < 0) {
 		if (!strcmp(o->file, DP_CLI_DEFAULT_FILE) && access(o->file, F_OK) != 0)
 			fprintf(stderr,
 				"deepprof: no %s here (the file every command reads when none is "

@@ -24,9 +24,9 @@ static const char report_usage[] =
 	"Answer one query about a deepprof data file (default ./Deep.data). QUERY is a\n"
 	"URL query string, the same as in the web server: page=NAME&param=value&...\n"
 	"(default: the menu), or a page's name alone. Pages: menu root action clique\n"
-	"proc callers modules module top site threads flame flame_callers search\n"
-	"dump_ps dump_pd dump_css dump_csd dump_clique; rows sort by sort= (cost,\n"
-	"name or source, :asc or :desc); see docs/QUERIES.md. Examples:\n"
+	"proc callers modules module top site threads flame flame_callers sandwich\n"
+	"search dump_ps dump_pd dump_css dump_csd dump_clique; rows sort by sort=\n"
+	"(cost, name or source, :asc or :desc); see docs/QUERIES.md. Examples:\n"
 	"  deepprof report Deep.data top\n"
 	"  deepprof report Deep.data 'page=top&metric=time&limit=1-20&sort=name'\n"
 	"  deepprof report Deep.data 'page=proc&name=main'\n"
@@ -35,6 +35,10 @@ static const char report_usage[] =
 	"  --format=text|json|html  output format (default text)\n"
 	"  --contour FILE           contour exclusion file (default: FILE's .contour)\n"
 	"  --width N                text width (default: the terminal's, or 100)\n"
+	"  --base BASE              compare with the same page of profile BASE: base, new,\n"
+	"                           change and relative change in every table, the change\n"
+	"                           of each node in the flame tree (docs/MERGE.md)\n"
+	"  --absolute               with --base: time in seconds, not as a share of each run\n"
 	"  -h, --help               show this help\n"
 	"\n"
 	"Exit status: 0 success; 2 bad usage, bad query or unreadable file; 1 output error.\n"
@@ -62,7 +66,7 @@ static const char top_usage[] =
 	"  --limit N                how many procedures (default 20)\n"
 	"  --total                  rank by total cost (self + callees), not self (by\n"
 	"                           total callseqs when the profile has no samples)\n"
-	"  --format, --contour, --width   as for deepprof report\n"
+	"  --format, --contour, --width, --base, --absolute   as for deepprof report\n"
 	"  -h, --help               show this help\n";
 
 static const char tree_usage[] =
@@ -78,7 +82,7 @@ static const char tree_usage[] =
 	"                           the minimum is raised, and the page says so\n"
 	"  --metric M               time, calls, callseqs, allocs or bytes (default time,\n"
 	"                           or callseqs when the profile has no samples)\n"
-	"  --format, --contour, --width   as for deepprof report\n"
+	"  --format, --contour, --width, --base, --absolute   as for deepprof report\n"
 	"  -h, --help               show this help\n";
 
 /* Answers @query about file 0 of @s and prints it; returns the exit status. */

@@ -110,10 +110,10 @@ static int dp_disp_text(struct dp_display *d, enum dp_dblock_kind kind, const ch
 	return b->text ? 0 : -DP_ENOMEM;
 }
 
-/* Whether @r's page is a flame graph. */
-static bool dp_is_flame(const struct dp_report *r)
+bool dp_is_flame(const struct dp_report *r)
 {
-	return r->q.page == DP_PAGE_FLAME || r->q.page == DP_PAGE_FLAME_CALLERS;
+	return r->q.page == DP_PAGE_FLAME || r->q.page == DP_PAGE_FLAME_CALLERS ||
+	       r->q.page == DP_PAGE_SANDWICH;
 }
 
 /* The legend of the Id column (text). */
@@ -129,12 +129,16 @@ static int dp_disp_menu(struct dp_display *d, const struct dp_report *r)
 		return -DP_ENOMEM;
 	if (r->note && dp_disp_text(d, DP_DB_NOTE, "note", r->note) < 0)
 		return -DP_ENOMEM;
-	if (r->has_subject && dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true) < 0)
+	if (r->cmp && dp_disp_cmp_note(d, r) < 0)
+		return -DP_ENOMEM;
+	if (r->has_subject && dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true,
+					    r->cmp ? &r->cmp->subject : NULL) < 0)
 		return -DP_ENOMEM;
 	for (uint32_t i = 0; i < r->n_sections; i++) {
 		const struct dp_rep_section *s = &r->sections[i];
 
-		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false) < 0)
+		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false,
+				  r->cmp ? r->cmp->rows[i] : NULL) < 0)
 			return -DP_ENOMEM;
 	}
 	if (dp_disp_links(d, r) < 0 || dp_disp_facts_of(d, r, 2, "Details") < 0)
@@ -151,17 +155,24 @@ static int dp_disp_content(struct dp_display *d, const struct dp_report *r)
 		return dp_disp_menu(d, r);
 	if (r->note && dp_disp_text(d, DP_DB_NOTE, "note", r->note) < 0)
 		return -DP_ENOMEM;
+	if (r->cmp && dp_disp_cmp_note(d, r) < 0)
+		return -DP_ENOMEM;
 	if (dp_disp_facts(d, r) < 0 || dp_disp_links(d, r) < 0)
 		return -DP_ENOMEM;
 	if (r->has_subject && !dp_is_flame(r) &&
-	    dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true) < 0)
+	    dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true,
+			  r->cmp ? &r->cmp->subject : NULL) < 0)
 		return -DP_ENOMEM;
-	if (dp_is_flame(r))
-		return dp_disp_flame(d, r);
+	if (dp_is_flame(r)) {
+		if (dp_disp_flame(d, r) < 0)
+			return -DP_ENOMEM;
+		return r->cmp ? dp_disp_flame_cmp(d, r, &d->blocks[d->n_blocks - 1]) : 0;
+	}
 	for (uint32_t i = 0; i < r->n_sections; i++) {
 		const struct dp_rep_section *s = &r->sections[i];
 
-		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false) < 0)
+		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false,
+				  r->cmp ? r->cmp->rows[i] : NULL) < 0)
 			return -DP_ENOMEM;
 	}
 	if (dp_disp_pager(d, r) < 0)
@@ -191,6 +202,8 @@ static int dp_disp_download(struct dp_display *d, const struct dp_report *r)
 	if ((r->q.page == DP_PAGE_CLIQUE || r->q.page == DP_PAGE_PROC) && r->q.id)
 		d->download = dp_disp_printf(d, "page=%s&id=%u&%s", dp_query_page_name(r->q.page),
 					     r->q.id, view);
+	else if (r->q.page == DP_PAGE_FLAME && r->q.root) /* the zoomed graph's clique */
+		d->download = dp_disp_printf(d, "page=clique&id=%u&%s", r->q.root, view);
 	else
 		d->download = view;
 	return d->download ? 0 : -DP_ENOMEM;
@@ -224,7 +237,7 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 			d->text_title = dp_disp_printf(d, "Callers of %s (inverted call tree)",
 						       r->subject.name);
 	}
-	if (d && d->title)
+	if (d && d->title && d->search && (r->q.page != DP_PAGE_SEARCH || d->search_text))
 		rc = dp_disp_nav(d, r);
 	if (!rc)
 		rc = dp_disp_toggles(d, r);
@@ -235,6 +248,14 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 	if (d)
 		dp_disp_link_base(d, NULL); /* @r is only borrowed */
 	return dp_disp_done(d, rc, out);
+}
+
+int dp_display_attach_data(struct dp_display *d, const struct dp_report *r)
+{
+	if (!dp_is_flame(r))
+		return 0;
+	dp_buf_reset(&d->data);
+	return dp_report_json(r, false, &d->data);
 }
 
 /* The title of an error page for @status. */

@@ -19,7 +19,8 @@ static int dp_nav_add(struct dp_display *d, const struct dp_report *r, struct dp
 {
 	l->label = label;
 	l->href = NULL;
-	if (r->q.page == page && (r->q.id == id || r->q.proc == id))
+	if (r->q.page == page && (r->q.id == id || r->q.proc == id) &&
+	    !(page == DP_PAGE_FLAME && (r->q.root || r->q.proc || r->q.name[0])))
 		return 0;
 	l->href = dp_disp_link_to(d, &r->q, page, id);
 	return l->href ? 0 : -DP_ENOMEM;
@@ -29,13 +30,14 @@ static int dp_nav_add(struct dp_display *d, const struct dp_report *r, struct dp
  * parameter of the last two, so they are made by hand). */
 static int dp_nav_proc(struct dp_display *d, const struct dp_report *r, uint32_t ps, uint32_t *n)
 {
-	static const enum dp_page pages[2] = {DP_PAGE_CALLERS, DP_PAGE_FLAME_CALLERS};
-	static const char *const labels[2] = {"callers", "callers graph"};
+	static const enum dp_page pages[3] = {DP_PAGE_CALLERS, DP_PAGE_FLAME_CALLERS,
+					      DP_PAGE_SANDWICH};
+	static const char *const labels[3] = {"callers", "callers graph", "sandwich"};
 	struct dp_query q;
 
 	if (dp_nav_add(d, r, &d->nav[(*n)++], "procedure", DP_PAGE_PROC, ps) < 0)
 		return -DP_ENOMEM;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		struct dp_dlink *l = &d->nav[(*n)++];
 
 		l->label = labels[i];
@@ -70,7 +72,7 @@ int dp_disp_nav(struct dp_display *d, const struct dp_report *r)
 		if (dp_nav_add(d, r, &d->nav[n++], gen[i].label, gen[i].page, 0) < 0)
 			return -DP_ENOMEM;
 	d->n_nav_general = n;
-	if (r->q.page == DP_PAGE_FLAME)
+	if (r->q.page == DP_PAGE_FLAME && !r->q.root && !r->q.proc && !r->q.name[0])
 		s = NULL; /* the subject is the graph's root: no page about it to offer */
 	if (s && s->ps && dp_nav_proc(d, r, s->ps, &n) < 0)
 		return -DP_ENOMEM;
@@ -256,7 +258,7 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 	d->toggles = dp_arena_array(&d->arena, DP_TOGGLE_GROUPS, sizeof(*d->toggles));
 	if (!d->toggles)
 		return dp_error(DP_ENOMEM, "out of memory building a page");
-	if (pg == DP_PAGE_FLAME || pg == DP_PAGE_FLAME_CALLERS) {
+	if (pg == DP_PAGE_FLAME || pg == DP_PAGE_FLAME_CALLERS || pg == DP_PAGE_SANDWICH) {
 		rc = dp_tg_metric(&g);
 	} else {
 		rc = dp_tg_fields(&g);

@@ -17,7 +17,8 @@ enum dp_cval {
 	DP_CV_UNWINDS,
 	DP_CV_TICKS, /* raw samples of scope */
 	DP_CV_VALUE, /* metric in scope and per */
-	DP_CV_PCT    /* metric in scope, % of the root total */
+	DP_CV_PCT,   /* metric in scope, % of the root total */
+	DP_CV_CMP    /* a compare column (r->cmp): metric holds its enum dp_dcmp */
 };
 
 /* What a numeric column shows. */
@@ -29,7 +30,7 @@ struct dp_colspec {
 	const char *label, *group;
 };
 
-#define DP_MAX_NUMCOLS 32
+#define DP_MAX_NUMCOLS 40
 
 /* dp_disp_inh: see display_int.h. */
 uint64_t dp_disp_inh(const struct dp_inherit *c, enum dp_metric m)
@@ -149,15 +150,19 @@ static uint8_t dp_cell_tipkind(const struct dp_colspec *c, uint64_t raw)
 	return raw >= 10000 ? DP_TIP_COUNT : DP_TIP_NONE;
 }
 
-/* Cell @cell of column @c for @row. */
+/* Cell @cell of column @c for @row (whose counterpart in a comparison's base is @b). */
 static void dp_cell(const struct dp_report *r, const struct dp_colspec *c,
-		    const struct dp_rep_row *row, struct dp_dcell *cell)
+		    const struct dp_rep_row *row, const struct dp_rep_base *b,
+		    struct dp_dcell *cell)
 {
 	size_t n = sizeof(cell->text), len = 0;
 	uint64_t raw = 0;
 	double v;
 
 	switch (c->what) {
+	case DP_CV_CMP:
+		dp_disp_cmp_cell(r, (enum dp_dcmp)c->metric, row, b, cell);
+		return;
 	case DP_CV_CALLS:
 	case DP_CV_EXITS:
 	case DP_CV_UNWINDS:
@@ -281,7 +286,8 @@ static const char *dp_elide_path(struct dp_display *d, const char *path)
 
 /* Fill display row @out from report row @row. */
 static int dp_make_row(struct dp_display *d, const struct dp_report *r, const struct dp_colspec *cs,
-		       uint32_t n_num, const struct dp_rep_row *row, struct dp_drow *out)
+		       uint32_t n_num, const struct dp_rep_row *row, const struct dp_rep_base *b,
+		       struct dp_drow *out)
 {
 	const char *t[2] = {row->name ? row->name : "", row->file ? row->file : ""};
 	size_t len[2] = {strlen(t[0]), strlen(t[1])};
@@ -303,7 +309,7 @@ static int dp_make_row(struct dp_display *d, const struct dp_report *r, const st
 	if (!out->num)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
 	for (uint32_t i = 0; i < n_num; i++)
-		dp_cell(r, &cs[i], row, &out->num[i]);
+		dp_cell(r, &cs[i], row, b, &out->num[i]);
 	return dp_row_link(d, r, row, out);
 }
 
@@ -364,7 +370,7 @@ static const char *dp_sort_href(struct dp_display *d, const struct dp_report *r,
 	struct dp_prefs key = r->q.prefs;
 
 	*sorted = *rev = false;
-	if (c->what == DP_CV_EXITS || c->what == DP_CV_UNWINDS)
+	if (c->what == DP_CV_EXITS || c->what == DP_CV_UNWINDS || c->what == DP_CV_CMP)
 		return NULL;
 	key.sort = DP_SORT_COST;
 	key.sort_metric = c->metric;
@@ -410,7 +416,7 @@ static int dp_table_header(struct dp_display *d, const struct dp_report *r,
 		return dp_error(DP_ENOMEM, "out of memory building a table");
 	for (uint32_t i = 0; i < n_num; i++)
 		if (!t->cols[2 + i].href && cs[i].what != DP_CV_EXITS &&
-		    cs[i].what != DP_CV_UNWINDS)
+		    cs[i].what != DP_CV_UNWINDS && cs[i].what != DP_CV_CMP)
 			return dp_error(DP_ENOMEM, "out of memory building a table");
 	return 0;
 }
@@ -425,8 +431,30 @@ static const char *dp_show_href(struct dp_display *d, const struct dp_report *r)
 	return dp_disp_href(d, &q);
 }
 
+/* The compare columns of @r (with a comparison) after the *@n columns of @c (*@n
+ * updated). Return: 0 or -DP_ENOMEM. */
+static int dp_cmp_columns(struct dp_display *d, const struct dp_report *r, struct dp_colspec *c,
+			  uint32_t *n)
+{
+	const char *group = r->cmp ? dp_disp_cmp_group(d, r) : NULL;
+
+	if (!r->cmp)
+		return 0;
+	if (!group)
+		return -DP_ENOMEM;
+	for (int k = 0; k < DP_DCMP_N; k++)
+		c[(*n)++] = (struct dp_colspec){DP_CV_CMP,
+						(enum dp_metric)k,
+						DP_SCOPE_SELF,
+						DP_PER_OVERALL,
+						dp_disp_cmp_label((enum dp_dcmp)k),
+						group};
+	return 0;
+}
+
 int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *title,
-		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject)
+		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject,
+		  const struct dp_rep_base *base)
 {
 	struct dp_colspec cs[DP_MAX_NUMCOLS];
 	uint32_t n_num = dp_columns(r->imported ? dp_measured_fields(r->q.prefs.fields, r->measured)
@@ -436,7 +464,7 @@ int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *t
 	struct dp_dtable *t;
 	uint32_t skip_below = UINT32_MAX; /* hiding the subtree under a hidden row */
 
-	if (!b)
+	if (!b || dp_cmp_columns(d, r, cs, &n_num) < 0)
 		return -DP_ENOMEM;
 	b->title = title ? dp_disp_strdup(d, title) : NULL;
 	b->id = id ? dp_disp_strdup(d, id) : NULL;
@@ -461,7 +489,7 @@ int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *t
 			continue;
 		}
 		o = &t->rows[t->n_rows++];
-		if (dp_make_row(d, r, cs, n_num, row, o) < 0)
+		if (dp_make_row(d, r, cs, n_num, row, base ? &base[i] : NULL, o) < 0)
 			return -DP_ENOMEM;
 		if (subject)
 			o->flags |= DP_DROW_SUBJECT;

@@ -2,8 +2,9 @@
  * display/html.c - dp_render_html(): a display page as one self-contained HTML5 page:
  * inline CSS, navigation bar, preference toggles (a <details> box, no script needed),
  * facts, link lists, cost tables with re-sorting headers and right-aligned numbers, the
- * pager, and a few lines of optional script (table filter, j/k keyboard navigation).
- * Every string is escaped; the flame graph's SVG is in html_flame.c.
+ * pager, the page's JSON for its script (flame pages), and the script (html_asset.c:
+ * table filter, keyboard navigation, interactive flame graphs; the page works without
+ * it). Every string is escaped; the flame graph's SVG is in html_flame.c.
  */
 #include <string.h>
 
@@ -35,26 +36,6 @@ static const char dp_html_css[] =
 	"svg.flame rect{stroke:#fff;stroke-width:.5}svg.flame a:hover rect{stroke:#000}"
 	"input.filter{margin:.3em 0;width:20em}form.search{float:right;margin:.4em 0}"
 	"form.search input[type=search]{width:16em}";
-
-/* Optional: a filter box over each big table, j/k/Enter to move and follow rows. */
-static const char dp_html_js[] =
-	"(function(){var ts=document.querySelectorAll('table.cost');"
-	"ts.forEach(function(t){if(t.tBodies[0].rows.length<10)return;"
-	"var i=document.createElement('input');i.className='filter';"
-	"i.placeholder='filter rows';t.parentNode.insertBefore(i,t);"
-	"i.addEventListener('input',function(){var v=i.value.toLowerCase();"
-	"Array.prototype.forEach.call(t.tBodies[0].rows,function(r){"
-	"r.style.display=r.textContent.toLowerCase().indexOf(v)<0?'none':'';});});});"
-	"var rows=document.querySelectorAll('table.cost tbody tr'),k=-1;"
-	"document.addEventListener('keydown',function(e){"
-	"if(e.target.tagName==='INPUT')return;"
-	"if(e.key==='/'){var q=document.getElementById('q');if(q){e.preventDefault();q.focus();}}"
-	"if(!rows.length)return;"
-	"if(e.key==='j'||e.key==='k'){if(k>=0)rows[k].classList.remove('sel');"
-	"k=Math.max(0,Math.min(rows.length-1,k+(e.key==='j'?1:-1)));"
-	"rows[k].classList.add('sel');rows[k].scrollIntoView({block:'nearest'});}"
-	"else if(e.key==='Enter'&&k>=0){var a=rows[k].querySelector('a');"
-	"if(a)location.href=a.href;}});})();";
 
 /* What each byte becomes in HTML: 0 = itself, 1..5 = an entity of dp_html_ent, 6 = the
  * end of the string. */
@@ -456,7 +437,10 @@ static void dp_html_block(struct dp_buf *out, const struct dp_dblock *b,
 		dp_html_table(out, b, o);
 		break;
 	case DP_DB_FLAME:
-		dp_html_flame(out, b, o);
+		if (b->flame.cmp)
+			dp_html_flame_diff(out, b, o);
+		else
+			dp_html_flame(out, b, o);
 		break;
 	}
 }
@@ -511,8 +495,8 @@ int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, s
 	dp_html_downloads(out, d, o);
 	for (uint32_t i = 0; i < d->n_blocks; i++)
 		dp_html_block(out, &d->blocks[i], o);
-	dp_buf_adds(out, "<script>");
-	dp_buf_adds(out, dp_html_js);
-	dp_buf_adds(out, "</script>\n</body></html>\n");
+	dp_html_data(out, d, o);
+	dp_html_script(out, o);
+	dp_buf_adds(out, "</body></html>\n");
 	return dp_buf_error(out);
 }

@@ -1,8 +1,9 @@
 /*
  * display/text_tree.c - the flame page as text (`deepprof tree`): one line per node of
  * the calling-context tree, in preorder, with total %, self %, the total of the metric,
- * calls, then the name under ASCII guides ("|-- ", "`-- ") and its file:line, fitted to
- * the width (deep guides shortened, the where cut before the name).
+ * calls (compared with a base: the change of its self value), then the name under ASCII
+ * guides ("|-- ", "`-- ") and its file:line, fitted to the width (deep guides shortened,
+ * the where cut before the name).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 
 /* Column widths of the numbers. */
 struct dp_tree_w {
-	size_t tot, self, val, calls;
+	size_t tot, self, val, calls, chg; /* chg: the change of self (compared), else 0 */
 };
 
 static size_t dp_max(size_t a, const char *s)
@@ -140,7 +141,7 @@ static void dp_tree_label(struct dp_buf *out, struct dp_buf *tmp, const struct d
 void dp_text_tree(struct dp_buf *out, const struct dp_dblock *b, const struct dp_tpage *pg)
 {
 	const struct dp_dflame *f = &b->flame;
-	struct dp_tree_w W = {5, 4, strlen(f->metric), 5};
+	struct dp_tree_w W = {5, 4, strlen(f->metric), 5, f->cmp ? 6 : 0};
 	size_t width = pg->width;
 	struct dp_buf tmp;
 	bool *anc_last;
@@ -162,12 +163,16 @@ void dp_text_tree(struct dp_buf *out, const struct dp_dblock *b, const struct dp
 		W.self = dp_max(W.self, f->nodes[i].self_pct);
 		W.val = dp_max(W.val, f->nodes[i].total);
 		W.calls = dp_max(W.calls, f->nodes[i].calls);
+		if (f->cmp)
+			W.chg = dp_max(W.chg, f->cmp[i].self_change);
 	}
-	lead = W.tot + 2 + W.self + 2 + W.val + 2 + W.calls + 2;
+	lead = W.tot + 2 + W.self + 2 + W.val + 2 + W.calls + 2 + (W.chg ? W.chg + 2 : 0);
 	dp_tree_right(out, "Total", W.tot, true);
 	dp_tree_right(out, "Self", W.self, true);
 	dp_tree_right(out, f->metric, W.val, true);
-	dp_tree_right(out, "Calls", W.calls, false);
+	dp_tree_right(out, "Calls", W.calls, W.chg != 0);
+	if (W.chg) /* compared with a base: the change of each node's self value */
+		dp_tree_right(out, "Change", W.chg, false);
 	dp_buf_adds(out, f->inverted ? "  Procedure <- callers\n" : "  Call tree\n");
 	dp_buf_hint(out, (size_t)f->n_nodes * (lead + 64)); /* about what a line takes */
 	dp_buf_init(&tmp, 1 << 16);
@@ -183,6 +188,8 @@ void dp_text_tree(struct dp_buf *out, const struct dp_dblock *b, const struct dp
 		dp_tree_right(out, n->self_pct, W.self, true);
 		dp_tree_right(out, n->total, W.val, true);
 		dp_tree_right(out, n->calls, W.calls, true);
+		if (W.chg)
+			dp_tree_right(out, f->cmp[i].self_change, W.chg, true);
 		/* the guides leave the name its 16 columns */
 		room = width > lead + DP_TREE_MIN_NAME + 8 ? width - lead - DP_TREE_MIN_NAME : 8;
 		g = dp_tree_guides(out, n, anc_last, room);

@@ -98,8 +98,11 @@ static int dp_check_id_pages(struct dp_checker *c, const struct dp_sfile *f, uin
 		{"page=dump_clique&view=threads&id=", a->n_cliques},
 		{"page=dump_pd&view=threads&id=", p->n_pd},
 		{"page=dump_csd&view=threads&id=", p->n_csd},
+		/* the flame graph zoomed at each clique the root reaches (1..root_clique) */
+		{"page=flame&view=threads&root=", a->root_clique},
 		/* and the merged view's cliques */
 		{"page=clique&id=", f->has_merged ? f->view[DP_VIEW_MERGED].a->n_cliques : 0},
+		{"page=flame&root=", f->has_merged ? f->view[DP_VIEW_MERGED].a->root_clique : 0},
 	};
 	int rc = 0;
 
@@ -141,6 +144,10 @@ static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32
 		}
 		if (rc == 0) {
 			snprintf(q, sizeof(q), "page=flame_callers&proc=%" PRIu32, ps);
+			rc = dp_check_query(c, q);
+		}
+		if (rc == 0) { /* its callers and callees graphs (flame&proc=N) */
+			snprintf(q, sizeof(q), "page=sandwich&proc=%" PRIu32, ps);
 			rc = dp_check_query(c, q);
 		}
 	}

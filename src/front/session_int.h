@@ -19,10 +19,12 @@
 
 /* One thread view of a file: its profile, the profile's analysis and its report index. */
 struct dp_view {
-	struct dp_profile prof;	    /* the view's profile */
-	bool loaded;		    /* prof holds a profile to release */
-	struct dp_analysis *a;	    /* its analysis, or NULL until made */
-	struct dp_report_index *ix; /* its report index, or NULL (none: the pages scan) */
+	struct dp_profile prof;	      /* the view's profile */
+	bool loaded;		      /* prof holds a profile to release */
+	struct dp_analysis *a;	      /* its analysis, or NULL until made */
+	struct dp_report_index *ix;   /* its report index, or NULL (none: the pages scan) */
+	struct dp_cmp_memo *cmp_memo; /* what comparisons keep of its contexts (with its
+					 analysis; used by one answer at a time) */
 	atomic_bool ix_done; /* ix is final (built, or failed for want of memory): read ix only
 				after seeing it set (the background thread may build it) */
 };
@@ -52,6 +54,8 @@ struct dp_session {
 	uint32_t ix_min_kids, ix_min_ctx;
 	uint32_t n, cap;
 	struct dp_sfile **files;
+	struct dp_sfile *base; /* the profile every answer is compared with, or NULL */
+	unsigned base_flags;   /* DP_BASE_* */
 };
 
 /* dp_sfile_view - the view of @f that answers queries in thread view @which. */

@@ -176,6 +176,7 @@ static int dp_view_build(const struct dp_sfile *f, struct dp_view *v, unsigned w
 		if (!a)
 			return err;
 		v->a = a;
+		v->cmp_memo = dp_cmp_memo_new(); /* NULL: each comparison makes its own */
 	}
 	if ((what & DP_VIEW_INDEX) && !atomic_load_explicit(&v->ix_done, memory_order_acquire)) {
 		if (dp_report_index_build(&v->prof, v->a, &o, &v->ix) < 0)
@@ -297,6 +298,7 @@ void dp_sfile_release(struct dp_sfile *f)
 		struct dp_view *v = &f->view[i];
 
 		dp_report_index_free(v->ix);
+		dp_cmp_memo_free(v->cmp_memo);
 		dp_analysis_free(v->a);
 		if (v->loaded)
 			dp_profile_release(&v->prof);

@@ -22,6 +22,7 @@ const char *const dp_q_page_names[DP_PAGE_COUNT] = {
 	[DP_PAGE_THREADS] = "threads",
 	[DP_PAGE_FLAME] = "flame",
 	[DP_PAGE_FLAME_CALLERS] = "flame_callers",
+	[DP_PAGE_SANDWICH] = "sandwich",
 	[DP_PAGE_SEARCH] = "search",
 	[DP_PAGE_DUMP_PS] = "dump_ps",
 	[DP_PAGE_DUMP_PD] = "dump_pd",
@@ -45,7 +46,11 @@ const char *const dp_q_match_names[2] = {"substring", "regex"};
 #define DP_QP_DUMPS                                                                           \
 	(DP_QPAGE(DP_PAGE_DUMP_PS) | DP_QPAGE(DP_PAGE_DUMP_PD) | DP_QPAGE(DP_PAGE_DUMP_CSS) | \
 	 DP_QPAGE(DP_PAGE_DUMP_CSD) | DP_QPAGE(DP_PAGE_DUMP_CLIQUE))
-#define DP_QP_FLAMES (DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_FLAME_CALLERS))
+#define DP_QP_FLAMES \
+	(DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_SANDWICH))
+/* the pages about one procedure's graphs (proc= or name=) */
+#define DP_QP_PROC_GRAPHS \
+	(DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_SANDWICH))
 /* the pages shown one bunch of rows at a time */
 #define DP_QP_PAGED                                                                       \
 	(DP_QPAGE(DP_PAGE_CALLERS) | DP_QPAGE(DP_PAGE_SITE) | DP_QPAGE(DP_PAGE_MODULES) | \
@@ -56,9 +61,9 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 	[DP_QK_ID] = {"id", DP_QPAGE(DP_PAGE_CLIQUE) | DP_QPAGE(DP_PAGE_PROC) |
 				    DP_QPAGE(DP_PAGE_MODULE) | DP_QPAGE(DP_PAGE_SITE) |
 				    DP_QP_DUMPS},
-	[DP_QK_PROC] = {"proc", DP_QPAGE(DP_PAGE_CALLERS) | DP_QPAGE(DP_PAGE_FLAME_CALLERS)},
+	[DP_QK_PROC] = {"proc", DP_QPAGE(DP_PAGE_CALLERS) | DP_QP_PROC_GRAPHS},
 	[DP_QK_NAME] = {"name", DP_QPAGE(DP_PAGE_PROC) | DP_QPAGE(DP_PAGE_CALLERS) |
-					DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_MODULE)},
+					DP_QP_PROC_GRAPHS | DP_QPAGE(DP_PAGE_MODULE)},
 	[DP_QK_PERCENT] = {"percent", DP_QPAGE(DP_PAGE_ACTION)},
 	[DP_QK_GROUP] = {"group", DP_QPAGE(DP_PAGE_CALLERS)},
 	[DP_QK_BUNCH] = {"bunch", DP_QP_PAGED},
@@ -68,9 +73,11 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 			  DP_QPAGE(DP_PAGE_TOP) | DP_QPAGE(DP_PAGE_ACTION) | DP_QP_FLAMES},
 	[DP_QK_SCOPE] = {"scope", DP_QPAGE(DP_PAGE_TOP)},
 	[DP_QK_PER] = {"per", DP_QPAGE(DP_PAGE_TOP)},
-	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QP_FLAMES},
+	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QPAGE(DP_PAGE_FLAME) |
+					    DP_QPAGE(DP_PAGE_FLAME_CALLERS)},
 	[DP_QK_MIN] = {"min", DP_QP_FLAMES},
 	[DP_QK_DEPTH] = {"depth", DP_QP_FLAMES},
+	[DP_QK_ROOT] = {"root", DP_QPAGE(DP_PAGE_FLAME)},
 	[DP_QK_Q] = {"q", DP_QPAGE(DP_PAGE_SEARCH)},
 	[DP_QK_MATCH] = {"match", DP_QPAGE(DP_PAGE_SEARCH)},
 	[DP_QK_FIELDS] = {"fields", 0},
@@ -134,6 +141,7 @@ void dp_query_reset_params(struct dp_query *q, enum dp_page page)
 	q->thread = 0;
 	q->min_pct = DP_Q_MIN_DEF;
 	q->depth = 0;
+	q->root = 0;
 	q->text[0] = 0;
 	q->regex = false;
 }
@@ -206,6 +214,8 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 	}
 	if (q->depth && (dp_qkeys[DP_QK_DEPTH].pages & bit))
 		add_uint(b, DP_QK_DEPTH, q->depth);
+	if (q->root && (dp_qkeys[DP_QK_ROOT].pages & bit))
+		add_uint(b, DP_QK_ROOT, q->root);
 	if (q->page == DP_PAGE_SEARCH && q->text[0]) {
 		add_key(b, DP_QK_Q);
 		dp_q_add_encoded(b, q->text);

@@ -31,8 +31,10 @@ enum dp_page {
 	DP_PAGE_SITE,	       /* id=N: a static call site in every context */
 	DP_PAGE_THREADS,       /* every thread with its totals */
 	DP_PAGE_FLAME,	       /* flame graph / tree of the calling-context tree (metric=,
-				  min=, depth=) */
+				  min=, depth=; root=C from clique C, proc=N the callees of
+				  procedure N) */
 	DP_PAGE_FLAME_CALLERS, /* inverted flame graph of proc=N's callers (metric=) */
+	DP_PAGE_SANDWICH,      /* proc=N (or name=F): its callers graph and callees graph */
 	DP_PAGE_SEARCH,	       /* q=TEXT (match=substring|regex): procedures, modules and
 				  objects whose names match */
 	DP_PAGE_DUMP_PS,       /* id=N raw dumps */
@@ -118,7 +120,8 @@ struct dp_prefs {
 struct dp_query {
 	enum dp_page page;
 	uint32_t id;		       /* id= (clique, PS, CSS, PD, CSD, module); 0 = none */
-	uint32_t proc;		       /* proc= of callers / flame_callers; 0 = none */
+	uint32_t proc;		       /* proc= of callers / flame_callers / flame / sandwich;
+					  0 = none */
 	char name[DP_QUERY_NAME_MAX];  /* name= (procedure or module), "" = none */
 	double percent;		       /* action: percent= (default 90) */
 	enum dp_group group;	       /* callers: group= (default site) */
@@ -134,6 +137,7 @@ struct dp_query {
 	double min_pct;	 /* flame, flame_callers: min= smallest node kept, % of
 			    the total (default 0.1) */
 	uint32_t depth;	 /* flame, flame_callers: depth= levels kept (0 = all) */
+	uint32_t root;	 /* flame: root= the clique the graph starts at (0 = the root's) */
 	int format;	 /* format=text|json|html: enum dp_format, -1 = not given */
 	char file[DP_QUERY_NAME_MAX]; /* file= (front ends choose the data file), "" = none */
 	char text[DP_QUERY_NAME_MAX]; /* search: q= the text looked for, "" = none */

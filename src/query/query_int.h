@@ -47,6 +47,7 @@ enum dp_qkey {
 	DP_QK_THREAD,
 	DP_QK_MIN,
 	DP_QK_DEPTH,
+	DP_QK_ROOT,
 	DP_QK_Q,
 	DP_QK_MATCH,
 	DP_QK_FIELDS, /* preferences from here */

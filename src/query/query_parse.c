@@ -111,6 +111,10 @@ static int check_pages(const struct dp_query *q, const struct dp_qseen *seen)
 
 		if (!seen->val[k] || (pages & DP_QPAGE(q->page)))
 			continue;
+		if (k == DP_QK_ID && q->page == DP_PAGE_FLAME)
+			return dp_error(DP_EUSAGE, "id= does not apply to page=flame: it starts at "
+						   "a clique with root=CLIQUE, and shows a "
+						   "procedure's callees with proc=N or name=F");
 		page_list(pages, list, sizeof(list));
 		return dp_error(DP_EUSAGE,
 				"%s=%s does not apply to page=%s; pages that take it: %s",
@@ -134,6 +138,7 @@ static int check_needs(const struct dp_query *q)
 		break;
 	case DP_PAGE_CALLERS:
 	case DP_PAGE_FLAME_CALLERS:
+	case DP_PAGE_SANDWICH:
 		if (!q->proc && !q->name[0])
 			return dp_error(DP_EUSAGE, "page=%s needs proc=N or name=FUNCTION", page);
 		break;
@@ -147,6 +152,12 @@ static int check_needs(const struct dp_query *q)
 			return dp_error(DP_EUSAGE, "page=%s needs id=N", page);
 		break;
 	}
+	if (q->page == DP_PAGE_FLAME && q->root && (q->proc || q->name[0]))
+		return dp_error(DP_EUSAGE, "page=flame takes root=CLIQUE or proc=N (name=F), "
+					   "not both");
+	if (q->page == DP_PAGE_FLAME && q->thread && (q->proc || q->name[0]))
+		return dp_error(DP_EUSAGE, "page=flame with proc=N or name=F takes no thread=: "
+					   "its graph gathers every context of the procedure");
 	if (q->page == DP_PAGE_TOP && q->metric == DP_METRIC_CALLS &&
 	    (q->scope != DP_SCOPE_SELF || q->per != DP_PER_OVERALL))
 		return dp_error(DP_EUSAGE,

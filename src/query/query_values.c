@@ -378,6 +378,8 @@ int dp_q_parse_value(struct dp_query *q, enum dp_qkey k, const char *val)
 		return dp_q_real("min", val, 0, 100, &q->min_pct);
 	case DP_QK_DEPTH:
 		return parse_u32("depth", val, 0, DP_Q_DEPTH_MAX, &q->depth);
+	case DP_QK_ROOT:
+		return parse_u32("root", val, 1, UINT32_MAX, &q->root);
 	case DP_QK_FIELDS:
 		return parse_fields(q, val);
 	case DP_QK_SORT:

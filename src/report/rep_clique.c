@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "deepprof/format.h"
 #include "report_int.h"
 
 /* the "ancestors" section of @clique */
@@ -59,7 +60,9 @@ static int ancestors(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 		if (!row)
 			return -DP_ENOMEM;
 		dp_rep_row_csd(r, c, e, row);
-		from = dp_rep_ps_name(r, c, p->pd[caller].ps, 0);
+		from = p->ps[p->pd[caller].ps].kind == DP_PS_THREAD
+			       ? dp_rep_thread_name(r, c, caller)
+			       : dp_rep_ps_name(r, c, p->pd[caller].ps, 0);
 		row->name = dp_rep_printf(r, "%s -> %s", from, row->callee);
 		if (!row->name)
 			return -DP_ENOMEM;

@@ -291,6 +291,24 @@ static void other_of(const struct fl_walk *w, const struct fl_rec *e, struct fl_
 	}
 }
 
+/* fact_u64 / fact_f64 - fact @key of @f's tree, keyed "SEC_KEY" and labelled "SEC:
+ * LABEL" for a named section */
+static int fact_u64(struct fl *f, const char *key, const char *label, uint64_t v)
+{
+	if (f->sec && (!(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)) ||
+		       !(label = dp_rep_printf(f->r, "%s: %s", f->sec, label))))
+		return -DP_ENOMEM;
+	return dp_rep_fact_u64(f->r, key, label, v);
+}
+
+static int fact_f64(struct fl *f, const char *key, const char *label, double v)
+{
+	if (f->sec && (!(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)) ||
+		       !(label = dp_rep_printf(f->r, "%s: %s", f->sec, label))))
+		return -DP_ENOMEM;
+	return dp_rep_fact_f64(f->r, key, label, v);
+}
+
 /*
  * emit - the kept records in preorder into section "tree", each expanded one's kept
  * children (sorted by name) followed by its "(other)" row when the children not kept add
@@ -341,12 +359,12 @@ static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 			w->stack[n_stack++] = 2 * w->kid[e->first + k - 1].rec;
 	}
 	if (rc == 0)
-		rc = dp_rep_section(f->r, "tree", NULL, &l);
+		rc = dp_rep_section(f->r, f->sec ? f->sec : "tree", NULL, &l);
 	if (rc == 0)
-		rc = dp_rep_fact_u64(f->r, "kept", "nodes kept", n_kept);
+		rc = fact_u64(f, "kept", "nodes kept", n_kept);
 	if (rc == 0)
-		rc = dp_rep_fact_u64(f->r, "dropped", "nodes dropped", dropped);
-	if (rc == 0)
+		rc = fact_u64(f, "dropped", "nodes dropped", dropped);
+	if (rc == 0 && !f->sec)
 		rc = dp_rep_fact_str(f->r, "metric", "metric", dp_metric_name(f->m));
 	return rc;
 }
@@ -366,10 +384,10 @@ int dp_fl_walk_capped(struct fl *f, uint32_t root_id, uint64_t rv)
 	n_kept = rc < 0 ? rc : keep(f, &w, capped ? t : 0);
 	rc = n_kept < 0 ? (int)n_kept : emit(f, &w, (uint32_t)n_kept);
 	if (rc == 0 && capped)
-		rc = dp_rep_fact_u64(f->r, "capped", "nodes at most", cap);
+		rc = fact_u64(f, "capped", "nodes at most", cap);
 	if (rc == 0 && capped)
-		rc = dp_rep_fact_f64(f->r, "min_used", "minimum used (%)",
-				     rv ? 100.0 * (double)t / (double)rv : 0.0);
+		rc = fact_f64(f, "min_used", "minimum used (%)",
+			      rv ? 100.0 * (double)t / (double)rv : 0.0);
 	free(w.heap);
 	free(w.cost);
 	free(w.rec);

@@ -44,6 +44,8 @@ static dp_rep_builder dp_rep_builder_of(enum dp_page page)
 		return dp_rep_flame;
 	case DP_PAGE_FLAME_CALLERS:
 		return dp_rep_flame_callers;
+	case DP_PAGE_SANDWICH:
+		return dp_rep_sandwich;
 	case DP_PAGE_SEARCH:
 		return dp_rep_search;
 	case DP_PAGE_DUMP_PS:

@@ -204,6 +204,34 @@ int dp_rep_str_ranks(struct dp_report *r, const char *const *s, uint32_t n, uint
 
 /* The page builders, one per page (or family); each fills @r (r->q is set) or returns a
  * negative dp_err with the message set. */
+/* rep_compare_map.c: the nodes of profile @a found in profile @b (dp_report_compare()) */
+/* dp_cmp_ps - the procedure of @b that is @a's procedure @ps (name and file), 0 if none */
+uint32_t dp_cmp_ps(const struct dp_report_ctx *a, uint32_t ps, const struct dp_report_ctx *b);
+/* What the chains of one profile's contexts keep from call to call (dp_cmp_memo_new()):
+ * each clique's breadth-first search from its entry, done once. */
+struct dp_cmp_memo {
+	uint32_t *parent;	  /* [pd]: the member PD it is reached from in its clique (0 for an
+				     entry or none), for the members of the cliques searched */
+	uint8_t *done;		  /* [clique]: searched */
+	uint32_t n_pd, n_cliques; /* the sizes the arrays were made for (0: not yet) */
+};
+/* dp_cmp_pd - into *@out the PD of @b reached from the root by the chain of procedures
+ * that reaches @a's PD @pd (0 if none); @m is @a's memo. Return: 0 or -DP_ENOMEM. */
+int dp_cmp_pd(const struct dp_report_ctx *a, struct dp_cmp_memo *m, uint32_t pd,
+	      const struct dp_report_ctx *b, uint32_t *out);
+/* dp_cmp_row_node - into *@out the id in @b of the node row @row of a report about @a
+ * stands for (a PD, CSD, clique, call site, procedure or module; 0 if none or another
+ * kind), found as dp_cmp_pd() and dp_cmp_query() find them; @m is @a's memo.
+ * Return: 0 or -DP_ENOMEM. */
+int dp_cmp_row_node(const struct dp_report_ctx *a, struct dp_cmp_memo *m,
+		    const struct dp_rep_row *row, const struct dp_report_ctx *b, uint32_t *out);
+/* dp_cmp_query - the query of report @r (about @a, memo @m) as a query about @b into @out: the
+ * subject's ids translated, every item of a list (bunch 1 of any size, top's every rank),
+ * flame graphs at min=0. Return: 1, 0 when @b has no counterpart of the subject, or
+ * -DP_ENOMEM. */
+int dp_cmp_query(const struct dp_report_ctx *a, struct dp_cmp_memo *m, const struct dp_report *r,
+		 const struct dp_report_ctx *b, struct dp_query *out);
+
 int dp_rep_menu(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_menu.c */
 int dp_rep_threads(struct dp_report *r, const struct dp_report_ctx *c); /* rep_menu.c */
 int dp_rep_clique(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_clique.c: */
@@ -217,8 +245,9 @@ int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c);	/* module
 int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame.c */
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
-int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);   /* rep_dump.c: all 5 */
-int dp_rep_search(struct dp_report *r, const struct dp_report_ctx *c); /* rep_search.c */
+int dp_rep_sandwich(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame_callees.c */
+int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);	 /* rep_dump.c: all 5 */
+int dp_rep_search(struct dp_report *r, const struct dp_report_ctx *c);	 /* rep_search.c */
 
 /* dp_rep_top_rows - the PS rows of the @n procedures (functions and regions) with the
  * largest non-zero value of @m in @scope, largest first, appended to @l, as the top page

@@ -110,6 +110,7 @@ int dp_rep_section(struct dp_report *r, const char *id, const char *title,
 	s->title = title;
 	s->n_rows = l ? l->n : 0;
 	s->rows = l ? l->rows : NULL;
+	s->costless = false;
 	return 0;
 }
 
@@ -352,14 +353,17 @@ const char *dp_rep_thread_name(struct dp_report *r, const struct dp_report_ctx *
 	return s ? s : "<thread>";
 }
 
-/* pd_name - the name of PD @pd's procedure (dp_rep_ps_name), a thread's by its entry */
+/* pd_name - the name of PD @pd's procedure (dp_rep_ps_name), a thread's by its entry
+ * (then DP_ROW_THREAD goes into *@flags) */
 static const char *pd_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
-			   uint32_t ctx_module)
+			   uint32_t ctx_module, unsigned *flags)
 {
 	uint32_t ps = c->p->pd[pd].ps;
 
-	if (ps && ps <= c->p->n_ps && c->p->ps[ps].kind == DP_PS_THREAD)
+	if (ps && ps <= c->p->n_ps && c->p->ps[ps].kind == DP_PS_THREAD) {
+		*flags |= DP_ROW_THREAD;
 		return dp_rep_thread_name(r, c, pd);
+	}
 	return dp_rep_ps_name(r, c, ps, ctx_module);
 }
 
@@ -445,7 +449,7 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->clique = c->a->pd_clique[d->callee];
 	row->module = c->a->ps_module[ps];
 	row->thread = p->pd[d->callee].thread;
-	row->name = pd_name(r, c, d->callee, c->a->ps_module[s->ps]);
+	row->name = pd_name(r, c, d->callee, c->a->ps_module[s->ps], &row->flags);
 	row->callee = row->name;
 	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
 	row->line = s->line;
@@ -483,7 +487,7 @@ void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t 
 	row->clique = c->a->pd_clique[pd];
 	row->module = c->a->ps_module[ps];
 	row->thread = c->p->pd[pd].thread;
-	row->name = pd_name(r, c, pd, 0);
+	row->name = pd_name(r, c, pd, 0, &row->flags);
 	row_ps_position(c, ps, row);
 	row->own = dp_analysis_pd_own(c->a, pd);
 	row->desc = c->a->pd_desc[pd];
@@ -584,7 +588,7 @@ void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, 
 	row->ps = ps;
 	row->module = a->ps_module[ps];
 	row->thread = c->p->pd[pd].thread;
-	row->name = pd_name(r, c, pd, 0);
+	row->name = pd_name(r, c, pd, 0, &row->flags);
 	row_ps_position(c, ps, row);
 }
 

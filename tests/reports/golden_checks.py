@@ -13,9 +13,13 @@ def total(row, metric):
 
 
 def paths(report):
-    """(path of names from the top, row) for each row of a flame report, in order."""
+    """(path of names from the top, row) for each row of a flame report's tree, in order
+    (its other sections, the members of cliques and the path above a zoom, are no
+    calls)."""
     out, stack = [], []
     for sec in report["sections"]:
+        if sec["id"] not in ("tree", "callers", "callees"):
+            continue
         for row in sec["rows"]:
             del stack[row["depth"]:]
             stack.append(row["name"])

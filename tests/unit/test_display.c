@@ -282,12 +282,13 @@ TEST(nav_links)
 	struct dp_display *d = build(r);
 
 	CHECK_EQ(d->n_nav_general, 7);
-	CHECK_EQ(d->n_nav, 11);
+	CHECK_EQ(d->n_nav, 12);
 	CHECK_STR(d->nav[0].href, "page=menu&contour=1");
 	CHECK_STR(d->nav[7].href, "page=proc&id=6&contour=1");
 	CHECK(d->nav[8].href == NULL); /* callers of 6: this page */
 	CHECK_STR(d->nav[9].href, "page=flame_callers&proc=6&contour=1");
-	CHECK_STR(d->nav[10].href, "page=module&id=2&contour=1");
+	CHECK_STR(d->nav[10].href, "page=sandwich&proc=6&contour=1");
+	CHECK_STR(d->nav[11].href, "page=module&id=2&contour=1");
 	CHECK(has_toggles(d, "contour exclusion"));
 	dp_display_free(d);
 	tr_free(r);

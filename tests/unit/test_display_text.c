@@ -44,6 +44,7 @@ TEST(clique_page_golden)
 		     "  procedure      page=proc&id=2&fields=t\n"
 		     "  callers        page=callers&proc=2&fields=t\n"
 		     "  callers graph  page=flame_callers&proc=2&fields=t\n"
+		     "  sandwich       page=sandwich&proc=2&fields=t\n"
 		     "  module         page=module&id=1&fields=t\n"
 		     "\n"
 		     "Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N), sN = "

@@ -93,12 +93,13 @@ TEST(defaults)
 TEST(every_page)
 {
 	static const char *const need[DP_PAGE_COUNT] = {
-		[DP_PAGE_CLIQUE] = "&id=1",	 [DP_PAGE_PROC] = "&id=1",
-		[DP_PAGE_CALLERS] = "&proc=1",	 [DP_PAGE_MODULE] = "&name=a.c",
-		[DP_PAGE_SITE] = "&id=1",	 [DP_PAGE_FLAME_CALLERS] = "&name=f",
-		[DP_PAGE_DUMP_PS] = "&id=1",	 [DP_PAGE_DUMP_PD] = "&id=1",
-		[DP_PAGE_DUMP_CSS] = "&id=1",	 [DP_PAGE_DUMP_CSD] = "&id=1",
-		[DP_PAGE_DUMP_CLIQUE] = "&id=1", [DP_PAGE_SEARCH] = "&q=json",
+		[DP_PAGE_CLIQUE] = "&id=1",	[DP_PAGE_PROC] = "&id=1",
+		[DP_PAGE_CALLERS] = "&proc=1",	[DP_PAGE_MODULE] = "&name=a.c",
+		[DP_PAGE_SITE] = "&id=1",	[DP_PAGE_FLAME_CALLERS] = "&name=f",
+		[DP_PAGE_SANDWICH] = "&proc=2", [DP_PAGE_DUMP_PS] = "&id=1",
+		[DP_PAGE_DUMP_PD] = "&id=1",	[DP_PAGE_DUMP_CSS] = "&id=1",
+		[DP_PAGE_DUMP_CSD] = "&id=1",	[DP_PAGE_DUMP_CLIQUE] = "&id=1",
+		[DP_PAGE_SEARCH] = "&q=json",
 	};
 	char s[200];
 
@@ -268,15 +269,15 @@ TEST(errors_page_and_keys)
 {
 	CHECK_ERR("page=foo",
 		  "unknown page 'foo'; page is one of: menu, root, action, clique, proc, "
-		  "callers, modules, module, top, site, threads, flame, flame_callers, search, "
-		  "dump_ps, dump_pd, dump_css, dump_csd, dump_clique");
+		  "callers, modules, module, top, site, threads, flame, flame_callers, sandwich, "
+		  "search, dump_ps, dump_pd, dump_css, dump_csd, dump_clique");
 	CHECK_ERR_HAS("page=tpo", "unknown page 'tpo'; did you mean 'top'? page is one of:");
 	CHECK_ERR_HAS("page=flame_caller", "did you mean 'flame_callers'?");
 	CHECK_ERR("pgae=menu",
 		  "unknown parameter 'pgae'; did you mean 'page'? parameters: page, id, proc, "
 		  "name, percent, group, bunch, size, limit, metric, scope, per, thread, min, "
-		  "depth, q, match, format, file; preferences: fields, sort, anc, sum, contour, "
-		  "split, inactive, unit, mq, view");
+		  "depth, root, q, match, format, file; preferences: fields, sort, anc, sum, "
+		  "contour, split, inactive, unit, mq, view");
 	CHECK_ERR("page=search", "page=search needs q=TEXT (a part of a name, or a regular "
 				 "expression with match=regex)");
 	CHECK_ERR("page=menu&q=x", "q= does not apply to page=menu; pages that take it: search");
@@ -436,9 +437,21 @@ TEST(format_canonical)
 	check_format(&q, "page=callers&name=operator%2B&group=clique&bunch=4&size=10");
 	CHECK(ok("page=flame_callers&proc=9&metric=bytes&min=1e-05&depth=3&thread=1"));
 	check_format(&q, "page=flame_callers&proc=9&metric=bytes&thread=1&min=0.00001&depth=3");
+	CHECK_ERR("page=flame&id=3", "id= does not apply to page=flame: it starts at a clique "
+				     "with root=CLIQUE, and shows a procedure's callees with "
+				     "proc=N or name=F");
+	CHECK(ok("page=flame&root=3&metric=calls"));
+	check_format(&q, "page=flame&metric=calls&root=3");
+	CHECK(ok("page=sandwich&name=f&min=1"));
+	check_format(&q, "page=sandwich&name=f&min=1");
+	CHECK_ERR("page=flame&root=3&name=f",
+		  "page=flame takes root=CLIQUE or proc=N (name=F), not both");
+	CHECK_ERR("page=sandwich&proc=2&thread=1",
+		  "thread= does not apply to page=sandwich; pages that take it: threads, flame, "
+		  "flame_callers");
 	CHECK_ERR("page=action&percent=75.25&name=x%C3%A9",
 		  "name= does not apply to page=action; pages that take it: proc, callers, "
-		  "module, flame_callers");
+		  "module, flame, flame_callers, sandwich");
 	CHECK_EQ(dp_query_parse("page=action&percent=75.25", true, &q), 0);
 	check_format(&q, "page=action&percent=75.25");
 	/* parameters of other pages left in the structure are not written */

@@ -83,8 +83,15 @@ static void rand_params(struct dp_query *q)
 		if (!q->id || below(4) == 0)
 			rand_name(q->name, below(8) ? 20 : 1023);
 		break;
+	case DP_PAGE_FLAME: /* a zoom, a procedure's callees, or the whole graph */
+		if (below(3) == 0)
+			q->root = rand_u32();
+		else if (below(2) == 0)
+			q->proc = rand_u32();
+		break;
 	case DP_PAGE_CALLERS:
 	case DP_PAGE_FLAME_CALLERS:
+	case DP_PAGE_SANDWICH:
 		if (below(2))
 			q->proc = rand_u32();
 		if (!q->proc || below(4) == 0)
@@ -120,7 +127,8 @@ static void rand_params(struct dp_query *q)
 		if (q->limit_kind == DP_LIMIT_PCT)
 			q->per = DP_PER_OVERALL;
 	}
-	if (q->page == DP_PAGE_FLAME || q->page == DP_PAGE_FLAME_CALLERS) {
+	if (q->page == DP_PAGE_FLAME || q->page == DP_PAGE_FLAME_CALLERS ||
+	    q->page == DP_PAGE_SANDWICH) {
 		q->metric = (enum dp_metric)below(DP_METRIC_COUNT);
 		q->min_pct = real_in(100);
 		q->depth = below(100001);
@@ -131,7 +139,7 @@ static void rand_params(struct dp_query *q)
 			memcpy(q->text, "x", 2);
 		q->regex = below(2);
 	}
-	if (q->page == DP_PAGE_FLAME || q->page == DP_PAGE_FLAME_CALLERS ||
+	if ((q->page == DP_PAGE_FLAME && !q->proc) || q->page == DP_PAGE_FLAME_CALLERS ||
 	    q->page == DP_PAGE_THREADS)
 		q->thread = below(2) ? 0 : rand_u32();
 }

@@ -47,10 +47,10 @@ TEST(clique_of_main)
 	if (s) {
 		CHECK_EQ(s->n_rows, 2);
 		ROW(s, 0, DP_ENT_CSD, 2, 0, 0, 2, TF_TOTAL_SAMPLES - 2);
-		CHECK_STR(s->rows[0].name, "<thread> -> main");
+		CHECK_STR(s->rows[0].name, "main (thread 1) -> main");
 		CHECK_EQ(s->rows[0].clique, tf_clique_of(&t, 2));
 		CHECK_EQ(s->rows[0].ps, TF_MAIN);
-		ROW(s, 1, DP_ENT_CSD, 1, 0, 0, 0, TF_TOTAL_SAMPLES);
+		ROW(s, 1, DP_ENT_CSD, 1, 0, DP_ROW_THREAD, 0, TF_TOTAL_SAMPLES);
 		CHECK_STR(s->rows[1].name, "<program> -> main (thread 1)");
 		CHECK_EQ(s->rows[1].clique, t.a->root_clique);
 	}
@@ -190,7 +190,7 @@ TEST(root_action_errors)
 		CHECK_EQ(tf_section(r, "ancestors")->n_rows, 0);
 		s = tf_section(r, "procs");
 		CHECK_EQ(s->n_rows, 2);
-		ROW(s, 1, DP_ENT_CSD, 1, 1, 0, 0, TF_TOTAL_SAMPLES);
+		ROW(s, 1, DP_ENT_CSD, 1, 1, DP_ROW_THREAD, 0, TF_TOTAL_SAMPLES);
 		dp_report_free(r);
 	}
 	/* 50%: root -> thread -> main -> work (41 of 81); cheap (40) is below */
