@@ -284,8 +284,9 @@ int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint
 size_t dp_rep_name_base(const char *name);
 
 /* dp_rep_name_like - whether @name answers to @pat as a user types it: equal, with "..."
- * in @pat standing for any text, and, when @pat has no '(', up to @name's parameter
- * list ("Json::throwLogicError" answers for "Json::throwLogicError(std::string const&)"). */
+ * (a run of three dots or more, as a shortened name may show "....)") in @pat standing
+ * for any text, and, when @pat has no '(', up to @name's parameter list
+ * ("Json::throwLogicError" answers for "Json::throwLogicError(std::string const&)"). */
 bool dp_rep_name_like(const char *pat, const char *name);
 
 /* dp_rep_check_id - 0 if 1 <= @id <= @n, else -DP_ENOENT "unknown WHAT id=ID (valid:

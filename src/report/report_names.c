@@ -54,22 +54,35 @@ size_t dp_rep_name_base(const char *name)
 	return depth == 0 && n > 0 ? n : strlen(name);
 }
 
-/* like - whether @name[0..nlen) matches pattern @pat[0..plen) in which "..." is any text */
+/* dots_at - the first run of three dots or more in @p[0..n) (its start; *@len its
+ * length), or NULL: a shortened name's "..." may meet an elided "(...)" as "....)" */
+static const char *dots_at(const char *p, size_t n, size_t *len)
+{
+	const char *d = n >= 3 ? memmem(p, n, "...", 3) : NULL;
+
+	if (d)
+		for (*len = 3; (size_t)(d - p) + *len < n && d[*len] == '.';)
+			(*len)++;
+	return d;
+}
+
+/* like - whether @name[0..nlen) matches pattern @pat[0..plen) in which a run of three
+ * dots or more is any text */
 static bool like(const char *pat, size_t plen, const char *name, size_t nlen)
 {
-	const char *dots = plen >= 3 ? memmem(pat, plen, "...", 3) : NULL;
-	size_t head, pos;
+	size_t dl = 0, head, pos;
+	const char *dots = dots_at(pat, plen, &dl);
 
 	if (!dots)
 		return plen == nlen && memcmp(pat, name, plen) == 0;
 	head = (size_t)(dots - pat);
 	if (head > nlen || memcmp(pat, name, head) != 0)
 		return false;
-	pat += head + 3;
-	plen -= head + 3;
+	pat += head + dl;
+	plen -= head + dl;
 	pos = head;
-	for (;;) { /* each segment after a "...": the first place it fits, the last at the end */
-		const char *next = plen >= 3 ? memmem(pat, plen, "...", 3) : NULL;
+	for (;;) { /* each segment after dots: the first place it fits, the last at the end */
+		const char *next = dots_at(pat, plen, &dl);
 		size_t seg = next ? (size_t)(next - pat) : plen;
 		const char *at;
 
@@ -79,8 +92,8 @@ static bool like(const char *pat, size_t plen, const char *name, size_t nlen)
 		if (!at)
 			return false;
 		pos = (size_t)(at - name) + seg;
-		pat += seg + 3;
-		plen -= seg + 3;
+		pat += seg + dl;
+		plen -= seg + dl;
 	}
 }
 

@@ -19,3 +19,8 @@ target_link_libraries(test_report_sort PRIVATE dp_display)
 dp_unit_test(test_report_total ${CMAKE_CURRENT_LIST_DIR}/test_report_total.c ${DP_REP_FIX}
 	${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
 target_link_libraries(test_report_total PRIVATE dp_display)
+
+# Names as users type them, and the search page.
+dp_unit_test(test_report_names ${CMAKE_CURRENT_LIST_DIR}/test_report_names.c ${DP_REP_FIX}
+	${CMAKE_CURRENT_LIST_DIR}/test_analysis_gen.c)
+target_link_libraries(test_report_names PRIVATE dp_display)
