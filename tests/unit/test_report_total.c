@@ -141,6 +141,34 @@ TEST(fixture_recursion)
 	tf_close(&t);
 }
 
+/* a flame node of a recursion of several procedures: its self is its members' own (the
+ * tooltip's self), not its entry call's */
+TEST(flame_clique_self)
+{
+	struct tf_ctx t;
+	struct dp_report *r;
+	const struct dp_rep_section *s;
+	uint32_t seen = 0;
+
+	TF_OPEN(&t, NULL);
+	r = tf_report(&t, "page=flame&min=0", NULL, 0);
+	s = r ? tf_section(r, "tree") : NULL;
+	for (uint32_t i = 0; s && i < s->n_rows; i++) {
+		const struct dp_rep_row *row = &s->rows[i];
+
+		if (row->clique != tf_clique_of(&t, 9) || row->kind != DP_ENT_CSD)
+			continue;
+		seen++;
+		/* is_even 1 + 4 and is_odd 5 samples; the call from main brought 1 */
+		CHECK_EQ(row->own.samples, 10);
+		CHECK_EQ(row->own.samples + row->desc.samples, 10);
+		CHECK_EQ(row->own.calls, 1); /* calls stay the entry call's */
+	}
+	CHECK_EQ(seen, 1);
+	dp_report_free(r);
+	tf_close(&t);
+}
+
 TEST(generated_every_procedure)
 {
 	uint32_t n_rec = 0;
@@ -166,4 +194,4 @@ TEST(generated_every_procedure)
 	CHECK(n_rec > 10); /* recursions of several procedures were there to test */
 }
 
-DP_TEST_MAIN(test_fixture_recursion, test_generated_every_procedure)
+DP_TEST_MAIN(test_fixture_recursion, test_flame_clique_self, test_generated_every_procedure)
