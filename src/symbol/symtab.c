@@ -57,8 +57,10 @@ static void load(struct dp_sym_mod *m)
 		    shndx == SHN_UNDEF || sym.st_value == 0)
 			continue;
 		m->defined[m->n_syms] = s;
-		m->syms[m->n_syms++] = (struct dp_sym_elfsym){
-			.addr = addr, .name = s, .bind = GELF_ST_BIND(sym.st_info)};
+		m->syms[m->n_syms++] = (struct dp_sym_elfsym){.addr = addr,
+							      .size = sym.st_size,
+							      .name = s,
+							      .bind = GELF_ST_BIND(sym.st_info)};
 	}
 	dp_sym_sort(m->syms, m->n_syms, sizeof(*m->syms), sym_cmp);
 	dp_sym_sort(m->defined, m->n_syms, sizeof(*m->defined), str_cmp);
@@ -82,6 +84,38 @@ const struct dp_sym_elfsym *dp_sym_elfsym_at(struct dp_sym_mod *m, uint64_t addr
 			hi = mid;
 	}
 	return lo < m->n_syms && m->syms[lo].addr == addr ? &m->syms[lo] : NULL;
+}
+
+/*
+ * dp_sym_elfsym_covering - the defined function symbol of @m whose code holds runtime
+ * @addr: the last one starting at or below it (global before weak before local among
+ * aliases), if its size reaches @addr or it has none (assembly without .size); else NULL.
+ */
+const struct dp_sym_elfsym *dp_sym_elfsym_covering(struct dp_sym_mod *m, uint64_t addr)
+{
+	uint32_t lo = 0, hi;
+	const struct dp_sym_elfsym *s;
+
+	if (!m->syms_done)
+		load(m);
+	hi = m->n_syms;
+	while (lo < hi) { /* first symbol above addr */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	s = &m->syms[lo - 1];
+	while (s > m->syms && s[-1].addr == s->addr)
+		s--;
+	for (const struct dp_sym_elfsym *a = s; a < m->syms + m->n_syms && a->addr == s->addr; a++)
+		if (!a->size || addr - a->addr < a->size)
+			return a; /* the best-ranked alias that covers it */
+	return NULL;
 }
 
 /* dp_sym_is_defined - whether @m's symbol table defines a function named @name. */

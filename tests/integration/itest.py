@@ -410,6 +410,63 @@ def t_catch(ctx, ck):
     ck.balanced(p)
 
 
+def t_libtime(ctx, ck):
+    """Samples outside instrumented code are library leaves under the current function,
+    named "SYMBOL [OBJECT]": a plainly built shared library's function, a function of the
+    program excluded from instrumentation, the C library's memchr; the instrumented own()
+    keeps its samples; a profile symbolized later gets the same leaves."""
+    plain = COMPILERS[ctx.family][0]
+    ctx.must([plain, ctx.opt, "-shared", "-fPIC", "-o", "libdplt.so",
+              os.path.join(PROGS, "libtime_lib.c")])
+    exe = ctx.build("libtime", ["libtime.c"],
+                    extra=["-L", ctx.work, "-ldplt", "-Wl,-rpath," + ctx.work])
+    n = 150000000 if ctx.opt == "-O2" else 50000000
+    out, p = ctx.run(exe, n)
+    ck.true("program output", out.startswith("work="))
+    lib, mine = "lt_spin [libdplt.so]", "busy [libtime]"
+    for name in (lib, mine):
+        kinds = [x["kind"] for x in p.ps.values() if x["name"] == name]
+        ck.eq("procedures named %s" % name, kinds, ["library"])
+    e = p.edges()
+    total = sum(v["samples"] for (a, _), v in e.items() if a == "work") + \
+        e.get(("main", "work"), {"samples": 0})["samples"]
+    ck.true("work ran long enough to be sampled (%d samples)" % total, total >= 30)
+    for name in (lib, mine, "own"):
+        got = e.get(("work", name), {"samples": 0, "calls": -1})
+        ck.true("%s under work: %d of %d samples, a share near a third"
+                % (name, got["samples"], total), got["samples"] >= total * 0.12)
+        ck.eq("%s under work: calls" % name, got["calls"], 1 if name == "own" else 0)
+    self_work = e[("main", "work")]["samples"]
+    ck.true("work's own samples: %d of %d" % (self_work, total),
+            self_work <= max(3, total * 0.06))
+    ck.eq("leaves under own (an instrumented loop)",
+          [b for (a, b) in e if a == "own"], [])
+    libc = {b: v["samples"] for (a, b), v in e.items()
+            if a == "scan" and b.endswith("[libc.so.6]")}
+    scan_self = e[("main", "scan")]["samples"]
+    ck.true("memchr under scan as a C library leaf (%r, scan's own %d)" % (libc, scan_self),
+            len(libc) == 1 and sum(libc.values()) > scan_self)
+    ck.eq("every sample still charged once", sum(c["samples"] for c in p.csd),
+          p.doc["samples_outside"])
+    ck.eq("sampled PCs dropped once symbolized", p.doc.get("pcs"), [])
+    # written by the program itself, symbolized later (in memory by report, on disk by
+    # symbolize, twice: the same file)
+    raw = os.path.join(ctx.work, "raw.data")
+    r = subprocess.run([exe, str(n // 4)], cwd=ctx.work, capture_output=True, text=True,
+                       env=dict(ctx.env, DEEPPROF_OUTPUT=raw), check=False)
+    ck.eq("plain run", r.returncode, 0)
+    rp = Profile.load(ctx.deepprof, raw)
+    ck.true("an unsymbolized file has sampled PCs", len(rp.doc.get("pcs", [])) > 0)
+    rep = ctx.must([ctx.deepprof, "report", raw, "page=proc&name=work"]).stdout
+    ck.true("report of it names the leaves", lib in rep)
+    ctx.must([ctx.deepprof, "symbolize", raw])
+    once = ctx.must([ctx.deepprof, "dump", "--format=json", raw]).stdout
+    ctx.must([ctx.deepprof, "symbolize", raw])
+    ck.true("symbolizing again changes nothing",
+            once == ctx.must([ctx.deepprof, "dump", "--format=json", raw]).stdout)
+    ck.true("symbolized: the leaf", lib in once)
+
+
 def t_fork(ctx, ck):
     """A forked child: merged into the parent's profile by default; with --per-process in
     a file of its own (.PID before .data), the parent's in the -o file."""
