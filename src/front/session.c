@@ -142,11 +142,11 @@ void dp_session_wait(struct dp_session *s)
 		dp_sfile_wait(s->files[i]);
 }
 
-/* The report context of @f for thread view @view. */
-static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
+/* The report context of @f for the view preferences @p choose. */
+static void dp_session_ctx(const struct dp_sfile *f, const struct dp_prefs *p,
 			   struct dp_report_ctx *c)
 {
-	const struct dp_view *v = dp_sfile_view(f, view);
+	const struct dp_view *v = dp_sfile_pick(f, p);
 	/* the merged view's index may be under way on the background thread */
 	bool ready = atomic_load_explicit(&v->ix_done, memory_order_acquire);
 
@@ -154,7 +154,8 @@ static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
 				    .a = v->a,
 				    .contour = f->contour,
 				    .contour_error = f->contour_error,
-				    .flame_ix = ready ? v->ix : NULL};
+				    .flame_ix = ready ? v->ix : NULL,
+				    .has_libs = f->has_libs};
 }
 
 /* Status of a failed report build. */
@@ -188,16 +189,12 @@ int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum 
 				      : dp_answer_error(out, 400, dp_errmsg(), NULL, fmt, opts);
 		goto out;
 	}
-	if (q->prefs.view == DP_VIEW_THREADS) {
-		rc = dp_sfile_threads_view(s->files[i]);
-		if (rc < 0) {
-			rc = rc == -DP_ENOMEM
-				     ? rc
-				     : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
-			goto out;
-		}
+	rc = dp_sfile_prepare(s->files[i], &q->prefs);
+	if (rc < 0) {
+		rc = rc == -DP_ENOMEM ? rc : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
+		goto out;
 	}
-	dp_session_ctx(s->files[i], q->prefs.view, &ctx);
+	dp_session_ctx(s->files[i], &q->prefs, &ctx);
 	rc = dp_report_build(&ctx, q, &r);
 	if (rc == -DP_ENOMEM)
 		goto out;

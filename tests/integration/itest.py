@@ -414,7 +414,8 @@ def t_libtime(ctx, ck):
     """Samples outside instrumented code are library leaves under the current function,
     named "SYMBOL [OBJECT]": a plainly built shared library's function, a function of the
     program excluded from instrumentation, the C library's memchr; the instrumented own()
-    keeps its samples; a profile symbolized later gets the same leaves."""
+    keeps its samples. libs=fold gives them back to their callers, in reports, top,
+    exports and a profile symbolized later the same way."""
     plain = COMPILERS[ctx.family][0]
     ctx.must([plain, ctx.opt, "-shared", "-fPIC", "-o", "libdplt.so",
               os.path.join(PROGS, "libtime_lib.c")])
@@ -449,6 +450,25 @@ def t_libtime(ctx, ck):
     ck.eq("every sample still charged once", sum(c["samples"] for c in p.csd),
           p.doc["samples_outside"])
     ck.eq("sampled PCs dropped once symbolized", p.doc.get("pcs"), [])
+    data = os.path.join(ctx.work, "Deep.data")
+
+    def own_samples(query):
+        r = ctx.must([ctx.deepprof, "report", "--format=json", data, query])
+        return json.loads(r.stdout)["subject"]["own"]["samples"]
+    ck.eq("page=proc work: its own samples", own_samples("page=proc&name=work"), self_work)
+    ck.eq("libs=fold: work's own samples take its leaves'",
+          own_samples("page=proc&name=work&libs=fold"),
+          self_work + e[("work", lib)]["samples"] + e[("work", mine)]["samples"])
+    ck.eq("libs=fold&view=threads: the same",
+          own_samples("page=proc&name=work&libs=fold&view=threads"),
+          self_work + e[("work", lib)]["samples"] + e[("work", mine)]["samples"])
+    top = ctx.must([ctx.deepprof, "top", data]).stdout
+    folded = ctx.must([ctx.deepprof, "top", "--fold-libs", data]).stdout
+    ck.true("top lists the library leaf", lib in top)
+    ck.true("top --fold-libs does not", lib not in folded and "[libc.so.6]" not in folded)
+    for q, want in (("", True), ("libs=fold", False)):
+        r = ctx.must([ctx.deepprof, "export", "--format=folded", data, q, "-o", "-"])
+        ck.eq("export folded %r has the leaf" % q, ("work;" + lib) in r.stdout, want)
     # written by the program itself, symbolized later (in memory by report, on disk by
     # symbolize, twice: the same file)
     raw = os.path.join(ctx.work, "raw.data")
@@ -465,6 +485,15 @@ def t_libtime(ctx, ck):
     ck.true("symbolizing again changes nothing",
             once == ctx.must([ctx.deepprof, "dump", "--format=json", raw]).stdout)
     ck.true("symbolized: the leaf", lib in once)
+    # two runs merged: one leaf per context and symbol, its samples summed
+    merged = os.path.join(ctx.work, "m.data")
+    ctx.must([ctx.deepprof, "merge", "-o", merged, data, raw])
+    m = Profile.load(ctx.deepprof, merged)
+    rs = Profile.load(ctx.deepprof, raw).edge("work", lib)["samples"]
+    ck.eq("merged: procedures named %s" % lib,
+          [x["kind"] for x in m.ps.values() if x["name"] == lib], ["library"])
+    ck.eq("merged: its samples under work", m.edge("work", lib)["samples"],
+          e[("work", lib)]["samples"] + rs)
 
 
 def t_fork(ctx, ck):
