@@ -410,6 +410,19 @@ def t_catch(ctx, ck):
     ck.balanced(p)
 
 
+def t_builtins(ctx, ck):
+    """Functions ending in a gcc builtin that gcc marks as a tail call and expands inline
+    (an atomic store, memcpy): they build and link (no reference to __atomic_store_4),
+    and their calls and exits are counted once each."""
+    exe = ctx.build("builtins", ["builtins.c"])
+    n = 1000
+    out, p = ctx.run(exe, n)
+    ck.eq("program output", out, "on=1 b=0123456789abcde\n")
+    for fn in ("raise_flag", "copy16"):
+        ck.edge(p, "main", fn, calls=n, exits=n, unwinds=0)
+    ck.balanced(p)
+
+
 def t_libtime(ctx, ck):
     """Samples outside instrumented code are library leaves under the current function,
     named "SYMBOL [OBJECT]": a plainly built shared library's function, a function of the
