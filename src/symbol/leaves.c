@@ -7,6 +7,7 @@
  * (object, symbol), one CSS per (caller PS, leaf), one PD and CSD per (caller PD, leaf).
  * Then the PC records are dropped, so the file keeps one leaf per context and symbol.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,13 +179,14 @@ static uint32_t linkage_of(int bind)
 				   : DP_LINK_UNKNOWN;
 }
 
-/* The PS of leaf @l: "SYMBOL [OBJECT]" (demangled), the mangled symbol as linkage name,
- * the object's path as its file (its module), linkage from the binding. */
+/* The PS of leaf @l: "SYMBOL [OBJECT]" (demangled, without a symbol version's "@..."),
+ * the symbol as linkage name, the object's path as its file (its module), linkage from
+ * the binding. */
 static int leaf_ps(struct dp_sym_ctx *c, const struct leaf *l, struct dp_ps *ps)
 {
 	const char *path = dp_sym_obj_path(c->p, l->obj), *base = strrchr(path, '/');
 	uint32_t dem = 0;
-	char *name;
+	char *name, *at;
 	size_t len;
 	int rc = 0;
 
@@ -193,8 +195,14 @@ static int leaf_ps(struct dp_sym_ctx *c, const struct leaf *l, struct dp_ps *ps)
 			     .addr = l->addr,
 			     .object = l->obj,
 			     .linkage = l->sym ? linkage_of(l->bind) : DP_LINK_UNKNOWN};
-	if (l->sym)
-		rc = dp_sym_demangle(c, l->sym, &dem);
+	if (l->sym && (name = strdup(l->sym)) == NULL)
+		return nomem();
+	if (l->sym) {
+		if ((at = strchr(name, '@')) != NULL && at > name)
+			*at = '\0'; /* __pthread_mutex_lock@GLIBC_2.2.5: a compatibility alias */
+		rc = dp_sym_demangle(c, name, &dem);
+		free(name);
+	}
 	len = strlen(dp_profile_str(c->p, dem)) + strlen(base) + 4;
 	name = rc == 0 ? malloc(len) : NULL;
 	if (rc == 0 && !name)

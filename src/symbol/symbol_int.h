@@ -88,6 +88,7 @@ struct dp_sym_elfsym {
 	uint64_t size;	  /* st_size, 0 unknown */
 	const char *name; /* owned by libelf, valid for the session */
 	int bind;	  /* STB_* */
+	uint32_t shndx;	  /* its section's index */
 };
 
 struct dp_sym_curange {

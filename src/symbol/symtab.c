@@ -60,7 +60,8 @@ static void load(struct dp_sym_mod *m)
 		m->syms[m->n_syms++] = (struct dp_sym_elfsym){.addr = addr,
 							      .size = sym.st_size,
 							      .name = s,
-							      .bind = GELF_ST_BIND(sym.st_info)};
+							      .bind = GELF_ST_BIND(sym.st_info),
+							      .shndx = shndx};
 	}
 	dp_sym_sort(m->syms, m->n_syms, sizeof(*m->syms), sym_cmp);
 	dp_sym_sort(m->defined, m->n_syms, sizeof(*m->defined), str_cmp);
@@ -86,10 +87,20 @@ const struct dp_sym_elfsym *dp_sym_elfsym_at(struct dp_sym_mod *m, uint64_t addr
 	return lo < m->n_syms && m->syms[lo].addr == addr ? &m->syms[lo] : NULL;
 }
 
+/* The index of the section of @m holding runtime @addr, 0 if none. */
+static uint32_t section_of(struct dp_sym_mod *m, uint64_t addr)
+{
+	Dwarf_Addr a = addr, bias;
+	Elf_Scn *scn = dwfl_module_address_section(m->mod, &a, &bias);
+
+	return scn ? (uint32_t)elf_ndxscn(scn) : 0;
+}
+
 /*
  * dp_sym_elfsym_covering - the defined function symbol of @m whose code holds runtime
  * @addr: the last one starting at or below it (global before weak before local among
- * aliases), if its size reaches @addr or it has none (assembly without .size); else NULL.
+ * aliases), if its size reaches @addr, or if it has none (assembly without .size) and
+ * @addr is in its section (not _init's reaching over the PLT); else NULL.
  */
 const struct dp_sym_elfsym *dp_sym_elfsym_covering(struct dp_sym_mod *m, uint64_t addr)
 {
@@ -113,7 +124,7 @@ const struct dp_sym_elfsym *dp_sym_elfsym_covering(struct dp_sym_mod *m, uint64_
 	while (s > m->syms && s[-1].addr == s->addr)
 		s--;
 	for (const struct dp_sym_elfsym *a = s; a < m->syms + m->n_syms && a->addr == s->addr; a++)
-		if (!a->size || addr - a->addr < a->size)
+		if (a->size ? addr - a->addr < a->size : a->shndx == section_of(m, addr))
 			return a; /* the best-ranked alias that covers it */
 	return NULL;
 }

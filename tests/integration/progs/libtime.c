@@ -1,8 +1,9 @@
 /*
  * tests/integration/progs/libtime.c - CPU time spent outside instrumented code, each part
  * about a third of work(): lt_spin in a plainly built shared library, busy (excluded
- * from instrumentation) in this program, own (instrumented) for comparison; and scan,
- * whose time is the C library's memchr.
+ * from instrumentation) in this program, own (instrumented) for comparison; scan, whose
+ * time is the C library's memchr; ping, which calls a library function through the PLT
+ * all the time; and count, whose time is in assembly without a symbol size.
  * usage: libtime N    (N loop steps per part)
  */
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 
 unsigned long lt_spin(unsigned long n);
+unsigned long lt_next(unsigned long i);
+unsigned long lt_count(unsigned long n);
 
 __attribute__((noinline, no_instrument_function)) unsigned long busy(unsigned long n)
 {
@@ -46,10 +49,25 @@ __attribute__((noinline)) unsigned long scan(unsigned long n)
 	return found;
 }
 
+__attribute__((noinline)) unsigned long ping(unsigned long n)
+{
+	unsigned long i = 0;
+
+	while (i < n)
+		i = lt_next(i);
+	return i;
+}
+
+__attribute__((noinline)) unsigned long count(unsigned long n)
+{
+	return lt_count(n) + 1; /* not a tail call: lt_count runs under count */
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
 
-	printf("work=%lu scan=%lu\n", work(n) % 1000, scan(n));
+	printf("work=%lu scan=%lu ping=%lu count=%lu\n", work(n) % 1000, scan(n),
+	       ping(n / 2) - n / 2, count(n));
 	return 0;
 }
