@@ -195,13 +195,15 @@ static int leaf_ps(struct dp_sym_ctx *c, const struct leaf *l, struct dp_ps *ps)
 			     .addr = l->addr,
 			     .object = l->obj,
 			     .linkage = l->sym ? linkage_of(l->bind) : DP_LINK_UNKNOWN};
-	if (l->sym && (name = strdup(l->sym)) == NULL)
-		return nomem();
 	if (l->sym) {
-		if ((at = strchr(name, '@')) != NULL && at > name)
+		char *sym = strdup(l->sym);
+
+		if (!sym)
+			return nomem();
+		if ((at = strchr(sym, '@')) != NULL && at > sym)
 			*at = '\0'; /* __pthread_mutex_lock@GLIBC_2.2.5: a compatibility alias */
-		rc = dp_sym_demangle(c, name, &dem);
-		free(name);
+		rc = dp_sym_demangle(c, sym, &dem);
+		free(sym);
 	}
 	len = strlen(dp_profile_str(c->p, dem)) + strlen(base) + 4;
 	name = rc == 0 ? malloc(len) : NULL;
