@@ -126,6 +126,37 @@ struct dp_rt_tls {
 	struct dp_rt_thread *th;
 };
 
+/*
+ * The sampled PCs of one thread (rt_sample.c): (CSD, interrupted PC) -> samples, open
+ * addressing, written only by the thread's own SIGPROF handler and read by the writer.
+ * An entry is published by a release store of its pc (0 = empty slot) after its csd and
+ * n. Tables double from DP_RT_PCS_MIN to DP_RT_PCS_MAX entries at 3/4 load; an outgrown
+ * table stays mapped (prev) since the writer may be reading it. The symbolizer tells
+ * from the PCs which samples ran outside instrumented code (docs/FORMAT.md, SPCS).
+ */
+struct dp_rt_pcs_ent {
+	uintptr_t pc;
+	uint32_t csd; /* the CSD's per-thread index; DP_RT_PCS_ROOT for the root CSD */
+	uint32_t n;   /* samples */
+};
+
+struct dp_rt_pcs_tab {
+	struct dp_rt_pcs_tab *prev; /* the table this one replaced */
+	size_t bytes;		    /* mapping size, header included */
+	uint32_t cap, used;
+	struct dp_rt_pcs_ent ent[];
+};
+
+#define DP_RT_PCS_ROOT UINT32_MAX
+#define DP_RT_PCS_MIN  1024u
+#define DP_RT_PCS_MAX  65536u
+
+/* dp_rt_pcs_hash - the home slot of (@pc, @csd) before the table's mask. */
+DP_RT_NOINST static inline uint64_t dp_rt_pcs_hash(uintptr_t pc, uint32_t csd)
+{
+	return (((uint64_t)pc ^ ((uint64_t)csd << 20)) * 0x9E3779B97F4A7C15ull) >> 32;
+}
+
 /* Per-thread state, mmap'd; outlives the thread (the writer reads it). */
 struct dp_rt_thread {
 	struct dp_rt_csd root_csd; /* root -> thread root; callee = thread root PD */
@@ -140,8 +171,10 @@ struct dp_rt_thread {
 	uint64_t start_ns, end_ns;
 	uint64_t samples_inside;
 	uint64_t lost_calls, lost_samples, lost_allocs;
-	uint32_t flags;	   /* DP_THREAD_* */
-	int alive_in_file; /* 0 after fork() for threads other than the forking one */
+	struct dp_rt_pcs_tab *pcs; /* sampled PCs (NULL before the first sample) */
+	uint64_t pcs_missed;	   /* samples charged without a PC entry (table full) */
+	uint32_t flags;		   /* DP_THREAD_* */
+	int alive_in_file;	   /* 0 after fork() for threads other than the forking one */
 	int has_timer;
 	timer_t timer;
 	char name[16];
@@ -264,6 +297,7 @@ int dp_rt_sample_install(void);
 void dp_rt_sample_thread_start(struct dp_rt_thread *th);
 void dp_rt_sample_thread_stop(struct dp_rt_thread *th);
 int dp_rt_sample_check(void);
+void dp_rt_pcs_zero(struct dp_rt_thread *th);
 
 /* rt_write.c: the writer. */
 int dp_rt_write(int at_exit);

@@ -341,7 +341,7 @@ int dp_analysis_group_totals_at(struct dp_analysis *a, uint32_t mid)
 	for (uint32_t k = 1; k <= p->n_ps; k++) {
 		ps[k].group[0] = a->ps_module[k];
 		ps[k].group[1] = p->ps[k].object <= p->n_objects ? p->ps[k].object : 0;
-		ps[k].fn = p->ps[k].kind == DP_PS_FUNCTION;
+		ps[k].fn = p->ps[k].kind == DP_PS_FUNCTION || p->ps[k].kind == DP_PS_LIBRARY;
 	}
 	/* every clique nothing enters starts a tree: the root's, and unreachable ones */
 	if (sweep)

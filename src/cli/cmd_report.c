@@ -66,6 +66,7 @@ static const char top_usage[] =
 	"  --limit N                how many procedures (default 20)\n"
 	"  --total                  rank by total cost (self + callees), not self (by\n"
 	"                           total callseqs when the profile has no samples)\n"
+	"  --fold-libs              time in libraries as their callers' own (libs=fold)\n"
 	"  --format, --contour, --width, --base, --absolute   as for deepprof report\n"
 	"  -h, --help               show this help\n";
 
@@ -82,6 +83,7 @@ static const char tree_usage[] =
 	"                           the minimum is raised, and the page says so\n"
 	"  --metric M               time, calls, callseqs, allocs or bytes (default time,\n"
 	"                           or callseqs when the profile has no samples)\n"
+	"  --fold-libs              time in libraries as their callers' own (libs=fold)\n"
 	"  --format, --contour, --width, --base, --absolute   as for deepprof report\n"
 	"  -h, --help               show this help\n";
 
@@ -206,10 +208,11 @@ int dp_cmd_find(int argc, char **argv)
 	return rc;
 }
 
-/* The extra options of top and tree (--limit, --total, --depth, --min, --metric). */
+/* The extra options of top and tree (--limit, --total, --depth, --min, --metric,
+ * --fold-libs). */
 struct shorthand {
 	unsigned limit, depth;
-	int total;
+	int total, fold;
 	const char *min, *metric;
 };
 
@@ -219,8 +222,8 @@ static int shorthand_opt(const char *arg, const char *val, void *ctx)
 	char *end;
 	unsigned long v;
 
-	if (strcmp(arg, "--total") == 0) {
-		sh->total = 1;
+	if (strcmp(arg, "--total") == 0 || strcmp(arg, "--fold-libs") == 0) {
+		*(arg[2] == 't' ? &sh->total : &sh->fold) = 1;
 		return 0;
 	}
 	if (!val)
@@ -275,7 +278,7 @@ int dp_cmd_top(int argc, char **argv)
 	char q[256];
 	int rc = 0, json;
 
-	s = shorthand_open(argc, argv, top_usage, "--limit --total", &sh, &o, &rc);
+	s = shorthand_open(argc, argv, top_usage, "--limit --total --fold-libs", &sh, &o, &rc);
 	if (!s)
 		return rc;
 	n = sh.limit ? sh.limit : 1;
@@ -284,15 +287,16 @@ int dp_cmd_top(int argc, char **argv)
 	if (json)
 		fputs("[\n", stdout);
 	if (dp_cli_has_samples(s) || sh.total) {
-		snprintf(q, sizeof(q), "page=top&metric=%s&scope=%s&limit=1-%u",
+		snprintf(q, sizeof(q), "page=top&metric=%s&scope=%s&limit=1-%u%s",
 			 dp_cli_has_samples(s) ? "time" : "callseqs", sh.total ? "total" : "self",
-			 n);
+			 n, sh.fold ? "&libs=fold" : "");
 		rc = report_print(s, &o, q);
 		if (rc == 0)
 			fputs(json ? ",\n" : "\n", stdout);
 	}
 	if (rc == 0) {
-		snprintf(q, sizeof(q), "page=top&metric=calls&limit=1-%u", n);
+		snprintf(q, sizeof(q), "page=top&metric=calls&limit=1-%u%s", n,
+			 sh.fold ? "&libs=fold" : "");
 		rc = report_print(s, &o, q);
 	}
 	if (json)
@@ -309,13 +313,14 @@ int dp_cmd_tree(int argc, char **argv)
 	char q[512];
 	int rc = 0;
 
-	s = shorthand_open(argc, argv, tree_usage, "--depth --min --metric", &sh, &o, &rc);
+	s = shorthand_open(argc, argv, tree_usage, "--depth --min --metric --fold-libs", &sh, &o,
+			   &rc);
 	if (!s)
 		return rc;
 	if (!sh.metric)
 		sh.metric = dp_cli_has_samples(s) ? "time" : "callseqs";
-	snprintf(q, sizeof(q), "page=flame&metric=%.32s&min=%.32s&depth=%u", sh.metric, sh.min,
-		 sh.depth);
+	snprintf(q, sizeof(q), "page=flame&metric=%.32s&min=%.32s&depth=%u%s", sh.metric, sh.min,
+		 sh.depth, sh.fold ? "&libs=fold" : "");
 	rc = report_print(s, &o, q);
 	dp_session_free(s);
 	return rc;

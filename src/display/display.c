@@ -194,18 +194,19 @@ static int dp_disp_done(struct dp_display *d, int rc, struct dp_display **out)
 }
 
 /* d->download: the subtree of @r's page (a clique, a procedure, else the whole profile),
- * in the page's thread view. */
+ * in the page's view (threads, library leaves). */
 static int dp_disp_download(struct dp_display *d, const struct dp_report *r)
 {
 	const char *view = r->q.prefs.view == DP_VIEW_THREADS ? "view=threads&" : "";
+	const char *libs = r->q.prefs.libs == DP_LIBS_FOLD ? "libs=fold&" : "";
 
 	if ((r->q.page == DP_PAGE_CLIQUE || r->q.page == DP_PAGE_PROC) && r->q.id)
-		d->download = dp_disp_printf(d, "page=%s&id=%u&%s", dp_query_page_name(r->q.page),
-					     r->q.id, view);
+		d->download = dp_disp_printf(d, "page=%s&id=%u&%s%s", dp_query_page_name(r->q.page),
+					     r->q.id, view, libs);
 	else if (r->q.page == DP_PAGE_FLAME && r->q.root) /* the zoomed graph's clique */
-		d->download = dp_disp_printf(d, "page=clique&id=%u&%s", r->q.root, view);
+		d->download = dp_disp_printf(d, "page=clique&id=%u&%s%s", r->q.root, view, libs);
 	else
-		d->download = view;
+		d->download = dp_disp_printf(d, "%s%s", view, libs);
 	return d->download ? 0 : -DP_ENOMEM;
 }
 

@@ -9,7 +9,7 @@
 #include "display_int.h"
 
 #define DP_NAV_MAX	 16
-#define DP_TOGGLE_GROUPS 12
+#define DP_TOGGLE_GROUPS 13
 #define DP_TOGGLE_MAX	 12
 #define DP_PAGER_MAX	 16
 
@@ -110,9 +110,9 @@ static bool dp_prefs_eq(const struct dp_prefs *a, const struct dp_prefs *b)
 	return a->fields == b->fields && a->sort == b->sort && a->sort_metric == b->sort_metric &&
 	       a->sort_scope == b->sort_scope && a->sort_per == b->sort_per &&
 	       a->sort_rev == b->sort_rev && a->ancestors == b->ancestors &&
-	       a->summarise == b->summarise && a->contour == b->contour &&
+	       a->summarise == b->summarise && a->contour == b->contour && a->split == b->split &&
 	       a->inactive == b->inactive && a->time_unit == b->time_unit && a->mq == b->mq &&
-	       a->view == b->view;
+	       a->view == b->view && a->libs == b->libs;
 }
 
 /* A choice: the page's query with prefs @p; current when @p equals the page's prefs. */
@@ -247,6 +247,8 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 	static const char *const mq_l[] = {"when different", "always", "never"};
 	static const int views[] = {DP_VIEW_MERGED, DP_VIEW_THREADS};
 	static const char *const view_l[] = {"merged", "per thread"};
+	static const int libs[] = {DP_LIBS_SHOW, DP_LIBS_FOLD};
+	static const char *const libs_l[] = {"shown", "folded into callers"};
 	static const int ancs[] = {1, 5, 10, -1};
 	static const char *const anc_l[] = {"1", "5", "10", "all"};
 	static const int units[] = {DP_TIME_AUTO, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS};
@@ -275,6 +277,9 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 		rc = dp_tg_choice(&g, "module names", offsetof(struct dp_prefs, mq), mqs, mq_l, 3);
 	if (!rc)
 		rc = dp_tg_choice(&g, "threads", offsetof(struct dp_prefs, view), views, view_l, 2);
+	if (!rc && r->has_libs)
+		rc = dp_tg_choice(&g, "libraries", offsetof(struct dp_prefs, libs), libs, libs_l,
+				  2);
 	if (!rc && (pg == DP_PAGE_CLIQUE || pg == DP_PAGE_ROOT || pg == DP_PAGE_ACTION))
 		rc = dp_tg_choice(&g, "ancestors", offsetof(struct dp_prefs, ancestors), ancs,
 				  anc_l, 4);

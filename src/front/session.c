@@ -182,11 +182,11 @@ void dp_session_wait(struct dp_session *s)
 		dp_sfile_wait(s->base);
 }
 
-/* The report context of @f for thread view @view. */
-static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
+/* The report context of @f for the view preferences @p choose. */
+static void dp_session_ctx(const struct dp_sfile *f, const struct dp_prefs *p,
 			   struct dp_report_ctx *c)
 {
-	const struct dp_view *v = dp_sfile_view(f, view);
+	const struct dp_view *v = dp_sfile_pick(f, p);
 	/* the merged view's index may be under way on the background thread */
 	bool ready = atomic_load_explicit(&v->ix_done, memory_order_acquire);
 
@@ -195,22 +195,24 @@ static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
 				    .contour = f->contour,
 				    .contour_error = f->contour_error,
 				    .flame_ix = ready ? v->ix : NULL,
-				    .cmp_memo = v->cmp_memo};
+				    .cmp_memo = v->cmp_memo,
+				    .has_libs = f->has_libs};
 }
 
-/* Report @r (about @ctx, in thread view @view) beside the same page of s->base.
- * Return: 0, or a negative dp_err (the base's per-thread view failed, or out of memory). */
-static int dp_session_compare(struct dp_session *s, enum dp_view_kind view,
+/* Report @r (about @ctx, in the view the preferences @p choose) beside the same page of
+ * s->base, in the same view. Return: 0, or a negative dp_err (the base's view failed, or
+ * out of memory). */
+static int dp_session_compare(struct dp_session *s, const struct dp_prefs *p,
 			      const struct dp_report_ctx *ctx, struct dp_report *r)
 {
 	struct dp_compare_opts o = {.base_name = s->base->path,
 				    .absolute = (s->base_flags & DP_BASE_ABSOLUTE) != 0};
 	struct dp_report_ctx bctx;
-	int rc = view == DP_VIEW_THREADS ? dp_sfile_threads_view(s->base) : 0;
+	int rc = dp_sfile_prepare(s->base, p);
 
 	if (rc < 0)
 		return rc;
-	dp_session_ctx(s->base, view, &bctx);
+	dp_session_ctx(s->base, p, &bctx);
 	return dp_report_compare(r, ctx, &bctx, &o);
 }
 
@@ -245,19 +247,15 @@ int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum 
 				      : dp_answer_error(out, 400, dp_errmsg(), NULL, fmt, opts);
 		goto out;
 	}
-	if (q->prefs.view == DP_VIEW_THREADS) {
-		rc = dp_sfile_threads_view(s->files[i]);
-		if (rc < 0) {
-			rc = rc == -DP_ENOMEM
-				     ? rc
-				     : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
-			goto out;
-		}
+	rc = dp_sfile_prepare(s->files[i], &q->prefs);
+	if (rc < 0) {
+		rc = rc == -DP_ENOMEM ? rc : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
+		goto out;
 	}
-	dp_session_ctx(s->files[i], q->prefs.view, &ctx);
+	dp_session_ctx(s->files[i], &q->prefs, &ctx);
 	rc = dp_report_build(&ctx, q, &r);
 	if (rc == 0 && s->base)
-		rc = dp_session_compare(s, q->prefs.view, &ctx, r);
+		rc = dp_session_compare(s, &q->prefs, &ctx, r);
 	if (rc == -DP_ENOMEM)
 		goto out;
 	if (rc < 0)

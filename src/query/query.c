@@ -39,6 +39,7 @@ const char *const dp_q_group_names[4] = {"site", "proc", "module", "clique"};
 const char *const dp_q_unit_names[5] = {"auto", "s", "ms", "us", "ticks"};
 const char *const dp_q_mq_names[3] = {"diff", "always", "never"};
 const char *const dp_q_view_names[2] = {"merged", "threads"};
+const char *const dp_q_libs_names[2] = {"show", "fold"};
 const char *const dp_q_format_names[3] = {"text", "json", "html"};
 const char *const dp_q_sort_names[3] = {"source", "name", "cost"};
 const char *const dp_q_match_names[2] = {"substring", "regex"};
@@ -90,6 +91,7 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 	[DP_QK_UNIT] = {"unit", 0},
 	[DP_QK_MQ] = {"mq", 0},
 	[DP_QK_VIEW] = {"view", 0},
+	[DP_QK_LIBS] = {"libs", 0},
 	[DP_QK_FORMAT] = {"format", 0},
 	[DP_QK_FILE] = {"file", 0},
 };
@@ -119,6 +121,7 @@ void dp_prefs_default(struct dp_prefs *p, bool has_time)
 	p->time_unit = DP_TIME_AUTO;
 	p->mq = DP_MQ_DIFF;
 	p->view = DP_VIEW_MERGED;
+	p->libs = DP_LIBS_SHOW;
 }
 
 void dp_query_reset_params(struct dp_query *q, enum dp_page page)
@@ -273,6 +276,8 @@ static void format_prefs(const struct dp_query *q, struct dp_buf *b)
 		add_word(b, DP_QK_MQ, dp_q_mq_names[p->mq]);
 	if (p->view != d.view)
 		add_word(b, DP_QK_VIEW, dp_q_view_names[p->view]);
+	if (p->libs != d.libs)
+		add_word(b, DP_QK_LIBS, dp_q_libs_names[p->libs]);
 }
 
 int dp_query_format(const struct dp_query *q, struct dp_buf *out)

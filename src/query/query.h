@@ -85,6 +85,9 @@ enum dp_sort {
 enum dp_time_unit { DP_TIME_AUTO = 0, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS };
 enum dp_mq { DP_MQ_DIFF = 0, DP_MQ_ALWAYS, DP_MQ_NEVER };  /* module qualification */
 enum dp_view_kind { DP_VIEW_MERGED = 0, DP_VIEW_THREADS }; /* thread view */
+/* library leaves (procedures of kind library: samples outside instrumented code) shown,
+ * or folded into their callers' own cost */
+enum dp_libs { DP_LIBS_SHOW = 0, DP_LIBS_FOLD };
 
 /* Inactive (never called / zero-cost) rows shown (inactive=, 3 letters h|s). */
 #define DP_SHOW_INACTIVE_SITES	 0x1u
@@ -112,6 +115,7 @@ struct dp_prefs {
 	enum dp_time_unit time_unit;
 	enum dp_mq mq;
 	enum dp_view_kind view;
+	enum dp_libs libs;
 };
 
 #define DP_QUERY_NAME_MAX 1024 /* longest name= / module name / file= accepted */

@@ -60,6 +60,7 @@ enum dp_qkey {
 	DP_QK_UNIT,
 	DP_QK_MQ,
 	DP_QK_VIEW,
+	DP_QK_LIBS,
 	DP_QK_FORMAT, /* front-end choices, last */
 	DP_QK_FILE,
 	DP_QK_COUNT
@@ -82,6 +83,7 @@ extern const char *const dp_q_group_names[4];
 extern const char *const dp_q_unit_names[5];
 extern const char *const dp_q_mq_names[3];
 extern const char *const dp_q_view_names[2];
+extern const char *const dp_q_libs_names[2];
 extern const char *const dp_q_format_names[3];
 extern const char *const dp_q_sort_names[3];
 extern const char *const dp_q_match_names[2];

@@ -298,6 +298,7 @@ static int parse_enum(struct dp_query *q, enum dp_qkey k, const char *val)
 		[DP_QK_UNIT] = {dp_q_unit_names, 5},
 		[DP_QK_MQ] = {dp_q_mq_names, 3},
 		[DP_QK_VIEW] = {dp_q_view_names, 2},
+		[DP_QK_LIBS] = {dp_q_libs_names, 2},
 		[DP_QK_FORMAT] = {dp_q_format_names, 3},
 		[DP_QK_MATCH] = {dp_q_match_names, 2},
 	};
@@ -336,6 +337,9 @@ static int parse_enum(struct dp_query *q, enum dp_qkey k, const char *val)
 		break;
 	case DP_QK_MATCH:
 		q->regex = i == 1;
+		break;
+	case DP_QK_LIBS:
+		q->prefs.libs = (enum dp_libs)i;
 		break;
 	default:
 		q->format = (int)i;

@@ -423,7 +423,8 @@ static int top_select(struct dp_report *r, const struct dp_report_ctx *c, const 
 		const struct dp_inherit *tot = &c->a->ps_total[ps];
 		struct top_cand x;
 
-		if (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_REGION)
+		if (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_REGION &&
+		    p->ps[ps].kind != DP_PS_LIBRARY)
 			continue;
 		x.value = ps_value(own, tot, &by);
 		if (x.value == 0.0)

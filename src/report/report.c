@@ -138,6 +138,7 @@ int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 	r->root_total = ctx->a->root_total;
 	r->sample_period_ns = ctx->p->sample_period_ns;
 	r->imported = ctx->p->origin != 0;
+	r->has_libs = ctx->has_libs;
 	r->measured = r->imported ? ctx->p->metrics : DP_CSD_FIELDS_KNOWN;
 	r->title = "";
 	rc = build(r, ctx);

@@ -157,6 +157,7 @@ struct dp_report_ctx {
 						   pages scan */
 	uint32_t flame_max_nodes; /* the most nodes a flame page keeps (0: the default,
 				     DP_FLAME_MAX_NODES of report_int.h) */
+	bool has_libs;		  /* the file has library leaves (libs=fold makes a difference) */
 	/* what comparisons keep of this profile's contexts from one query to the next
 	   (dp_cmp_memo_new()), or NULL: each comparison works it out again */
 	struct dp_cmp_memo *cmp_memo;
@@ -216,6 +217,7 @@ struct dp_report {
 	   with any cost are not DP_ROW_INACTIVE (no calls is not no activity) */
 	bool imported;
 	uint32_t measured;
+	bool has_libs; /* the file has library leaves: the display offers libs=fold */
 	/* pages of long lists (callers, top): items in all, this page, pages in all */
 	uint64_t n_items;
 	uint32_t bunch, n_bunches;

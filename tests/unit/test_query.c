@@ -68,6 +68,7 @@ TEST(defaults)
 	CHECK_EQ(q.prefs.time_unit, DP_TIME_AUTO);
 	CHECK_EQ(q.prefs.mq, DP_MQ_DIFF);
 	CHECK_EQ(q.prefs.view, DP_VIEW_MERGED);
+	CHECK_EQ(q.prefs.libs, DP_LIBS_SHOW);
 	CHECK_EQ(q.percent, 90);
 	CHECK_EQ(q.group, DP_GROUP_SITE);
 	CHECK_EQ(q.bunch, 1);
@@ -253,10 +254,12 @@ TEST(prefs)
 	CHECK(ok("sum=0&contour=0&inactive=shs"));
 	CHECK(!q.prefs.summarise && !q.prefs.contour);
 	CHECK_EQ(q.prefs.inactive, DP_SHOW_INACTIVE_SITES | DP_SHOW_INACTIVE_MODULES);
-	CHECK(ok("unit=ms&mq=never&view=threads"));
+	CHECK(ok("unit=ms&mq=never&view=threads&libs=fold"));
 	CHECK_EQ(q.prefs.time_unit, DP_TIME_MS);
 	CHECK_EQ(q.prefs.mq, DP_MQ_NEVER);
 	CHECK_EQ(q.prefs.view, DP_VIEW_THREADS);
+	CHECK_EQ(q.prefs.libs, DP_LIBS_FOLD);
+	check_format(&q, "page=menu&unit=ms&mq=never&view=threads&libs=fold");
 	CHECK(ok("unit=ticks&mq=always"));
 	CHECK_EQ(q.prefs.time_unit, DP_TIME_TICKS);
 	CHECK_EQ(q.prefs.mq, DP_MQ_ALWAYS);
@@ -277,7 +280,7 @@ TEST(errors_page_and_keys)
 		  "unknown parameter 'pgae'; did you mean 'page'? parameters: page, id, proc, "
 		  "name, percent, group, bunch, size, limit, metric, scope, per, thread, min, "
 		  "depth, root, q, match, format, file; preferences: fields, sort, anc, sum, "
-		  "contour, split, inactive, unit, mq, view");
+		  "contour, split, inactive, unit, mq, view, libs");
 	CHECK_ERR("page=search", "page=search needs q=TEXT (a part of a name, or a regular "
 				 "expression with match=regex)");
 	CHECK_ERR("page=menu&q=x", "q= does not apply to page=menu; pages that take it: search");
@@ -370,6 +373,7 @@ TEST(errors_values)
 	CHECK_ERR("unit=min", "unknown unit 'min'; unit is one of: auto, s, ms, us, ticks");
 	CHECK_ERR("mq=mqa", "unknown mq 'mqa'; mq is one of: diff, always, never");
 	CHECK_ERR("view=all", "unknown view 'all'; view is one of: merged, threads");
+	CHECK_ERR("libs=hide", "unknown libs 'hide'; libs is one of: show, fold");
 	CHECK_ERR("format=xml", "unknown format 'xml'; format is one of: text, json, html");
 }
 

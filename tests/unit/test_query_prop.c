@@ -179,6 +179,7 @@ static void rand_prefs(struct dp_query *q)
 	p->time_unit = (enum dp_time_unit)below(5);
 	p->mq = (enum dp_mq)below(3);
 	p->view = (enum dp_view_kind)below(2);
+	p->libs = (enum dp_libs)below(2);
 	q->format = (int)below(4) - 1;
 	if (below(3) == 0)
 		rand_name(q->file, 60);
