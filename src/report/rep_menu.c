@@ -6,7 +6,8 @@
  * desc = the root total). Sections, the answers first: "top_self" and "top_total", the
  * PS rows of the 5 procedures with the largest self and total time (callseqs when the
  * root total has 10 samples or fewer), as the top page ranks them; "hot_path", the
- * action page's first 8 steps at 90% (its "path" rows). Note, when the runtime took
+ * action page's first 8 steps at 90% (its "path" rows). A sort= given orders the top 5
+ * rows (the ranking chose them). Note, when the runtime took
  * samples in itself: their share, and that every cost leaves them out. Facts, in order
  * (keys): program, command_line (argv joined by spaces), run_seconds (f64: end - start,
  * 0 if unknown), cpu_seconds (f64: samples x period), runtime_share (f64: samples inside
@@ -257,11 +258,16 @@ static int menu_sections(struct dp_report *r, const struct dp_report_ctx *c)
 	dp_rep_rows_init(&total, r);
 	dp_rep_rows_init(&path, r);
 	rc = dp_rep_top_rows(r, c, m, DP_SCOPE_SELF, 5, &self);
+	/* a sort= given orders the 5 (a header clicked), as on the top page */
+	if (rc == 0 && !r->q.sort_default)
+		rc = dp_rep_sort(r, self.rows, self.n, &r->q.prefs);
 	if (rc == 0)
 		rc = dp_rep_section(r, "top_self",
 				    time ? "Top 5 by self time" : "Top 5 by self callseqs", &self);
 	if (rc == 0)
 		rc = dp_rep_top_rows(r, c, m, DP_SCOPE_TOTAL, 5, &total);
+	if (rc == 0 && !r->q.sort_default)
+		rc = dp_rep_sort(r, total.rows, total.n, &r->q.prefs);
 	if (rc == 0)
 		rc = dp_rep_section(r, "top_total",
 				    time ? "Top 5 by total time" : "Top 5 by total callseqs",

@@ -70,7 +70,7 @@ static bool section_sorted(const struct dp_report *r, const struct dp_rep_sectio
 	const struct dp_rep_row *last[64];
 	uint32_t first = 0;
 
-	if (!strcmp(s->id, "ancestors") || !strcmp(s->id, "path") ||
+	if (!strcmp(s->id, "ancestors") || !strcmp(s->id, "path") || !strcmp(s->id, "hot_path") ||
 	    (r->q.page == DP_PAGE_PROC && !strcmp(s->id, "callers")))
 		return true;
 	/* the threads page's source order is the threads' order, the site page's contexts
@@ -119,8 +119,18 @@ static bool report_sorted(const struct dp_report *r)
 		p.sort_per = r->q.per;
 		p.sort_rev = false;
 	}
-	for (uint32_t s = 0; s < r->n_sections; s++)
+	for (uint32_t s = 0; s < r->n_sections; s++) {
+		const char *id = r->sections[s].id;
+
+		if (r->q.page == DP_PAGE_MENU && r->q.sort_default) { /* the top 5 rankings */
+			p.sort = DP_SORT_COST;
+			p.sort_metric = r->q.has_time ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;
+			p.sort_scope = strcmp(id, "top_self") ? DP_SCOPE_TOTAL : DP_SCOPE_SELF;
+			p.sort_per = DP_PER_OVERALL;
+			p.sort_rev = false;
+		}
 		ok = section_sorted(r, &r->sections[s], &p) && ok;
+	}
 	return ok;
 }
 
@@ -206,6 +216,7 @@ static void all_pages(struct tf_ctx *t, uint32_t ps, uint32_t css, uint32_t cliq
 	static const char *const groups[] = {"site", "proc", "module", "clique"};
 	char q[256];
 
+	page_sorts(t, "page=menu&fields=pts", 20);
 	page_sorts(t, "page=root&fields=psab", 20);
 	page_sorts(t, "page=action&percent=30&fields=ptsab", 20);
 	snprintf(q, sizeof(q), "page=clique&id=%u&fields=pTs", clique);
