@@ -41,6 +41,7 @@ struct dp_dcol {
 	bool rev;	   /* ... the other way round (ascending costs, descending names) */
 	int port;	   /* 1 calls, 2 exits, 3 unwinds, 0 other: text omits exits and
 			      unwinds when every row has exits == calls and no unwinds */
+	bool cmp;	   /* a compare column (against --base): kept first when narrow */
 };
 
 /* Size of a formatted value, NUL included (every dp_fmt_* output fits). */

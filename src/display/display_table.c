@@ -407,6 +407,7 @@ static int dp_table_header(struct dp_display *d, const struct dp_report *r,
 			  : cs[i].what == DP_CV_EXITS	? 2
 			  : cs[i].what == DP_CV_UNWINDS ? 3
 							: 0;
+		c->cmp = cs[i].what == DP_CV_CMP;
 	}
 	where = &t->cols[n_num + 2];
 	*where = (struct dp_dcol){.kind = DP_DCOL_WHERE, .label = "Where"};

@@ -91,30 +91,37 @@ static uint32_t dp_text_group_end(const struct dp_dtable *t, uint32_t i)
 
 /* The rank of the group starting at numeric column @i among the live groups of @t, in
  * the order they are kept when the width forces some out: the first group of costs,
- * then the ports, then the others as they come. */
+ * the compare columns, the ports, then the others as they come. */
 static uint32_t dp_text_group_rank(const struct dp_dtable *t, uint32_t i)
 {
-	uint32_t first_cost = UINT32_MAX, rank = 0, ports = UINT32_MAX;
+	uint32_t first[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX}; /* cost, compare, ports */
+	uint32_t rank = 0, n_first = 0;
 
 	for (uint32_t k = 0, end; k < t->n_num; k = end) {
 		end = dp_text_group_end(t, k);
 		if (t->n_rows && dp_text_zero_group(t, k, end))
 			continue;
-		if (t->cols[2 + k].port)
-			ports = k;
-		else if (first_cost == UINT32_MAX)
-			first_cost = k;
+		if (t->cols[2 + k].cmp)
+			first[1] = k;
+		else if (t->cols[2 + k].port)
+			first[2] = k;
+		else if (first[0] == UINT32_MAX)
+			first[0] = k;
 	}
-	if (i == first_cost)
-		return 0;
-	if (i == ports)
-		return first_cost == UINT32_MAX ? 0 : 1;
+	for (int f = 0; f < 3; f++) {
+		if (first[f] == UINT32_MAX)
+			continue;
+		if (i == first[f])
+			return n_first;
+		n_first++;
+	}
 	for (uint32_t k = 0, end; k < i; k = end) {
 		end = dp_text_group_end(t, k);
-		if (!(t->n_rows && dp_text_zero_group(t, k, end)) && k != first_cost && k != ports)
+		if (!(t->n_rows && dp_text_zero_group(t, k, end)) && k != first[0] &&
+		    k != first[1] && k != first[2])
 			rank++;
 	}
-	return rank + (first_cost != UINT32_MAX) + (ports != UINT32_MAX);
+	return rank + n_first;
 }
 
 /* Which numeric columns are shown (the @max_groups groups of lowest rank), with their
@@ -229,6 +236,16 @@ static void dp_text_widths(const struct dp_dtable *t, const struct dp_tpage *pg,
 	if (L->where_full) {
 		L->where_full = L->where_full < 5 ? 5 : L->where_full;
 		L->where_min = L->where_min < 5 ? 5 : L->where_min;
+	}
+	/* a group as wide as its heading: its first column wider */
+	for (uint32_t k = 0, j; k < L->n_show; k = j) {
+		const char *g = t->cols[2 + L->show[k]].group;
+		size_t span = L->num_w[k], gl = g ? strlen(g) : 0;
+
+		for (j = k + 1; j < L->n_show && L->gap[j] == 1; j++)
+			span += 1 + L->num_w[j];
+		if (gl > span)
+			L->num_w[k] += gl - span;
 	}
 	L->nums_w = 0;
 	for (uint32_t k = 0; k < L->n_show; k++)
