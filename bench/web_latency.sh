@@ -110,7 +110,9 @@ modules module&id=${module:-1} top top&metric=callseqs&scope=total site&id=${sit
 flame flame&min=0 flame&root=${clique:-1} flame&root=${clique:-1}&format=json
 flame&proc=${proc:-1} sandwich&proc=${proc:-1}
 flame_callers&proc=${proc:-1} flame_callers&proc=${proc:-1}&min=0
-dump_ps&id=1 dump_pd&id=1 dump_css&id=1 dump_csd&id=1 dump_clique&id=1"
+dump_ps&id=1 dump_pd&id=1 dump_css&id=1 dump_csd&id=1 dump_clique&id=1
+search&q=cache search&q=^vm_.*_3&match=regex top&sort=cost:calls:asc
+callers&proc=${proc:-1}&group=clique modules&sort=name:desc"
 
 # wrk's script: the server's own times (Server-Timing: app;dur=MS) of every answer,
 # their p50 and p99 printed at the end as "server p50 p99"

@@ -11,6 +11,9 @@
 
 #define DP_CLI_MAX_REST 64
 
+/* The data file a command reads when it is given none (what deepprof run writes). */
+#define DP_CLI_DEFAULT_FILE "Deep.data"
+
 struct dp_cli_report_opts {
 	enum dp_format format;
 	unsigned width;
@@ -30,8 +33,9 @@ struct dp_cli_report_opts {
 
 /*
  * dp_cli_report_args - parse argv (argv[0] = the command) into @o: the common options,
- * @o->extra's, a FILE operand (required) and further operands into rest. @usage is the
- * command's help text (printed for --help and after errors).
+ * @o->extra's, a FILE operand (DP_CLI_DEFAULT_FILE when there is none) and further
+ * operands into rest; the width is --width's, else the terminal's (stdout), else 100.
+ * @usage is the command's help text (printed for --help and after errors).
  * Return: -1 to go on, or an exit status (0 after --help, 2 after a usage error).
  */
 int dp_cli_report_args(int argc, char **argv, const char *usage, const char *extra_names,

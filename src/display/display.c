@@ -11,8 +11,37 @@
 #include "../core/err.h"
 #include "display_int.h"
 
-/* Facts as label/value strings. */
-static int dp_disp_facts(struct dp_display *d, const struct dp_report *r)
+/* The menu's summary facts, said first (the others are details). */
+static bool dp_summary_fact(const char *key)
+{
+	static const char *const keys[] = {"origin",	    "origin_input", "program",
+					   "command_line",  "run_seconds",  "cpu_seconds",
+					   "runtime_share", "n_threads",    "exit_status"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+/* A fact's value as text: seconds and shares in their units, the rest as they are. */
+static const char *dp_fact_value(struct dp_display *d, const struct dp_rep_fact *f)
+{
+	if (f->type == DP_FACT_U64)
+		return dp_disp_printf(d, "%" PRIu64, f->u);
+	if (f->type == DP_FACT_F64 && strstr(f->key, "_seconds"))
+		return dp_disp_printf(d, "%.3f s", f->f);
+	if (f->type == DP_FACT_F64 && strstr(f->key, "_share"))
+		return dp_disp_printf(d, "%.1f%%", 100.0 * f->f);
+	if (f->type == DP_FACT_F64)
+		return dp_disp_printf(d, "%.6g", f->f);
+	return dp_disp_strdup(d, f->s ? f->s : "");
+}
+
+/* Facts as label/value strings: all of them (@which 0), the menu's summary (1) or the
+ * rest (2), in a block titled @title. */
+static int dp_disp_facts_of(struct dp_display *d, const struct dp_report *r, int which,
+			    const char *title)
 {
 	struct dp_dblock *b;
 
@@ -21,25 +50,29 @@ static int dp_disp_facts(struct dp_display *d, const struct dp_report *r)
 	b = dp_disp_block(d, DP_DB_FACTS);
 	if (!b)
 		return -DP_ENOMEM;
-	b->id = "facts";
+	b->id = which == 1 ? "summary" : "facts";
+	b->title = title;
 	b->facts = dp_arena_array(&d->arena, r->n_facts, sizeof(*b->facts));
 	if (!b->facts)
 		return dp_error(DP_ENOMEM, "out of memory building a page");
 	for (uint32_t i = 0; i < r->n_facts; i++) {
 		const struct dp_rep_fact *f = &r->facts[i];
-		struct dp_dfact *o = &b->facts[b->n_facts++];
+		struct dp_dfact *o;
 
+		if (which && dp_summary_fact(f->key) != (which == 1))
+			continue;
+		o = &b->facts[b->n_facts++];
 		o->label = dp_disp_strdup(d, f->label ? f->label : f->key);
-		if (f->type == DP_FACT_U64)
-			o->value = dp_disp_printf(d, "%" PRIu64, f->u);
-		else if (f->type == DP_FACT_F64)
-			o->value = dp_disp_printf(d, "%.6g", f->f);
-		else
-			o->value = dp_disp_strdup(d, f->s ? f->s : "");
+		o->value = dp_fact_value(d, f);
 		if (!o->label || !o->value)
 			return -DP_ENOMEM;
 	}
 	return 0;
+}
+
+static int dp_disp_facts(struct dp_display *d, const struct dp_report *r)
+{
+	return dp_disp_facts_of(d, r, 0, NULL);
 }
 
 /* The report's links (menu's starting points, the action path). */
@@ -85,12 +118,41 @@ bool dp_is_flame(const struct dp_report *r)
 
 /* The legend of the Id column (text). */
 static const char dp_legend[] =
-	"Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N),\n"
-	"     sN = call site (page=site&id=N), mN = module (page=module&id=N).";
+	"Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N), sN = call site "
+	"(page=site&id=N), mN = module (page=module&id=N).";
+
+/* The menu: the answers first (what ran, the runtime's share, the top procedures, the
+ * hot path), then where to go, then the raw facts. */
+static int dp_disp_menu(struct dp_display *d, const struct dp_report *r)
+{
+	if (dp_disp_facts_of(d, r, 1, NULL) < 0)
+		return -DP_ENOMEM;
+	if (r->note && dp_disp_text(d, DP_DB_NOTE, "note", r->note) < 0)
+		return -DP_ENOMEM;
+	if (r->cmp && dp_disp_cmp_note(d, r) < 0)
+		return -DP_ENOMEM;
+	if (r->has_subject && dp_disp_table(d, r, NULL, "subject", &r->subject, 1, true,
+					    r->cmp ? &r->cmp->subject : NULL) < 0)
+		return -DP_ENOMEM;
+	for (uint32_t i = 0; i < r->n_sections; i++) {
+		const struct dp_rep_section *s = &r->sections[i];
+
+		if (dp_disp_table(d, r, s->title, s->id, s->rows, s->n_rows, false,
+				  r->cmp ? r->cmp->rows[i] : NULL) < 0)
+			return -DP_ENOMEM;
+	}
+	if (dp_disp_links(d, r) < 0 || dp_disp_facts_of(d, r, 2, "Details") < 0)
+		return -DP_ENOMEM;
+	if (r->n_sections || r->has_subject)
+		d->legend = dp_legend;
+	return 0;
+}
 
 /* The content blocks of @r. */
 static int dp_disp_content(struct dp_display *d, const struct dp_report *r)
 {
+	if (r->q.page == DP_PAGE_MENU)
+		return dp_disp_menu(d, r);
 	if (r->note && dp_disp_text(d, DP_DB_NOTE, "note", r->note) < 0)
 		return -DP_ENOMEM;
 	if (r->cmp && dp_disp_cmp_note(d, r) < 0)
@@ -155,11 +217,28 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out)
 
 	*out = NULL;
 	if (d) {
+		struct dp_prefs def;
+
+		dp_prefs_default(&def, r->q.has_time);
+		d->fields_default = r->q.time_default && r->q.prefs.fields == def.fields;
 		dp_disp_link_base(d, &r->q);
 		d->title = dp_disp_strdup(
 			d, r->title && r->title[0] ? r->title : dp_query_page_name(r->q.page));
+		struct dp_query sq = r->q;
+
+		dp_query_reset_params(&sq, DP_PAGE_SEARCH); /* the search box: prefs kept */
+		sq.format = -1;
+		d->search = dp_disp_href(d, &sq);
+		d->search_text = r->q.page == DP_PAGE_SEARCH ? dp_disp_strdup(d, r->q.text) : NULL;
+		if (r->q.page == DP_PAGE_FLAME) /* text shows the tree, not a graph */
+			d->text_title = r->q.thread ? dp_disp_printf(d, "Call tree of thread %u",
+								     r->q.thread)
+						    : "Call tree";
+		else if (r->q.page == DP_PAGE_FLAME_CALLERS)
+			d->text_title = dp_disp_printf(d, "Callers of %s (inverted call tree)",
+						       r->subject.name);
 	}
-	if (d && d->title)
+	if (d && d->title && d->search && (r->q.page != DP_PAGE_SEARCH || d->search_text))
 		rc = dp_disp_nav(d, r);
 	if (!rc)
 		rc = dp_disp_toggles(d, r);

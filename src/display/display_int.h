@@ -37,9 +37,11 @@ struct dp_dcol {
 	const char *label; /* header */
 	const char *group; /* heading over a run of columns ("time"), NULL = none */
 	const char *href;  /* header link (re-sort), NULL = none */
-	bool sorted;	   /* the table is sorted by this column */
+	bool sorted;	   /* the table is sorted by this column ... */
+	bool rev;	   /* ... the other way round (ascending costs, descending names) */
 	int port;	   /* 1 calls, 2 exits, 3 unwinds, 0 other: text omits exits and
 			      unwinds when every row has exits == calls and no unwinds */
+	bool cmp;	   /* a compare column (against --base): kept first when narrow */
 };
 
 /* Size of a formatted value, NUL included (every dp_fmt_* output fits). */
@@ -57,14 +59,16 @@ struct dp_dcell {
 };
 
 /* Row flags beyond DP_ROW_* (report.h), kept in the high bits. */
-#define DP_DROW_SUBJECT 0x100u /* the page's subject row */
+#define DP_DROW_SUBJECT 0x10000u /* the page's subject row */
 
 struct dp_drow {
 	uint32_t depth;
 	unsigned flags;	      /* DP_ROW_* of the report row, DP_DROW_* */
 	const char *href;     /* the row's link, NULL = none */
 	const char *ref;      /* its short form for text ("c12", "p3"), "" = none */
-	const char *name;     /* full name (cell of the DP_DCOL_NAME column) */
+	const char *name;     /* full name (cell of the DP_DCOL_NAME column); a row with a
+				 call path: the path, elided in the middle */
+	const char *title;    /* the whole call path (the name's tooltip), or NULL */
 	const char *where;    /* "file:line" or "" */
 	struct dp_dcell *num; /* one per DP_DCOL_NUM column, in column order */
 };
@@ -166,6 +170,13 @@ struct dp_display {
 	struct dp_dlinkt links[DP_PAGE_COUNT]; /* per page (valid while building) */
 	int status;			       /* 200, or the error page's status */
 	const char *title;
+	const char *text_title; /* the title as text, when it differs ("Call tree" for a flame
+				   graph), else NULL */
+	bool fields_default;	/* the columns are the default fields (text may leave some
+				   groups out to fit the width, not the user's choice) */
+	/* HTML: the search box's query without its text ("page=search&sort=name": the
+	   page's preferences kept) and the text it shows (the search page's), or NULL */
+	const char *search, *search_text;
 	uint32_t n_nav;
 	struct dp_dlink *nav;
 	uint32_t n_nav_general; /* nav[0..n_nav_general) are the everywhere links (menu,

@@ -9,7 +9,7 @@
 #include "display_int.h"
 
 #define DP_NAV_MAX	 16
-#define DP_TOGGLE_GROUPS 11
+#define DP_TOGGLE_GROUPS 13
 #define DP_TOGGLE_MAX	 12
 #define DP_PAGER_MAX	 16
 
@@ -109,10 +109,10 @@ static bool dp_prefs_eq(const struct dp_prefs *a, const struct dp_prefs *b)
 {
 	return a->fields == b->fields && a->sort == b->sort && a->sort_metric == b->sort_metric &&
 	       a->sort_scope == b->sort_scope && a->sort_per == b->sort_per &&
-	       a->ancestors == b->ancestors && a->summarise == b->summarise &&
-	       a->contour == b->contour && a->inactive == b->inactive &&
-	       a->time_unit == b->time_unit && a->mq == b->mq && a->view == b->view &&
-	       a->libs == b->libs;
+	       a->sort_rev == b->sort_rev && a->ancestors == b->ancestors &&
+	       a->summarise == b->summarise && a->contour == b->contour && a->split == b->split &&
+	       a->inactive == b->inactive && a->time_unit == b->time_unit && a->mq == b->mq &&
+	       a->view == b->view && a->libs == b->libs;
 }
 
 /* A choice: the page's query with prefs @p; current when @p equals the page's prefs. */
@@ -128,6 +128,8 @@ static int dp_tg_add(struct dp_tg *g, const char *label, const struct dp_prefs *
 		return 0;
 	if (p->fields != q.prefs.fields)
 		q.time_default = false; /* the fields are chosen now, not the profile's default */
+	if (p->sort != q.prefs.sort)
+		q.sort_default = false; /* so is the order */
 	q.prefs = *p;
 	g->t->links[i].href = dp_disp_href(g->d, &q);
 	return g->t->links[i].href ? 0 : -DP_ENOMEM;
@@ -239,8 +241,8 @@ static int dp_tg_metric(struct dp_tg *g)
 
 int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 {
-	static const int sorts[] = {DP_SORT_CONTEXT, DP_SORT_NAME, DP_SORT_COST};
-	static const char *const sort_l[] = {"position", "name", "cost"};
+	static const int sorts[] = {DP_SORT_COST, DP_SORT_NAME, DP_SORT_SOURCE};
+	static const char *const sort_l[] = {"cost", "name", "source order"};
 	static const int mqs[] = {DP_MQ_DIFF, DP_MQ_ALWAYS, DP_MQ_NEVER};
 	static const char *const mq_l[] = {"when different", "always", "never"};
 	static const int views[] = {DP_VIEW_MERGED, DP_VIEW_THREADS};
@@ -285,6 +287,10 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 		    pg == DP_PAGE_PROC))
 		rc = dp_tg_bool(&g, "summarise indirect calls",
 				offsetof(struct dp_prefs, summarise));
+	if (!rc && (pg == DP_PAGE_CLIQUE || pg == DP_PAGE_ROOT || pg == DP_PAGE_ACTION ||
+		    pg == DP_PAGE_PROC))
+		rc = dp_tg_bool(&g, "call sites of one line apart",
+				offsetof(struct dp_prefs, split));
 	if (!rc && pg == DP_PAGE_CALLERS)
 		rc = dp_tg_bool(&g, "contour exclusion", offsetof(struct dp_prefs, contour));
 	return rc;

@@ -127,6 +127,11 @@ static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32
 		"page=top&metric=callseqs&per=call",
 		"page=top&metric=bytes&scope=total&limit=pct:1",
 		"page=top&metric=allocs",
+		"page=top&sort=name:desc",
+		"page=top&sort=cost:calls:asc",
+		"page=modules&sort=source",
+		"page=search&q=a",
+		"page=search&q=%5E.&match=regex",
 	};
 	static const char *const groups[] = {"site", "proc", "module", "clique"};
 	const struct dp_profile *p = &f->view[DP_VIEW_THREADS].prof;

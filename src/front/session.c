@@ -5,6 +5,7 @@
  * answers in the format asked for.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,7 @@ static int dp_answer_error(struct dp_answer *out, int status, const char *msg,
 {
 	dp_buf_reset(&out->body);
 	out->status = status;
+	snprintf(out->error, sizeof(out->error), "%s", msg && msg[0] ? msg : "error");
 	return dp_error_body(&out->body, status, msg, q, fmt, opts, &out->content_type);
 }
 

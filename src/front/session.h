@@ -19,7 +19,8 @@
 
 struct dp_session; /* opaque */
 
-#define DP_ANSWER_NAME_MAX 128 /* room for a download's file name, NUL included */
+#define DP_ANSWER_NAME_MAX  128	 /* room for a download's file name, NUL included */
+#define DP_ANSWER_ERROR_MAX 1024 /* room for an error's message, NUL included */
 
 /* The answer to one query. body is NUL-terminated; content_type is a static string. */
 struct dp_answer {
@@ -28,6 +29,8 @@ struct dp_answer {
 	struct dp_buf body;	  /* owned by the caller: dp_buf_release() it */
 	char filename[DP_ANSWER_NAME_MAX]; /* a download's file name (Content-Disposition),
 					      "" for pages and errors */
+	char error[DP_ANSWER_ERROR_MAX];   /* an error's message alone (what the body says,
+					      for a command line's one line), "" if none */
 };
 
 /* The export formats a front end offers as downloads (dp_session_export()), in the order

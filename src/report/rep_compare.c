@@ -35,6 +35,9 @@ static uint64_t row_key(const struct dp_rep_row *row, uint64_t parent)
 
 	if (row->kind == DP_ENT_THREAD)
 		return (h ^ row->thread) * 0x100000001b3ull;
+	/* a thread's root is named by its entry, which may differ: a thread is a thread */
+	if (row->flags & DP_ROW_THREAD)
+		return hash_str(h, "<thread>");
 	h = hash_str(h, row->name);
 	h = hash_str(h, row->callee);
 	return hash_str(h, row->file);
@@ -76,8 +79,9 @@ static int cmp_key_order(const void *x, const void *y)
 static bool rows_same(const struct dp_rep_row *a, const struct dp_rep_row *b)
 {
 	return a->kind == b->kind && a->depth == b->depth &&
-	       (a->kind == DP_ENT_THREAD
-			? a->thread == b->thread
+	       (a->kind == DP_ENT_THREAD ? a->thread == b->thread
+		: (a->flags & b->flags & DP_ROW_THREAD)
+			? true
 			: strcmp(a->name ? a->name : "", b->name ? b->name : "") == 0);
 }
 

@@ -309,6 +309,22 @@ static int fact_f64(struct fl *f, const char *key, const char *label, double v)
 	return dp_rep_fact_f64(f->r, key, label, v);
 }
 
+/* clique_self - a node of a clique of several procedures, its children read (@e): its
+ * self is all its members' own, what its total leaves to its children (the entry's
+ * own alone, 0 for an interpreter's entry, would hide where the recursion's time is);
+ * calls stay the entry's. */
+static void clique_self(const struct fl_rec *e, struct dp_rep_row *row)
+{
+	struct dp_inherit kids = dp_costs_inherit(&e->kid_own);
+
+	dp_inherit_add(&kids, &e->kid_desc);
+	row->own.samples = row->own.samples + row->desc.samples - kids.samples;
+	row->own.callseqs = row->own.callseqs + row->desc.callseqs - kids.callseqs;
+	row->own.allocs = row->own.allocs + row->desc.allocs - kids.allocs;
+	row->own.alloc_bytes = row->own.alloc_bytes + row->desc.alloc_bytes - kids.alloc_bytes;
+	row->desc = kids;
+}
+
 /*
  * emit - the kept records in preorder into section "tree", each expanded one's kept
  * children (sorted by name) followed by its "(other)" row when the children not kept add
@@ -348,6 +364,9 @@ static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 		dp_fl_row(f, &x, row);
 		if (!e->expanded)
 			continue;
+		if (!f->callers && !f->callees && row->clique &&
+		    dp_csr_count(&f->c->a->clique_pds, row->clique) > 1)
+			clique_self(e, row);
 		o = &w->others[n_others];
 		other_of(w, e, o);
 		dropped += o->n_other;

@@ -46,6 +46,8 @@ static dp_rep_builder dp_rep_builder_of(enum dp_page page)
 		return dp_rep_flame_callers;
 	case DP_PAGE_SANDWICH:
 		return dp_rep_sandwich;
+	case DP_PAGE_SEARCH:
+		return dp_rep_search;
 	case DP_PAGE_DUMP_PS:
 	case DP_PAGE_DUMP_PD:
 	case DP_PAGE_DUMP_CSS:
@@ -140,6 +142,8 @@ int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 	r->measured = r->imported ? ctx->p->metrics : DP_CSD_FIELDS_KNOWN;
 	r->title = "";
 	rc = build(r, ctx);
+	if (rc == 0 && r->err)
+		rc = dp_error(DP_ENOMEM, "out of memory building a report");
 	if (rc < 0) {
 		dp_report_free(r);
 		return rc;

@@ -40,14 +40,15 @@ enum dp_ent {
 #define DP_ROW_INACTIVE                                                    \
 	0x02u /* never called / zero cost: the display hides it unless the \
 		 matching DP_SHOW_INACTIVE_* preference is on */
-#define DP_ROW_MULTI                                                                 \
-	0x04u		     /* a call site with several callees: a summary row, its \
-				callees follow at depth + 1 (unless summarise is on) */
-#define DP_ROW_SUM     0x08u /* a sum over several nodes (n says how many) */
-#define DP_ROW_CONTOUR 0x10u /* regrouped by contour exclusion */
-#define DP_ROW_SELF    0x20u /* the subject itself (a recursive caller, a clique member) */
-#define DP_ROW_TAIL    0x40u /* a call through a tail-call site (docs/FORMAT.md, CSS kind tail) */
-#define DP_ROW_REGION  0x80u /* the row's procedure is a region (deepprof_enter/leave) */
+#define DP_ROW_MULTI                                                                  \
+	0x04u		      /* a call site with several callees: a summary row, its \
+				 callees follow at depth + 1 (unless summarise is on) */
+#define DP_ROW_SUM     0x08u  /* a sum over several nodes (n says how many) */
+#define DP_ROW_CONTOUR 0x10u  /* regrouped by contour exclusion */
+#define DP_ROW_SELF    0x20u  /* the subject itself (a recursive caller, a clique member) */
+#define DP_ROW_TAIL    0x40u  /* a call through a tail-call site (docs/FORMAT.md, CSS kind tail) */
+#define DP_ROW_REGION  0x80u  /* the row's procedure is a region (deepprof_enter/leave) */
+#define DP_ROW_THREAD  0x100u /* a thread's root, named by its entry (dp_rep_thread_name) */
 
 /*
  * One row. The costs are the row's node's (or the sum over the nodes it stands for):
@@ -74,6 +75,9 @@ struct dp_rep_row {
 	uint64_t n;	 /* DP_ROW_SUM: how many nodes were summed */
 	struct dp_costs own;
 	struct dp_inherit desc;
+	const char *path; /* rows that can repeat (a context of a callers or site page): the
+			     call path to it ("main > parse > expr", dp_rep_path), else NULL
+			     or "" */
 };
 
 struct dp_rep_section {
@@ -220,6 +224,9 @@ struct dp_report {
 	/* dp_rep_ps_name()'s names, made once per report: [q * (n_ps + 1) + ps], q = 1 when
 	   module-qualified (NULL until first used; not part of the answer) */
 	const char **ps_names;
+	/* a failure met where none can be returned (a row maker naming a thread): the build
+	   fails with it (0 = none) */
+	int err;
 	/* the comparison with a base profile (dp_report_compare()), NULL without one */
 	struct dp_rep_compare *cmp;
 };

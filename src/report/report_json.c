@@ -11,7 +11,7 @@
 #include "report_int.h"
 
 /* The schema version: bump on any incompatible change (docs/REPORTS.md). */
-#define DP_REPORT_SCHEMA 1
+#define DP_REPORT_SCHEMA 2
 
 /* Pretty layout: top-level members, sections, section members and rows one per line;
  * a row, a fact or a link on one line. */
@@ -19,7 +19,7 @@
 #define DP_JSON_PRETTY_FLAT 2u
 
 static const char *const dp_row_flag_names[] = {
-	"recursive", "inactive", "multi", "sum", "contour", "self", "tail", "region",
+	"recursive", "inactive", "multi", "sum", "contour", "self", "tail", "region", "thread",
 };
 
 /* A row is always one compact line: it is written straight into the buffer, member
@@ -128,7 +128,14 @@ static void json_row_members(struct dp_buf *o, const struct dp_rep_row *row,
 	JR_U64(o, ",\"callseqs\":", row->desc.callseqs);
 	JR_U64(o, ",\"allocs\":", row->desc.allocs);
 	JR_U64(o, ",\"bytes\":", row->desc.alloc_bytes);
+	/* own + desc, said once: for a procedure its total (the cost with it on the stack) */
+	JR_U64(o, "},\"total\":{\"samples\":", row->own.samples + row->desc.samples);
+	JR_U64(o, ",\"callseqs\":", row->own.callseqs + row->desc.callseqs);
+	JR_U64(o, ",\"allocs\":", row->own.allocs + row->desc.allocs);
+	JR_U64(o, ",\"bytes\":", row->own.alloc_bytes + row->desc.alloc_bytes);
 	dp_buf_addc(o, '}');
+	if (row->path && row->path[0])
+		JR_STR(o, ",\"path\":", row->path);
 	if (b)
 		json_row_base(o, b);
 }

@@ -6,7 +6,9 @@ that the browser console has no errors (CSP violations included), and save a scr
 of every step into the artifacts directory. The interactive flame graph (deepprof.js):
 frames drawn from the page's JSON, tooltips, click to zoom with root= in the URL (the
 subtree fetched), reload and back, search with its share, keys, the metric chooser, the
-clique's members, the sandwich page with its own zoom in the URL's fragment.
+clique's members, the sandwich page with its own zoom in the URL's fragment. Table
+headers are clicked twice (numbers and names, the top page included) and the rows must
+follow them both ways; the search box's search is followed to a result.
 
 usage: test_browser.py --deepprof BIN --work DIR [--artifacts DIR]
 Exit status: 0 pass, 1 fail, 77 skip (chromium, chromedriver or selenium missing).
@@ -101,8 +103,10 @@ def svg_link(d, text):
     """The href of the flame graph's link whose label is @text (SVG hrefs need JS)."""
     from selenium.webdriver.common.by import By
     for a in d.find_elements(By.CSS_SELECTOR, "svg a"):
-        label = d.execute_script("return arguments[0].textContent", a) or ""
-        if label.strip().startswith(text):
+        label = (d.execute_script("var t = arguments[0].querySelector('text');"
+                                  "return t ? t.textContent : ''", a) or "").strip()
+        # the name, maybe clipped ("ma.."); not a thread named by it ("main (thread 1)")
+        if label == text or (label.endswith("..") and text.startswith(label[:-2])):
             return d.execute_script("return arguments[0].getAttribute('href')", a)
     return None
 
@@ -162,7 +166,7 @@ def flame_ui(ck, b, url):
     ck.true("zoom: the window's title too (%r)" % d.title, "Flame graph from main" in d.title)
     ck.true("zoom: root= in the URL (%r)" % d.current_url, q.get("root", "").isdigit())
     anc = [e.get_attribute("data-name") for e in d.find_elements(By.CSS_SELECTOR, "div.fn.anc")]
-    ck.eq("zoom: the ancestors drawn above main", anc[:2], ["<program>", "<thread>"])
+    ck.eq("zoom: the ancestors drawn above main", anc[:2], ["<program>", "main (thread 1)"])
     main = frame(d, "main")
     box = d.find_element(By.CSS_SELECTOR, ".fgv")
     ck.true("zoom: main is as wide as the graph", main is not None and
@@ -176,14 +180,14 @@ def flame_ui(ck, b, url):
     ck.true("reload: still zoomed at main", "Flame graph from main" in d.title)
     ck.eq("reload: the ancestors from the server's path", [
         e.get_attribute("data-name") for e in d.find_elements(By.CSS_SELECTOR, "div.fn.anc")][:2],
-        ["<program>", "<thread>"])
+        ["<program>", "main (thread 1)"])
     # an ancestor zooms out; back and forward follow the history
-    frame(d, "<thread>").click()
+    frame(d, "main (thread 1)").click()
     wait(d, lambda: "root=" in d.current_url and d.current_url != zoomed)
     ok = wait(d, lambda: frame(d, "main") is not None and "thread" in
               d.find_element(By.TAG_NAME, "h1").text.lower() or
-              "<thread>" in d.find_element(By.TAG_NAME, "h1").text)
-    ck.true("zoom out to <thread> (%r)" % d.current_url, ok)
+              "main (thread 1)" in d.find_element(By.TAG_NAME, "h1").text)
+    ck.true("zoom out to the thread (%r)" % d.current_url, ok)
     d.back()
     ck.true("back: zoomed at main again (%r)" % d.current_url,
             wait(d, lambda: d.current_url == zoomed and "Flame graph from main" in
@@ -239,8 +243,8 @@ def flame_ui(ck, b, url):
     ck.true("keys: Enter zooms into main", wait(
         d, lambda: "Flame graph from main" in d.find_element(By.TAG_NAME, "h1").text))
     body.send_keys("u")
-    ck.true("keys: u zooms out to <thread>", wait(
-        d, lambda: "<thread>" in d.find_element(By.TAG_NAME, "h1").text))
+    ck.true("keys: u zooms out to the thread", wait(
+        d, lambda: "main (thread 1)" in d.find_element(By.TAG_NAME, "h1").text))
     body.send_keys("r")
     ck.true("keys: r resets", wait(d, lambda: "root=" not in d.current_url))
     # the metric chooser: a new page with metric=
@@ -350,9 +354,84 @@ def browse(ctx, ck, b, url):
     ck.true("flame_callers: the SVG is there for pages without script",
             len(d.find_elements(By.CSS_SELECTOR, "svg rect")) >= 2)
     b.step("flame-callers")
+    sort_and_search(ck, b, url)
     d.get(url + "?file=0&page=nope")
     ck.true("bad page: the error page (%r)" % d.title, "400" in d.title)
     b.step("error", expect="status of 400")
+
+
+def column(d, table, label):
+    """The cells of the column headed @label of cost table @table (None: the first with
+    two rows or more): (header element, [values]) with numbers exact (a cell's title has
+    the exact value when it shows an abbreviation) and names as they read."""
+    from selenium.webdriver.common.by import By
+    tables = d.find_elements(By.CSS_SELECTOR, "table.cost")
+    if table is None:
+        table = next((i for i, x in enumerate(tables)
+                      if len(x.find_elements(By.CSS_SELECTOR, "tbody tr")) >= 2), 0)
+    t = tables[table]
+    heads = t.find_elements(By.CSS_SELECTOR, "thead th")
+    labels = [h.text.replace("\u25bc", "").replace("\u25b2", "").strip() for h in heads]
+    if label not in labels:
+        return None, []
+    head = heads[labels.index(label)]
+    # the first header row has Name, the groups and Where; the numbers' labels are below
+    first = t.find_elements(By.CSS_SELECTOR, "thead tr")[0].find_elements(By.CSS_SELECTOR, "th")
+    numbered = [h for h in heads if h not in first]
+    rows = t.find_elements(By.CSS_SELECTOR, "tbody tr")
+    if label == "Name":
+        return head, [r.find_elements(By.CSS_SELECTOR, "td")[0].text for r in rows]
+    k = 1 + numbered.index(head)
+    vals = []
+    for r in rows:
+        td = r.find_elements(By.CSS_SELECTOR, "td")[k]
+        exact = (td.get_attribute("title") or "").split(" ")[0]
+        vals.append(float(exact) if exact else float(td.text.split(" ")[0] or 0))
+    return head, vals
+
+
+def sort_and_search(ck, b, url):
+    """Every kind of header sorts both ways (a number, the name), the top page too; the
+    search box finds a procedure and leads to it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    d = b.d
+    for page, label in (("top&metric=calls", "Calls"), ("top&metric=calls", "Name"),
+                        ("modules", "Calls"), ("root", "Total")):
+        d.get(url + "?file=0&page=" + page)
+        for way in ("first", "second"):
+            head, _ = column(d, None, label)
+            ck.true("%s %s: a header" % (page, label), head is not None)
+            if head is None:
+                break
+            head.find_element(By.TAG_NAME, "a").click()
+            head, vals = column(d, None, label)
+            desc = head.get_attribute("aria-sort") == "descending"
+            ck.true("%s %s %s click: sorted (%s)" % (page, label, way,
+                                                      head.get_attribute("aria-sort")),
+                    head.get_attribute("aria-sort") in ("ascending", "descending"))
+            want = sorted(vals, reverse=desc)
+            if label == "Name":
+                want = sorted(vals, key=lambda x: x.rsplit(": ", 1)[-1], reverse=desc)
+            ck.eq("%s %s %s click: rows in the header's order" % (page, label, way), vals,
+                  want)
+            ck.true("%s %s: rows to sort (%d)" % (page, label, len(vals)), len(vals) >= 2)
+            b.step("sort-%s-%s-%s" % (page.split("&")[0], label.lower(), way))
+    d.get(url + "?file=0&page=top")
+    box = d.find_element(By.CSS_SELECTOR, "form.search input[name=q]")
+    box.send_keys("cm")
+    box.send_keys(Keys.RETURN)
+    ck.true("search: the search page (%r)" % d.title, "Search: cm" in d.title)
+    ck.true("search: the text stays in the box",
+            d.find_element(By.CSS_SELECTOR, "form.search input[name=q]")
+            .get_attribute("value") == "cm")
+    found = d.find_elements(By.LINK_TEXT, "cmp")
+    ck.true("search: cmp found", found != [])
+    b.step("search")
+    if found:
+        found[0].click()
+        ck.true("search -> cmp's page (%r)" % d.title, "Procedure" in d.title and "cmp" in d.title)
+        b.step("search-result")
 
 
 def main():

@@ -190,7 +190,10 @@ TEST(columns_follow_fields)
 	/* header links re-sort and keep every other preference */
 	CHECK_STR(t->cols[2].href, "page=clique&id=3&fields=pqT&sort=cost:calls:self");
 	CHECK(t->cols[3].href == NULL); /* exits: no such sort */
-	CHECK_STR(t->cols[9].href, "page=clique&id=3&fields=pqT&sort=cost");
+	/* the column sorted by (total time, the default) sorts the other way; sorted by
+	 * another, every column sorts its natural way, and says so */
+	CHECK(t->cols[9].sorted && !t->cols[9].rev && !t->cols[2].sorted);
+	CHECK_STR(t->cols[9].href, "page=clique&id=3&fields=pqT&sort=cost:asc");
 	CHECK_STR(t->cols[11].href, "page=clique&id=3&fields=pqT&sort=cost:self:call");
 	CHECK_STR(t->cols[1].href, "page=clique&id=3&fields=pqT&sort=name");
 	{
@@ -258,7 +261,10 @@ TEST(toggles_keep_prefs)
 	CHECK_STR(t->links[4].href, "page=clique&id=3&fields=ptsab&sort=name&unit=ms");
 	t = toggles(d, "sort");
 	CHECK(t->links[1].href == NULL); /* name: the current choice */
-	CHECK_STR(t->links[0].href, "page=clique&id=3&unit=ms");
+	CHECK_STR(t->links[0].href, "page=clique&id=3&sort=cost&unit=ms");
+	CHECK_STR(t->links[2].href, "page=clique&id=3&sort=source&unit=ms");
+	CHECK_STR(t->label, "sort");
+	CHECK_STR(t->links[2].label, "source order");
 	t = toggles(d, "ancestors");
 	CHECK_STR(t->links[3].href, "page=clique&id=3&sort=name&anc=all&unit=ms");
 	t = toggles(d, "summarise indirect calls");

@@ -55,8 +55,19 @@ TEST(clique_page_html)
 	/* header links re-sort, keeping the other preferences */
 	CHECK(tr_contains(s, "<th><a href=\"/?file=0&amp;page=clique&amp;id=3&amp;"
 			     "sort=cost:calls:self&amp;mq=never\">Calls</a></th><th>Exits</th>"));
-	CHECK(tr_contains(s, "<th rowspan=\"2\" class=\"sorted\"><a href=\"/?file=0&amp;"
-			     "page=clique&amp;id=3&amp;mq=never\">Where</a></th>"));
+	CHECK(tr_contains(s, "<th rowspan=\"2\"><a href=\"/?file=0&amp;"
+			     "page=clique&amp;id=3&amp;sort=source&amp;mq=never\">Where</a></th>"));
+	/* the sorted column (total time, the default) says so, and sorts the other way */
+	CHECK(tr_contains(s,
+			  "<th class=\"sorted\" aria-sort=\"descending\"><a href=\"/?file=0"
+			  "&amp;page=clique&amp;id=3&amp;sort=cost:asc&amp;mq=never\" title=\"sort "
+			  "the other way\">Total &#9660;</a></th>"));
+	/* the search box: to the server's path, with the file and the page's preferences */
+	CHECK(tr_contains(s,
+			  "<form class=\"search\" role=\"search\" method=\"get\" action=\"/\">"
+			  "<input type=\"hidden\" name=\"file\" value=\"0\"><input type=\"hidden\" "
+			  "name=\"page\" value=\"search\"><input type=\"hidden\" name=\"mq\" "
+			  "value=\"never\"><input type=\"search\" name=\"q\""));
 	CHECK(tr_contains(s, "<th class=\"g\" colspan=\"3\">ports</th><th class=\"g\" "
 			     "colspan=\"4\">time</th>"));
 	/* rows: depth, flags, numbers (right-aligned by the CSS) with exact values in titles */
@@ -210,7 +221,7 @@ TEST(flame_data_and_script)
 	CHECK(tr_contains(s, "<div class=\"fg\" data-sec=\"flame\" data-kind=\"tree\" "
 			     "data-down=\"0\">\n<p class=\"fgnote\">Width: time."));
 	CHECK(tr_contains(s, "<script type=\"application/json\" id=\"dp-data\" "
-			     "data-prefix=\"/?file=0&amp;\">{\"schema\":1,\"page\":\"flame\""));
+			     "data-prefix=\"/?file=0&amp;\">{\"schema\":2,\"page\":\"flame\""));
 	CHECK(tr_contains(s, "\"name\":\"x\\u003c/script>\\u003c!--\\u003cb>\""));
 	snprintf(want, sizeof(want), "<script src=\"/?asset=deepprof.js&amp;v=%s\" defer></script>",
 		 dp_html_asset_version());

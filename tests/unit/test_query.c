@@ -59,7 +59,9 @@ TEST(defaults)
 	CHECK_EQ(q.prefs.fields,
 		 DP_FIELD_PORTS | DP_FIELD_TIME | DP_FIELD_CALLSEQS | DP_FIELD_BYTES);
 	CHECK(q.time_default);
-	CHECK_EQ(q.prefs.sort, DP_SORT_CONTEXT);
+	CHECK_EQ(q.prefs.sort, DP_SORT_COST);
+	CHECK_EQ(q.prefs.sort_metric, DP_METRIC_TIME);
+	CHECK(q.sort_default);
 	CHECK_EQ(q.prefs.ancestors, 5);
 	CHECK(!q.prefs.summarise && !q.prefs.contour);
 	CHECK_EQ(q.prefs.inactive, 0);
@@ -98,6 +100,7 @@ TEST(every_page)
 		[DP_PAGE_SANDWICH] = "&proc=2", [DP_PAGE_DUMP_PS] = "&id=1",
 		[DP_PAGE_DUMP_PD] = "&id=1",	[DP_PAGE_DUMP_CSS] = "&id=1",
 		[DP_PAGE_DUMP_CSD] = "&id=1",	[DP_PAGE_DUMP_CLIQUE] = "&id=1",
+		[DP_PAGE_SEARCH] = "&q=json",
 	};
 	char s[200];
 
@@ -211,6 +214,36 @@ TEST(prefs)
 	CHECK(ok("sort=cost:call:calls"));
 	CHECK_EQ(q.prefs.sort_metric, DP_METRIC_CALLS);
 	CHECK_EQ(q.prefs.sort_per, DP_PER_CALL);
+	/* both directions of every order; "context" is the source order's old name */
+	CHECK(ok("sort=cost:asc:calls"));
+	CHECK(q.prefs.sort_rev && !q.sort_default);
+	CHECK(ok("sort=cost:desc"));
+	CHECK(!q.prefs.sort_rev);
+	CHECK(ok("sort=name:desc"));
+	CHECK(q.prefs.sort == DP_SORT_NAME && q.prefs.sort_rev);
+	CHECK(ok("sort=name:asc"));
+	CHECK(!q.prefs.sort_rev);
+	CHECK(ok("sort=context"));
+	CHECK(q.prefs.sort == DP_SORT_SOURCE && !q.prefs.sort_rev);
+	check_format(&q, "page=menu&sort=source");
+	CHECK(ok("sort=source:desc"));
+	CHECK(q.prefs.sort == DP_SORT_SOURCE && q.prefs.sort_rev);
+	check_format(&q, "page=menu&sort=source:desc");
+	CHECK(ok("sort=cost:bytes:asc"));
+	check_format(&q, "page=menu&sort=cost:bytes:asc");
+	/* without samples the default sort is by callseqs, and links say time when asked */
+	CHECK_EQ(dp_query_parse("sort=cost", false, &q), 0);
+	CHECK_EQ(q.prefs.sort_metric, DP_METRIC_CALLSEQS);
+	check_format(&q, "page=menu&sort=cost");
+	CHECK_EQ(dp_query_parse("sort=cost:time", false, &q), 0);
+	check_format(&q, "page=menu&sort=cost:time");
+	CHECK_EQ(dp_query_parse("page=top", false, &q), 0);
+	check_format(&q, "page=top");
+	/* the search page */
+	CHECK(ok("page=search&q=Json%3A%3A&match=regex&bunch=2"));
+	CHECK(q.regex && q.bunch == 2);
+	CHECK_STR(q.text, "Json::");
+	check_format(&q, "page=search&bunch=2&q=Json::&match=regex");
 	CHECK(ok("anc=all"));
 	CHECK_EQ(q.prefs.ancestors, (uint64_t)(int64_t)-1);
 	CHECK(ok("anc=0"));
@@ -240,12 +273,18 @@ TEST(errors_page_and_keys)
 	CHECK_ERR("page=foo",
 		  "unknown page 'foo'; page is one of: menu, root, action, clique, proc, "
 		  "callers, modules, module, top, site, threads, flame, flame_callers, sandwich, "
-		  "dump_ps, dump_pd, dump_css, dump_csd, dump_clique");
+		  "search, dump_ps, dump_pd, dump_css, dump_csd, dump_clique");
+	CHECK_ERR_HAS("page=tpo", "unknown page 'tpo'; did you mean 'top'? page is one of:");
+	CHECK_ERR_HAS("page=flame_caller", "did you mean 'flame_callers'?");
 	CHECK_ERR("pgae=menu",
-		  "unknown parameter 'pgae'; parameters: page, id, proc, name, percent, group, "
-		  "bunch, size, limit, metric, scope, per, thread, min, depth, root, format, "
-		  "file; preferences: fields, sort, anc, sum, contour, inactive, unit, mq, view, "
-		  "libs");
+		  "unknown parameter 'pgae'; did you mean 'page'? parameters: page, id, proc, "
+		  "name, percent, group, bunch, size, limit, metric, scope, per, thread, min, "
+		  "depth, root, q, match, format, file; preferences: fields, sort, anc, sum, "
+		  "contour, split, inactive, unit, mq, view, libs");
+	CHECK_ERR("page=search", "page=search needs q=TEXT (a part of a name, or a regular "
+				 "expression with match=regex)");
+	CHECK_ERR("page=menu&q=x", "q= does not apply to page=menu; pages that take it: search");
+	CHECK_ERR_HAS("page=search&q=x&match=glob", "unknown match 'glob'");
 	CHECK_ERR("page=clique", "page=clique needs id=N");
 	CHECK_ERR("page=proc", "page=proc needs id=N or name=FUNCTION");
 	CHECK_ERR("page=module", "page=module needs id=N or name=FILE");
@@ -256,7 +295,7 @@ TEST(errors_page_and_keys)
 	CHECK_ERR("percent=50&page=root",
 		  "percent= does not apply to page=root; pages that take it: action");
 	CHECK_ERR("page=2", "bunch= (or page=K) does not apply to page=menu; pages that take "
-			    "it: callers, modules, module, site");
+			    "it: callers, modules, module, site, search");
 	CHECK_ERR("page=flame&limit=1-5",
 		  "limit= does not apply to page=flame; pages that take it: top");
 	CHECK_ERR("page=clique&id=1&id=2", "id= given twice with different values ('1', '2')");
@@ -317,10 +356,12 @@ TEST(errors_values)
 	CHECK_ERR("page=flame&depth=100001", "depth '100001' out of range 0..100000");
 	CHECK_ERR("page=flame&thread=0", "thread '0' out of range 1..4294967295");
 	CHECK_ERR_HAS("fields=ptx", "bad fields letter 'x'; letters: p ports, q ticks,");
-	CHECK_ERR("sort=size", "unknown sort 'size'; sort is one of: context, name, "
-			       "cost[:METRIC][:self|total][:overall|call]");
-	CHECK_ERR("sort=context:time", "unknown sort 'context:time'; sort is one of: context, "
-				       "name, cost[:METRIC][:self|total][:overall|call]");
+	CHECK_ERR("sort=size",
+		  "unknown sort 'size'; sort is one of: source[:asc|desc], "
+		  "name[:asc|desc], cost[:METRIC][:self|total][:overall|call][:asc|desc]");
+	CHECK_ERR("sort=context:time", "bad sort option 'time'; after sort=source: comes asc or "
+				       "desc");
+	CHECK_ERR("sort=name:asc:desc", "bad sort 'name:asc:desc': the direction given twice");
 	CHECK_ERR_HAS("sort=cost:foo", "bad sort option 'foo'; after sort=cost: come a metric");
 	CHECK_ERR_HAS("sort=cost:", "bad sort option ''");
 	CHECK_ERR("sort=cost:self:total", "bad sort 'cost:self:total': the scope given twice");
@@ -387,8 +428,10 @@ TEST(format_canonical)
 	CHECK_STR(dp_buf_cstr(&b), "page=menu&sort=cost:bytes&unit=us&view=threads");
 	dp_buf_release(&b);
 	/* every default is left out; everything else comes in the fixed order */
-	CHECK(ok("page=top&per=overall&scope=self&metric=time&limit=1-100&sort=context"));
+	CHECK(ok("page=top&per=overall&scope=self&metric=time&limit=1-100"));
 	check_format(&q, "page=top");
+	CHECK(ok("page=top&per=overall&scope=self&metric=time&limit=1-100&sort=context"));
+	check_format(&q, "page=top&sort=source"); /* a sort given is kept, even the default */
 	CHECK(ok("format=json&anc=all&contour=1&sum=1&inactive=hsh&mq=always&fields=Sp&"
 		 "sort=cost:self:call:calls&page=top&limit=val:0.5&metric=calls&file=a+b.data"));
 	check_format(&q, "page=top&limit=val:0.5&metric=calls&fields=pS&sort=cost:calls:self:"

@@ -388,7 +388,7 @@ static void route_asset(struct dp_web_router *rt)
 	CHECK_EQ(get(rt, "/?file=0&page=flame", &r), 200);
 	CHECK(has(&r, want));
 	CHECK(has(&r, "<script type=\"application/json\" id=\"dp-data\" "
-		      "data-prefix=\"/?file=0&amp;\">{\"schema\":1,\"page\":\"flame\""));
+		      "data-prefix=\"/?file=0&amp;\">{\"schema\":2,\"page\":\"flame\""));
 	dp_web_reply_release(&r);
 	CHECK_EQ(get(rt, "/?file=0&page=menu", &r), 200);
 	CHECK(has(&r, want));

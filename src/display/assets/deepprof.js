@@ -43,7 +43,16 @@
 		});
 		var rows = document.querySelectorAll('table.cost tbody tr'), k = -1;
 		document.addEventListener('keydown', function (e) {
-			if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT' || !rows.length)
+			var q = document.getElementById('q');
+			if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT')
+				return;
+			/* '/' goes to the search box (a flame graph keeps it for its own search) */
+			if (e.key === '/' && q && !document.querySelector('svg')) {
+				e.preventDefault();
+				q.focus();
+				return;
+			}
+			if (!rows.length)
 				return;
 			if (e.key === 'j' || e.key === 'k') {
 				if (k >= 0)
