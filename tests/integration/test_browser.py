@@ -112,10 +112,18 @@ def svg_link(d, text):
 
 
 def wait(d, cond, timeout=10):
-    """Wait until @cond() is true (page scripts and fetches run asynchronously)."""
+    """Wait until @cond() is true (page scripts and fetches run asynchronously). A
+    condition that raises (an element the script redrew while it was being read: stale)
+    is not true yet and is asked again, until the timeout."""
     from selenium.webdriver.support.ui import WebDriverWait
+
+    def safe(_):
+        try:
+            return cond()
+        except Exception:
+            return False
     try:
-        WebDriverWait(d, timeout).until(lambda _: cond())
+        WebDriverWait(d, timeout).until(safe)
         return True
     except Exception:
         return False
