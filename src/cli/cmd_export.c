@@ -6,10 +6,12 @@
  * the profile, writes OUT through a temporary file and chooses the exit status).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../analysis/merge.h"
@@ -214,6 +216,7 @@ static int export_write(void *arg, const void *data, size_t len)
 static int export_to_file(const struct dp_analysis *a, const struct export_args *x)
 {
 	char tmp[4096];
+	struct stat st;
 	FILE *f;
 	int rc;
 
@@ -221,6 +224,16 @@ static int export_to_file(const struct dp_analysis *a, const struct export_args 
 		rc = dp_export(a, &x->o, export_write, stdout);
 		if (rc == 0 && fflush(stdout) != 0)
 			rc = dp_error(DP_EIO, "write to standard output failed");
+		return rc;
+	}
+	if (stat(x->out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a FIFO: written in place, never renamed over */
+		f = fopen(x->out, "wb");
+		if (!f)
+			return dp_error(DP_EIO, "cannot open %s: %s", x->out, strerror(errno));
+		rc = dp_export(a, &x->o, export_write, f);
+		if (fclose(f) != 0 && rc == 0)
+			rc = dp_error(DP_EIO, "cannot write %s", x->out);
 		return rc;
 	}
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", x->out) >= sizeof(tmp))

@@ -516,6 +516,7 @@ int dp_cmd_run(int argc, char **argv)
 	struct timespec t0, t1;
 	char written[PATH_MAX];
 	struct dp_run_opts o;
+	struct stat st;
 	int status, started, rc, n;
 	pid_t top;
 	double secs;
@@ -525,7 +526,10 @@ int dp_cmd_run(int argc, char **argv)
 		return rc;
 	if (choose_preload(&o) != 0)
 		return 2;
-	if (unlink(o.output) && errno != ENOENT) {
+	/* an old profile goes; a device or FIFO named by -o (/dev/null) stays, and is
+	   written into */
+	if (!lstat(o.output, &st) && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+	    unlink(o.output) && errno != ENOENT) {
 		fprintf(stderr, "deepprof run: cannot remove the old %s: %s\n", o.output,
 			strerror(errno));
 		free(o.preload);

@@ -203,19 +203,33 @@ static int copy_file(const char *src, const char *dst)
 		err = errno;
 	close(in);
 	if (err) {
-		unlink(dst);
+		struct stat st;
+
+		if (stat(dst, &st) == 0 && S_ISREG(st.st_mode))
+			unlink(dst); /* never a device or FIFO it was writing into */
 		errno = err;
 		return -1;
 	}
 	return 0;
 }
 
+/* Move @src to @dst: renamed, or copied when @dst is on another file system or exists
+ * and is not a regular file (/dev/null, a FIFO: renaming would replace the device node
+ * with a file, which as root breaks /dev/null for the whole machine). */
 static int move_file(const char *src, const char *dst)
 {
-	if (rename(src, dst) == 0)
+	struct stat st;
+
+	if (stat(dst, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (copy_file(src, dst) == 0) {
+			unlink(src);
+			return 0;
+		}
+	} else if (rename(src, dst) == 0) {
 		return 0;
-	if (errno == EXDEV && copy_file(src, dst) == 0)
+	} else if (errno == EXDEV && copy_file(src, dst) == 0) {
 		return 0;
+	}
 	fprintf(stderr, "deepprof run: cannot write %s: %s\n", dst, strerror(errno));
 	return -1;
 }

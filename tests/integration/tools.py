@@ -399,6 +399,23 @@ def t_special_output(ctx, ck):
         ck.eq("device output: status", r.returncode, 0)
         ck.true("device output: still a character device",
                 stat.S_ISCHR(os.lstat(dev).st_mode))
+        # the commands that write files: run (moving the process's file into place),
+        # export and import (through a temporary file)
+        r = ctx.sh([ctx.deepprof, "run", "-o", dev, "./p"])
+        ck.eq("run -o device: status", r.returncode, 0)
+        ck.true("run -o device: still a character device",
+                stat.S_ISCHR(os.lstat(dev).st_mode))
+        ctx.must([ctx.deepprof, "run", "-o", "p.data", "./p"])
+        for fmt in ("folded", "callgrind", "pprof"):
+            r = ctx.sh([ctx.deepprof, "export", "--format=" + fmt, "p.data", "-o", dev])
+            ck.eq("export %s -o device: status" % fmt, r.returncode, 0)
+            ck.true("export %s -o device: still a character device" % fmt,
+                    stat.S_ISCHR(os.lstat(dev).st_mode))
+        ctx.must([ctx.deepprof, "export", "--format=folded", "p.data", "-o", "p.folded"])
+        r = ctx.sh([ctx.deepprof, "import", "--from=folded", "p.folded", "-o", dev])
+        ck.eq("import -o device: status", r.returncode, 0)
+        ck.true("import -o device: still a character device",
+                stat.S_ISCHR(os.lstat(dev).st_mode))
     fifo = os.path.join(ctx.work, "fifo")
     os.mkfifo(fifo)
     r = ctx.sh(["./p"], env={"DEEPPROF_OUTPUT": fifo})
