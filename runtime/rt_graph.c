@@ -143,8 +143,9 @@ DP_RT_NOINST static int dp_rt_ps_tab_grow(struct dp_rt_thread *th)
 	return 0;
 }
 
-/* The thread's PS of @fn, created if new; NULL after stopping. */
-DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintptr_t fn)
+/* The thread's PS of function key @fn, created if new (@stub: the key is an entry stub's
+ * return address, whose function's entry the PS records); NULL after stopping. */
+DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintptr_t fn, int stub)
 {
 	struct dp_rt_ps *ps;
 	uint32_t h;
@@ -164,6 +165,7 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 	if (!ps)
 		return NULL;
 	ps->fn = fn;
+	ps->entry = stub ? dp_rt_stub_entry(fn) : fn;
 	ps->index = th->ps.count;
 	th->ps_tab[h] = ps;
 	dp_rt_node_publish(&th->ps);
@@ -229,7 +231,7 @@ DP_RT_NOINST static struct dp_rt_pd *dp_rt_active_pd(const struct dp_rt_tls *t,
 
 /* PD and CSD creation proper; the caller keeps errno and the inside flag. */
 DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct dp_rt_pd *caller,
-						    uintptr_t site, uintptr_t fn)
+						    uintptr_t site, uintptr_t fn, int stub)
 {
 	struct dp_rt_thread *th = t->th;
 	struct dp_rt_ps *ps;
@@ -238,7 +240,7 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 
 	if ((th->csd.count + 1) * 2 > th->csd_cap && dp_rt_csd_tab_grow(t) != 0)
 		return NULL;
-	ps = dp_rt_ps_get(th, fn);
+	ps = dp_rt_ps_get(th, fn, stub);
 	if (!ps)
 		return NULL;
 	/* Mercury's call port: reuse the PD of fn's active activation (recursion), else
@@ -274,22 +276,23 @@ DP_RT_NOINST void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn)
 {
 	t->inside = 1;
 	if (!dp_rt_g.stopped)
-		(void)dp_rt_ps_get(t->th, fn);
+		(void)dp_rt_ps_get(t->th, fn, 0);
 	t->inside = 0;
 }
 
 /*
  * dp_rt_csd_create - the CSD of (@caller, @site, @fn) in the calling thread, created with
- * its callee PD set (Mercury's call port). Returns NULL if collection stopped.
+ * its callee PD set (Mercury's call port); @stub: @fn is an entry stub's key
+ * (dp_rt_ps_get). Returns NULL if collection stopped.
  */
 DP_RT_NOINST struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *caller,
-						uintptr_t site, uintptr_t fn)
+						uintptr_t site, uintptr_t fn, int stub)
 {
 	struct dp_rt_csd *csd = NULL;
 
 	t->inside = 1;
 	if (!dp_rt_g.stopped)
-		csd = dp_rt_csd_new(t, caller, site, fn);
+		csd = dp_rt_csd_new(t, caller, site, fn, stub);
 	if (!csd)
 		t->th->lost_calls++;
 	t->inside = 0;
@@ -322,6 +325,7 @@ DP_RT_NOINST int dp_rt_stack_grow(struct dp_rt_tls *t)
 	th->stack_cap = cap;
 	t->top = th->stack + off;
 	t->limit = th->stack + cap;
+	t->last = t->limit - 1;
 	t->inside = 0;
 	errno = saved;
 	return 0;
@@ -368,6 +372,7 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->stack[0].fn = 0; /* matches no function */
 	t->top = th->stack;
 	t->limit = th->stack + th->stack_cap;
+	t->last = t->limit - 1;
 	t->th = th;
 	return 0;
 }

@@ -86,7 +86,7 @@ _Thread_local struct dp_rt_tls dp_rt_tls
  * (@how 0: exits++) or without it (@how 1: unwinds++). Never pops the sentinel. A
  * tail-call marker (fp 0) is popped without a count: its activation has left already.
  */
-DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
+DP_RT_HOT void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 {
 	struct dp_rt_frame *e = t->top;
 	struct dp_rt_csd *csd = e->csd;
@@ -105,7 +105,7 @@ DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
  * frame address is < @fp, the stack growing down (the exit hook of the activation at
  * @fp). The sentinel (fp = UINTPTR_MAX) is never popped.
  */
-DP_RT_HOT static void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp)
+DP_RT_HOT void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp)
 {
 	while (t->top->fp < fp)
 		dp_rt_pop_entry(t, 1);
@@ -117,8 +117,7 @@ DP_RT_HOT static void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp)
  * a longjmp or catch), except the activations of a function into which @fn was inlined:
  * its hooks run in the container's frame, with the container's return address as @site.
  */
-DP_RT_HOT static void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
-					 uintptr_t fp)
+DP_RT_HOT void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp)
 {
 	const struct dp_rt_frame *e;
 
@@ -155,32 +154,13 @@ dp_rt_find_fp(const struct dp_rt_tls *t, uintptr_t fa, uintptr_t xr, uintptr_t s
 	return 0;
 }
 
-/* Push the activation of @csd (of function @fn) at frame address @fp, called from the
- * current CSD @cur. */
-DP_RT_HOT __attribute__((always_inline)) static inline void dp_rt_push(struct dp_rt_tls *t,
-								       struct dp_rt_csd *cur,
-								       struct dp_rt_csd *csd,
-								       uintptr_t fn, uintptr_t fp)
-{
-	struct dp_rt_frame *top = t->top + 1;
-
-	cur->callseqs++;
-	csd->calls++;
-	top->csd = csd;
-	top->pd = csd->callee;
-	top->fp = fp;
-	top->fn = fn;
-	t->top = top;
-}
-
 /*
  * The CSD of (current PD, @site, @fn), or NULL if it does not exist yet (any slot). A CSD
  * found past its first slot is swapped into it, so that the fast path, which looks only
  * there, finds it next time. Swapping two entries of one probe run keeps every entry
  * reachable: the slots between stay occupied.
  */
-DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn,
-						uintptr_t site)
+DP_RT_HOT struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site)
 {
 	const struct dp_rt_pd *pd = t->top->pd;
 	uintptr_t home = dp_rt_hash(pd, dp_rt_key(site, fn), t->mask), h = home;
@@ -206,8 +186,7 @@ DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintp
  * @site, marked. The marker's entry is free again, so there is room. Returns 0 if the
  * general case must decide.
  */
-DP_RT_HOT static int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
-				      uintptr_t fp)
+DP_RT_HOT int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp)
 {
 	struct dp_rt_frame *top = t->top;
 	struct dp_rt_pd *pd = top->pd;
@@ -221,7 +200,7 @@ DP_RT_HOT static int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr
 }
 
 /* The first hook of a thread: give it state. Returns 0 if it collects. */
-DP_RT_COLD static int dp_rt_enter_first(struct dp_rt_tls *t)
+DP_RT_COLD int dp_rt_enter_first(struct dp_rt_tls *t)
 {
 	if (t->disabled || t->th)
 		return -1; /* never collects, or ended */
@@ -271,7 +250,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 		fp = (t->top->fp - 2) | 1; /* unknown (odd): nested in the top activation */
 	csd = dp_rt_lookup(t, fn, site);
 	if (!csd) {
-		csd = dp_rt_csd_create(t, t->top->pd, site, fn);
+		csd = dp_rt_csd_create(t, t->top->pd, site, fn, 0);
 		if (!csd)
 			return;
 	}
@@ -450,7 +429,7 @@ DP_RT_HOT void dp_rt_region_push(uintptr_t fn, uintptr_t site, uintptr_t fp)
 		fp = (t->top->fp - 2) | 1; /* unknown: nested in the top activation */
 	}
 	csd = dp_rt_lookup(t, fn, site);
-	if (!csd && !(csd = dp_rt_csd_create(t, t->top->pd, site, fn)))
+	if (!csd && !(csd = dp_rt_csd_create(t, t->top->pd, site, fn, 0)))
 		return;
 	if (t->top + 1 >= t->limit && dp_rt_stack_grow(t) != 0)
 		return;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "rt_asm.h"
+
 /* Everything declared here is internal to the library: direct access, no GOT or PLT. */
 #pragma GCC visibility push(hidden)
 
@@ -33,10 +35,14 @@
 
 struct dp_rt_pd;
 
-/* ProcStatic, per thread: one per function entry address (fn 0 = the thread root). */
+/* ProcStatic, per thread: one per function key (fn 0 = the thread root). A function's
+ * key is its entry address under the -finstrument-functions hooks, and the return address
+ * of its entry stub's call under the stubs (rt_stub.c), which @entry turns into the entry
+ * address the file needs. */
 struct dp_rt_ps {
 	uintptr_t fn;
-	uint32_t index; /* sequential per thread, 0 = the thread root PS */
+	uintptr_t entry; /* the function's entry address (what the file says) */
+	uint32_t index;	 /* sequential per thread, 0 = the thread root PS */
 	uint32_t pad;
 };
 
@@ -124,6 +130,7 @@ struct dp_rt_tls {
 	int inside;		   /* the thread is executing runtime code (slow paths) */
 	int disabled;		   /* this thread never collects (failed, exited, no state) */
 	struct dp_rt_thread *th;
+	struct dp_rt_frame *last; /* limit - 1 (NULL = no state): the stubs' room check */
 };
 
 /* Per-thread state, mmap'd; outlives the thread (the writer reads it). */
@@ -187,7 +194,7 @@ struct dp_rt_slot {
 DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
 						uintptr_t mask)
 {
-	uint64_t s = ((uint64_t)site * 0x9E3779B97F4A7C15ull) >> 32;
+	uint64_t s = ((uint64_t)site * (uint64_t)(int64_t)DP_RT_HASH_MUL) >> 32;
 
 	return (uintptr_t)(s ^ (uint64_t)(uintptr_t)pd) & mask; /* tables < 2^28 slots */
 }
@@ -224,6 +231,44 @@ extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model(DP_RT_T
 extern struct dp_rt_frame dp_rt_idle_frame;
 extern struct dp_rt_csd dp_rt_idle_csd;
 
+/* dp_rt_push - push the activation of @csd (of function key @fn) at frame address @fp,
+ * called from the current CSD @cur: the call port's counts and the new top entry. */
+DP_RT_NOINST __attribute__((always_inline)) static inline void
+dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, uintptr_t fn,
+	   uintptr_t fp)
+{
+	struct dp_rt_frame *top = t->top + 1;
+
+	cur->callseqs++;
+	csd->calls++;
+	top->csd = csd;
+	top->pd = csd->callee;
+	top->fp = fp;
+	top->fn = fn;
+	t->top = top;
+}
+
+/* rt_hooks.c, the hooks' shared steps (slow paths; see there): the top entry popped as an
+ * exit (@how 0) or an unwind (1); every activation whose frame is below @fp popped as
+ * unwinds, or before entering @fn from @site at @fp the dead ones; the CSD of (top PD,
+ * @site, @fn) in any slot; a tail callee entered through its first slot; a thread's first
+ * hook. */
+void dp_rt_pop_entry(struct dp_rt_tls *t, int how);
+void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp);
+void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp);
+struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site);
+int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp);
+int dp_rt_enter_first(struct dp_rt_tls *t);
+
+/* rt_stub.c: the stubs' slow paths (called by rt_stub_x86_64.S), the entry address of a
+ * function keyed by its entry stub's return address, and the size of the extended state
+ * (xsave area) the full slow path saves. */
+int dp_rt_stub_light(uintptr_t kind, uintptr_t a, uintptr_t b, uintptr_t fp);
+void dp_rt_stub_full(uintptr_t kind, uintptr_t a, uintptr_t b, uintptr_t fp);
+uintptr_t dp_rt_stub_entry(uintptr_t key);
+unsigned dp_rt_xsave_init(void);
+extern unsigned dp_rt_xsave_size;
+
 /* rt_hooks.c: a region's activation pushed (entered from @site by the function whose frame
  * is @fp, 0 unknown) and popped (-1: the innermost activation is not region @fn's). */
 void dp_rt_region_push(uintptr_t fn, uintptr_t site, uintptr_t fp);
@@ -231,7 +276,7 @@ int dp_rt_region_pop(uintptr_t fn, uintptr_t fp);
 
 /* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
 struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,
-				   uintptr_t fn);
+				   uintptr_t fn, int stub);
 int dp_rt_stack_grow(struct dp_rt_tls *t);
 void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn);
 int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t);

@@ -234,18 +234,6 @@ DP_RT_NOINST int dp_rt_output_names(char *name, char *tmp, size_t len)
 	return dp_rt_cat(tmp, len, &n, pid, pn);
 }
 
-/* dp_rt_join - @a, @b and @c concatenated into @out (@len bytes), truncated. */
-DP_RT_NOINST void dp_rt_join(char *out, size_t len, const char *a, const char *b, const char *c)
-{
-	size_t n = 0;
-	const char *parts[3] = {a, b, c};
-
-	for (int i = 0; i < 3; i++)
-		for (const char *s = parts[i]; s && *s && n + 1 < len; s++)
-			out[n++] = *s;
-	out[n] = 0;
-}
-
 /* Read a whole small /proc file into @b; returns its length or -1. */
 DP_RT_NOINST static ssize_t dp_rt_slurp(const char *path, struct dp_rt_buf *b)
 {

@@ -46,6 +46,7 @@ DP_RT_NOINST static void dp_rt_thread_end(void *arg)
 	__atomic_or_fetch(&th->flags, DP_THREAD_ENDED, __ATOMIC_RELEASE);
 	/* Later hooks (other key destructors) are ignored; the lookup structures go. */
 	t->limit = NULL;
+	t->last = NULL;
 	t->top = &dp_rt_idle_frame;
 	t->disabled = 1;
 	dp_rt_unmap(t->tab, th->csd_cap * sizeof(*t->tab), 1);
@@ -169,6 +170,7 @@ DP_RT_NOINST void dp_rt_thread_start(struct dp_rt_tls *t)
 	return;
 fail:
 	t->limit = NULL;
+	t->last = NULL;
 	t->top = &dp_rt_idle_frame;
 	t->disabled = 1;
 	t->th = NULL;

@@ -50,6 +50,7 @@ struct dp_rt_wctx {
 	struct dp_rt_buf snaps;
 	uint32_t n_threads;
 	struct dp_rt_idmap ps, css;
+	struct dp_rt_buf ps_entry; /* by PS id - 1: the address the file gives it */
 	uint32_t n_pd, n_csd;
 	uint64_t samples_in, samples_out, callseqs, lost_calls, lost_samples, lost_allocs;
 	struct dp_rt_buf chunk[DP_W_N];
@@ -95,10 +96,23 @@ DP_RT_NOINST static void dp_rt_idmap_release(struct dp_rt_idmap *m)
 	dp_rt_buf_release(&m->list);
 }
 
-/* PS ids: 1 program root, 2 the thread roots (fn 0), then functions. */
-DP_RT_NOINST static uint32_t dp_rt_ps_id(struct dp_rt_wctx *w, uintptr_t fn)
+/* PS ids: 1 program root, 2 the thread roots (fn 0), then functions, keyed by function
+ * key; @entry, the function's entry address (struct dp_rt_ps), is recorded for a new id. */
+DP_RT_NOINST static uint32_t dp_rt_ps_id(struct dp_rt_wctx *w, uintptr_t fn, uintptr_t entry)
 {
-	return fn ? dp_rt_idmap_get(&w->ps, fn, 1) : 2;
+	uint32_t n = w->ps.n, id;
+	uintptr_t *e;
+
+	if (!fn)
+		return 2;
+	id = dp_rt_idmap_get(&w->ps, fn, 1);
+	if (id > n) {
+		e = dp_rt_buf_room(&w->ps_entry, sizeof(*e));
+		if (!e)
+			return 0;
+		*e = entry;
+	}
+	return id;
 }
 
 /* Take the threads in the file and their node counts (CSDs first, see the header). */
@@ -134,7 +148,7 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 	uint32_t pd_next = 2, csd_next = w->n_threads + 1;
 
 	if (dp_rt_idmap_get(&w->ps, 0, 0) != 1 || dp_rt_idmap_get(&w->ps, 0, 2) != 2 ||
-	    dp_rt_idmap_get(&w->css, 0, 0) != 1)
+	    dp_rt_idmap_get(&w->css, 0, 0) != 1 || !dp_rt_buf_room(&w->ps_entry, 16))
 		return -1;
 	for (uint32_t t = 0; t < w->n_threads; t++) {
 		struct dp_rt_snap *s = &snaps[t];
@@ -145,13 +159,13 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 
 		dp_rt_iter_init(&it, &s->th->ps, s->n_ps);
 		while ((ps = dp_rt_iter_next(&it)))
-			if (!dp_rt_ps_id(w, ps->fn))
+			if (!dp_rt_ps_id(w, ps->fn, ps->entry))
 				return -1;
 		dp_rt_iter_init(&it, &s->th->csd, s->n_csd);
 		while ((csd = dp_rt_iter_next(&it))) {
 			if (csd->callee->index + 1 > n_pd)
 				n_pd = csd->callee->index + 1;
-			if (!dp_rt_ps_id(w, csd->fn) ||
+			if (!dp_rt_ps_id(w, csd->fn, csd->ps->entry) ||
 			    !dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site))
 				return -1;
 		}
@@ -225,7 +239,7 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 				      s->pd_base + csd->callee->index, csd);
 		dp_rt_iter_init(&it, &s->th->pd, s->n_pd);
 		while ((pd = dp_rt_iter_next(&it))) {
-			dp_rt_buf_num(pdb, dp_rt_ps_id(w, pd->ps->fn));
+			dp_rt_buf_num(pdb, dp_rt_ps_id(w, pd->ps->fn, pd->ps->entry));
 			dp_rt_buf_num(pdb, t + 1);
 			dp_rt_buf_num(pdb, 0);
 		}
@@ -242,6 +256,7 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 {
 	const struct dp_rt_map_ent *e = (const void *)w->ps.list.p;
+	const uintptr_t *entry = (const void *)w->ps_entry.p;
 	struct dp_rt_snap *snaps = (void *)w->snaps.p;
 	struct dp_rt_buf *b = &w->chunk[DP_W_PSTA];
 	char name[64];
@@ -253,7 +268,7 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 				 : i == 1 ? DP_PS_THREAD
 				 : region ? DP_PS_REGION
 					  : DP_PS_FUNCTION);
-		dp_rt_buf_num(b, i < 2 || region ? 0 : e[i].a);
+		dp_rt_buf_num(b, i < 2 || region ? 0 : entry[i]);
 		dp_rt_buf_num(b, 0);
 		if (region)
 			dp_rt_region_put(b, e[i].a);
@@ -262,7 +277,7 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 	e = (const void *)w->css.list.p;
 	b = &w->chunk[DP_W_CSST];
 	for (uint32_t i = 0; i < w->css.n; i++) {
-		dp_rt_buf_num(b, i == 0 ? 1 : dp_rt_ps_id(w, e[i].a));
+		dp_rt_buf_num(b, i == 0 ? 1 : dp_rt_ps_id(w, e[i].a, 0));
 		dp_rt_buf_num(b, e[i].b & ~DP_RT_TAIL_SITE);
 		dp_rt_buf_num(b, i == 0			    ? DP_CSS_THREAD
 				 : !e[i].a		    ? DP_CSS_ENTRY
@@ -520,6 +535,7 @@ DP_RT_NOINST static int dp_rt_write_locked(int at_exit)
 	dp_rt_encode_info(&w, at_exit);
 	for (int i = 0; i < DP_W_N; i++)
 		w.failed |= w.chunk[i].failed;
+	w.failed |= w.ps_entry.failed;
 	if (!w.failed)
 		r = dp_rt_write_file(&w);
 out:
@@ -531,6 +547,7 @@ out:
 		dp_rt_buf_release(&w.chunk[i]);
 	dp_rt_idmap_release(&w.ps);
 	dp_rt_idmap_release(&w.css);
+	dp_rt_buf_release(&w.ps_entry);
 	dp_rt_buf_release(&w.snaps);
 	return r;
 }

@@ -45,7 +45,8 @@ class Ctx(BaseCtx):
 
     def build(self, out, sources, cxx=False, extra=(), env=None):
         """Build OUT with deepprof cc/c++ and note how it instrumented (self.after: after
-        inlining, through gcc's plugin or clang's flag; read from DEEPPROF_VERBOSE)."""
+        inlining, through gcc's plugin or clang's flag; self.stubs: with the stubs, gcc's
+        plugin in its stubs mode or clang's fentry call; read from DEEPPROF_VERBOSE)."""
         drv = "c++" if cxx else "cc"
         srcs = [os.path.join(PROGS, s) for s in sources]
         saved = self.env
@@ -55,8 +56,10 @@ class Ctx(BaseCtx):
                           + srcs + list(extra))
         finally:
             self.env = saved
+        self.stubs = ("-fplugin-arg-deepprof_gcc-stubs" in r.stderr
+                      or "-Xclang -mfentry" in r.stderr)
         self.after = ("-fplugin=" in r.stderr
-                      or "-finstrument-functions-after-inlining" in r.stderr)
+                      or "-finstrument-functions-after-inlining" in r.stderr or self.stubs)
         # calls in tail position stay jumps: gcc's plugin, or clang's pass plugin
         self.tails = "-fplugin=" in r.stderr or "-fpass-plugin=" in r.stderr
         return os.path.join(self.work, out)
@@ -617,11 +620,18 @@ def t_pymod(ctx, ck):
     ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     ctx.build("dpspam" + ext, ["pymod.c"], extra=["-shared", "-fPIC", "-I", inc])
     so = os.path.join(ctx.work, "dpspam" + ext)
-    # the module's hooks are the usual references to glibc's no-op ones, which the
-    # preloaded runtime (no symbol versions) satisfies first
     dyn = ctx.must(["readelf", "--dyn-syms", "-W", so]).stdout
-    ck.true("the module references __cyg_profile_func_enter@GLIBC_*",
-            re.search(r"UND __cyg_profile_func_enter@GLIBC_", dyn) is not None)
+    if ctx.stubs:
+        # the stubs the module calls are weak do-nothing ones of its own, which the
+        # preloaded runtime's come before in the lookup order
+        stub = "__fentry__" if ctx.family == "clang" else "__deepprof_fentry"
+        ck.true("the module has a weak %s of its own" % stub,
+                re.search(r"WEAK\s+DEFAULT\s+\d+ %s$" % stub, dyn, re.M) is not None)
+    else:
+        # the module's hooks are the usual references to glibc's no-op ones, which the
+        # preloaded runtime (no symbol versions) satisfies first
+        ck.true("the module references __cyg_profile_func_enter@GLIBC_*",
+                re.search(r"UND __cyg_profile_func_enter@GLIBC_", dyn) is not None)
     n, k, m = 12, 3, 5
     script = ("import dpspam\nfor _ in range(%d): dpspam.fib(%d)\n"
               "for _ in range(%d): dpspam.leaf()\nprint('ok')\n" % (k, n, m))
@@ -916,7 +926,8 @@ def t_tailcall(ctx, ck):
 def check_tailcall(ctx, ck, extra):
     steps = 100000000 if ctx.opt == "-O2" else 20000  # no sibling calls at -O0
     exe = ctx.build("tailcall", ["tailcall.c"], extra=extra)
-    marked = ctx.opt == "-O2" and ctx.tails
+    # sibling calls at -O2; musttail ones at -O0 too, which the stubs mark as well
+    marked = ctx.tails and (ctx.opt == "-O2" or (ctx.stubs and bool(extra)))
     kept = marked or bool(extra)
     if ctx.opt == "-O2" and not kept:
         llvm = os.path.join(os.path.dirname(ctx.deepprof), "..", "lib", "deepprof",
