@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 members="rt_hooks.c.o rt_graph.c.o rt_stub.c.o rt_trouble.c.o"
 ar x "$lib" $members
-allowed="mmap munmap mremap write process_vm_readv getpid __errno_location
+allowed="mmap munmap mremap madvise write process_vm_readv getpid __errno_location
 _GLOBAL_OFFSET_TABLE_ dp_rt_g dp_rt_tls dp_rt_thread_start"
 defined=$(nm --defined-only $members | awk 'NF == 3 { print $3 }' | sort -u)
 bad=0

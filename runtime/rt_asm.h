@@ -31,9 +31,11 @@
 #define DP_CSD_EXITS	48
 #define DP_CSD_CALLSEQS 56
 
-/* The CSD table's multiplicative hash of a site (dp_rt_hash): a signed 32-bit constant,
- * so that x86-64's imul takes it as an immediate (sign-extended, odd). */
-#define DP_RT_HASH_MUL (-1640531535) /* 0x9E3779B1 */
+/* The CSD table's multiplicative hash of a site (dp_rt_hash), the high half of whose
+ * 64-bit product is used: all 64 bits are needed (a 32-bit multiplier, which an imul
+ * could take as an immediate, moves nearby sites by too few of those bits: most lookups
+ * then probed many slots). The stubs read it from dp_rt_hash_mul. */
+#define DP_RT_HASH_MUL 0x9E3779B97F4A7C15
 
 /* The slow paths of the stubs (dp_rt_stub_slow, dp_rt_stub_full): the entry stub, the
  * exit stub called after the epilogue (before a `ret` or a sibling call's jump), and the

@@ -17,6 +17,28 @@
 #define DP_RT_PS_TAB_INIT  64u
 #define DP_RT_CSD_TAB_INIT 1024u
 
+/* Mappings of at least this many bytes (a multiple of it) are aligned to it and asked for
+ * transparent huge pages: the node chunks and lookup tables of large profiles, which new
+ * contexts fill at random (a page fault and a TLB miss per 4 KiB otherwise). */
+#define DP_RT_HUGE ((size_t)2 << 20)
+
+/* @bytes (a multiple of DP_RT_HUGE) at an address aligned to it, or MAP_FAILED. */
+DP_RT_NOINST static void *dp_rt_map_huge(size_t bytes)
+{
+	char *p = mmap(NULL, bytes + DP_RT_HUGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t head;
+
+	if (p == MAP_FAILED)
+		return p;
+	head = (DP_RT_HUGE - ((uintptr_t)p & (DP_RT_HUGE - 1))) & (DP_RT_HUGE - 1);
+	if (head)
+		munmap(p, head);
+	munmap(p + head + bytes, DP_RT_HUGE - head);
+	madvise(p + head, bytes, MADV_HUGEPAGE);
+	return p + head;
+}
+
 /*
  * dp_rt_map - @bytes of zeroed anonymous memory, or NULL after stopping collection.
  * @counted charges the DEEPPROF_MAX_MB budget. Keeps errno.
@@ -36,7 +58,10 @@ DP_RT_NOINST void *dp_rt_map(size_t bytes, int counted)
 			return NULL;
 		}
 	}
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bytes >= DP_RT_HUGE && !(bytes & (DP_RT_HUGE - 1)))
+		p = dp_rt_map_huge(bytes);
+	else
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		if (counted)
 			__atomic_sub_fetch(&dp_rt_g.used_bytes, bytes, __ATOMIC_RELAXED);

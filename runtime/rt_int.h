@@ -43,7 +43,7 @@ struct dp_rt_ps {
 	uintptr_t fn;
 	uintptr_t entry; /* the function's entry address (what the file says) */
 	uint32_t index;	 /* sequential per thread, 0 = the thread root PS */
-	uint32_t pad;
+	uint32_t id;	 /* the writer's: its global id in the current write */
 };
 
 /* ProcDynamic: one per (function, ancestor context). */
@@ -65,7 +65,7 @@ struct dp_rt_csd {
 	/* cold line */
 	uint64_t unwinds, samples, allocs, alloc_bytes;
 	uint32_t index;
-	uint32_t pad;
+	uint32_t css; /* the writer's: the global id of its call site in the current write */
 	uint64_t pad2[3];
 } __attribute__((aligned(64)));
 
@@ -194,7 +194,7 @@ struct dp_rt_slot {
 DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
 						uintptr_t mask)
 {
-	uint64_t s = ((uint64_t)site * (uint64_t)(int64_t)DP_RT_HASH_MUL) >> 32;
+	uint64_t s = ((uint64_t)site * (uint64_t)DP_RT_HASH_MUL) >> 32;
 
 	return (uintptr_t)(s ^ (uint64_t)(uintptr_t)pd) & mask; /* tables < 2^28 slots */
 }
@@ -322,6 +322,7 @@ struct dp_rt_buf {
 void dp_rt_buf_release(struct dp_rt_buf *b);
 void *dp_rt_buf_room(struct dp_rt_buf *b, size_t n);
 void dp_rt_buf_num(struct dp_rt_buf *b, uint64_t v);
+void dp_rt_buf_nums(struct dp_rt_buf *b, const uint64_t *v, size_t n);
 void dp_rt_buf_str(struct dp_rt_buf *b, const char *s, size_t n);
 void dp_rt_output_init(void);
 int dp_rt_output_names(char *name, char *tmp, size_t len);

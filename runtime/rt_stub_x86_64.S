@@ -73,6 +73,11 @@ __deepprof_tail:
 /* The first slot of a new shadow-stack entry, relative to the top one. */
 #define NEW(f) DP_FRAME_SIZE + f
 
+	.section .rodata
+	.p2align 3
+dp_rt_hash_mul:
+	.quad DP_RT_HASH_MUL
+
 	/* the fast paths and the slow path's trampoline: in the hooks' section, where the
 	 * sampling handler knows it is inside the runtime (rt_sample.c) */
 	.section dp_rt_hot, "ax", @progbits
@@ -82,6 +87,13 @@ __deepprof_tail:
  * the frame %rsp. Fast path: state and room (top < last), the top activation alive (its
  * frame above this one), the CSD of (top's PD, site, key) in its first slot; then
  * callseqs of the caller's CSD and calls of this one counted and the activation pushed.
+ * A tail-call marker on top (frame address 0) is taken here too: when the function is
+ * its callee (the key 5, 6, 9 or 10 bytes after the callee's address, or the callee
+ * unknown) and entered in the frame the tail caller left, the call is a tail call, from
+ * the entry below through the site marked tail, looked up by the site and the key
+ * (dp_rt_key); otherwise the marker is stale (its callee was not instrumented and has
+ * returned) and dropped. A callee still to be decoded, and dead activations (longjmp,
+ * exceptions), go to the slow path.
  */
 	.p2align 6
 	.globl __deepprof_fentry, __fentry__
@@ -99,11 +111,13 @@ __fentry__:
 	movq	TLS(DP_TLS_TOP), %rax
 	cmpq	TLS(DP_TLS_LAST), %rax
 	jae	.Lenter_slow
-	cmpq	%rsp, DP_FRAME_FP(%rax)
-	jbe	.Lenter_slow
-	movq	DP_FRAME_PD(%rax), %rcx
 	movq	8(%rsp), %rsi
-	imulq	$DP_RT_HASH_MUL, %rsi, %rdx
+	movq	%rsi, %rdx
+	cmpq	%rsp, DP_FRAME_FP(%rax)
+	jbe	.Lenter_marker
+.Lenter_lookup:				/* %rsi the site, %rdx its key */
+	movq	DP_FRAME_PD(%rax), %rcx
+	imulq	dp_rt_hash_mul(%rip), %rdx
 	shrq	$32, %rdx
 	xorq	%rcx, %rdx
 	andq	TLS(DP_TLS_MASK), %rdx
@@ -132,6 +146,34 @@ __fentry__:
 	movq	-24(%rsp), %rdx
 	movq	-32(%rsp), %rsi
 	ret
+.Lenter_marker:
+	cmpq	$0, DP_FRAME_FP(%rax)
+	jne	.Lenter_slow		/* dead activations */
+	movq	DP_FRAME_PD(%rax), %rcx	/* the marker's callee */
+	testq	%rcx, %rcx
+	jz	1f
+	js	.Lenter_slow		/* a jump to decode (DP_RT_JUMP_AT, bit 63) */
+	negq	%rcx
+	addq	(%rsp), %rcx		/* key - callee */
+	cmpq	$10, %rcx
+	ja	2f
+	movl	$0x660, %edx		/* bits 5, 6, 9 and 10 */
+	btq	%rcx, %rdx
+	jnc	2f
+1:	cmpq	%rsp, DP_FRAME_FN(%rax)
+	jne	2f
+	subq	$DP_FRAME_SIZE, %rax	/* a tail call: from the entry below */
+	btsq	$63, %rsi		/* DP_RT_TAIL_SITE */
+	movq	(%rsp), %rdx
+	shlq	$3, %rdx
+	xorq	%rsi, %rdx
+	cmpq	%rsp, DP_FRAME_FP(%rax)
+	ja	.Lenter_lookup
+	jmp	.Lenter_slow
+2:	subq	$DP_FRAME_SIZE, %rax	/* stale: dropped */
+	movq	%rsi, %rdx
+	cmpq	%rsp, DP_FRAME_FP(%rax)
+	ja	.Lenter_lookup
 .Lenter_slow:
 	movl	$DP_STUB_ENTER, %ecx
 	movq	(%rsp), %rax
@@ -145,9 +187,10 @@ __fentry__:
 /*
  * The exit stub after the epilogue: the frame %rsp leaves through the instruction at
  * (%rsp): `ret` (0xc3), or a jump (a sibling call: the tail exit). Fast path: the top
- * activation is this frame's; then a tail-call marker takes its entry if a jump follows,
- * with the callee as the marker's: the target of a direct jump (e9 rel32, eb rel8), else
- * the jump's address marked for decoding at the callee's entry (rt_stub.c).
+ * activation is this frame's, or the one below a stale tail-call marker; then a tail-call
+ * marker takes its entry if a jump follows, with the callee as the marker's: the target
+ * of a direct jump (e9 rel32, eb rel8), else the jump's address marked for decoding at
+ * the callee's entry (rt_stub.c).
  */
 	.p2align 6
 	.globl __return__
@@ -159,7 +202,8 @@ __return__:
 	TLS_ENTER
 	movq	TLS(DP_TLS_TOP), %rax
 	cmpq	%rsp, DP_FRAME_FP(%rax)
-	jne	.Lret_slow
+	jne	.Lret_marker
+.Lret_top:
 	movq	(%rsp), %rcx
 	cmpb	$0xc3, (%rcx)
 	jne	.Lret_jump
@@ -200,6 +244,12 @@ __return__:
 	movq	-16(%rsp), %rcx
 	movq	-24(%rsp), %rdx
 	ret
+.Lret_marker:				/* a stale marker above this frame's entry */
+	cmpq	$0, DP_FRAME_FP(%rax)
+	jne	.Lret_slow
+	subq	$DP_FRAME_SIZE, %rax
+	cmpq	%rsp, DP_FRAME_FP(%rax)
+	je	.Lret_top
 .Lret_slow:
 	movq	%rdx, -24(%rsp)
 	movq	%rsi, -32(%rsp)
@@ -212,7 +262,7 @@ __return__:
 	.size __return__, . - __return__
 
 /* The exit stub before the epilogue (clang): the frame %rbp leaves. Fast path: it is the
- * top activation's. */
+ * top activation's, or the one below a stale tail-call marker. */
 	.p2align 6
 	.globl __deepprof_exit
 	.type __deepprof_exit, @function
@@ -223,7 +273,8 @@ __deepprof_exit:
 	TLS_ENTER
 	movq	TLS(DP_TLS_TOP), %rax
 	cmpq	%rbp, DP_FRAME_FP(%rax)
-	jne	.Lexit_slow
+	jne	.Lexit_marker
+.Lexit_top:
 	movq	DP_FRAME_CSD(%rax), %rcx
 	incq	DP_CSD_EXITS(%rcx)
 	subq	$DP_FRAME_SIZE, %rax
@@ -232,6 +283,12 @@ __deepprof_exit:
 	movq	-8(%rsp), %rax
 	movq	-16(%rsp), %rcx
 	ret
+.Lexit_marker:				/* a stale marker above this frame's entry */
+	cmpq	$0, DP_FRAME_FP(%rax)
+	jne	.Lexit_slow
+	subq	$DP_FRAME_SIZE, %rax
+	cmpq	%rbp, DP_FRAME_FP(%rax)
+	je	.Lexit_top
 .Lexit_slow:
 	movq	%rdx, -24(%rsp)
 	movq	%rsi, -32(%rsp)
