@@ -11,9 +11,11 @@
 /* struct dp_rt_tls */
 #define DP_TLS_TOP   0
 #define DP_TLS_LIMIT 8
-#define DP_TLS_TAB   16
-#define DP_TLS_MASK  24
-#define DP_TLS_LAST  48
+#define DP_TLS_LAST  16
+
+/* struct dp_rt_pd */
+#define DP_PD_TAB  0
+#define DP_PD_MASK 8
 
 /* struct dp_rt_frame (DP_FRAME_SIZE bytes) */
 #define DP_FRAME_CSD  0
@@ -31,7 +33,7 @@
 #define DP_CSD_EXITS	48
 #define DP_CSD_CALLSEQS 56
 
-/* The CSD table's multiplicative hash of a site (dp_rt_hash), the high half of whose
+/* The CSD tables' multiplicative hash of a site (dp_rt_home), the high half of whose
  * 64-bit product is used: all 64 bits are needed (a 32-bit multiplier, which an imul
  * could take as an immediate, moves nearby sites by too few of those bits: most lookups
  * then probed many slots). The stubs read it from dp_rt_hash_mul. */

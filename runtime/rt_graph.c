@@ -1,7 +1,7 @@
 /*
  * runtime/rt_graph.c - the per-thread graph's memory and lookup structures, all on the
  * slow path: mmap'd node chunks (with the DEEPPROF_MAX_MB budget), the fn -> PS table,
- * the (PD, site, fn) -> CSD table, CSD/PD creation, and shadow-stack growth.
+ * CSD/PD creation (into the caller PD's table: rt_tab.c), and shadow-stack growth.
  * Never calls malloc; nodes are published with release stores for the writer.
  */
 #define _GNU_SOURCE
@@ -11,33 +11,10 @@
 
 #include "rt_int.h"
 
-#define DP_RT_CHUNK_MIN	   (16u << 10)
-#define DP_RT_CHUNK_MAX	   (2u << 20)
-#define DP_RT_STACK_MAX	   ((size_t)1 << 25) /* entries: 1 GiB of shadow stack */
-#define DP_RT_PS_TAB_INIT  64u
-#define DP_RT_CSD_TAB_INIT 1024u
-
-/* Mappings of at least this many bytes (a multiple of it) are aligned to it and asked for
- * transparent huge pages: the node chunks and lookup tables of large profiles, which new
- * contexts fill at random (a page fault and a TLB miss per 4 KiB otherwise). */
-#define DP_RT_HUGE ((size_t)2 << 20)
-
-/* @bytes (a multiple of DP_RT_HUGE) at an address aligned to it, or MAP_FAILED. */
-DP_RT_NOINST static void *dp_rt_map_huge(size_t bytes)
-{
-	char *p = mmap(NULL, bytes + DP_RT_HUGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	size_t head;
-
-	if (p == MAP_FAILED)
-		return p;
-	head = (DP_RT_HUGE - ((uintptr_t)p & (DP_RT_HUGE - 1))) & (DP_RT_HUGE - 1);
-	if (head)
-		munmap(p, head);
-	munmap(p + head + bytes, DP_RT_HUGE - head);
-	madvise(p + head, bytes, MADV_HUGEPAGE);
-	return p + head;
-}
+#define DP_RT_CHUNK_MIN	  (16u << 10)
+#define DP_RT_CHUNK_MAX	  (2u << 20)
+#define DP_RT_STACK_MAX	  ((size_t)1 << 25) /* entries: 1 GiB of shadow stack */
+#define DP_RT_PS_TAB_INIT 64u
 
 /*
  * dp_rt_map - @bytes of zeroed anonymous memory, or NULL after stopping collection.
@@ -58,10 +35,7 @@ DP_RT_NOINST void *dp_rt_map(size_t bytes, int counted)
 			return NULL;
 		}
 	}
-	if (bytes >= DP_RT_HUGE && !(bytes & (DP_RT_HUGE - 1)))
-		p = dp_rt_map_huge(bytes);
-	else
-		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		if (counted)
 			__atomic_sub_fetch(&dp_rt_g.used_bytes, bytes, __ATOMIC_RELAXED);
@@ -197,45 +171,6 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 	return ps;
 }
 
-DP_RT_NOINST static void dp_rt_csd_insert(struct dp_rt_tls *t, struct dp_rt_csd *csd)
-{
-	uintptr_t h = dp_rt_hash(csd->caller, dp_rt_key(csd->site, csd->fn), t->mask);
-
-	while (*dp_rt_slot(t->tab, h) != &dp_rt_idle_csd)
-		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
-	*dp_rt_slot(t->tab, h) = csd;
-}
-
-/* A CSD table of @cap slots, all empty (&dp_rt_idle_csd), or NULL after stopping. */
-DP_RT_NOINST static struct dp_rt_slot *dp_rt_csd_tab_new(uint32_t cap)
-{
-	struct dp_rt_slot *tab = dp_rt_map(cap * sizeof(*tab), 1);
-	uint32_t i;
-
-	for (i = 0; tab && i < cap; i++)
-		tab[i].csd = &dp_rt_idle_csd;
-	return tab;
-}
-
-DP_RT_NOINST static int dp_rt_csd_tab_grow(struct dp_rt_tls *t)
-{
-	struct dp_rt_thread *th = t->th;
-	struct dp_rt_slot *old = t->tab;
-	uint32_t cap = th->csd_cap * 2, i;
-	struct dp_rt_slot *tab = dp_rt_csd_tab_new(cap);
-
-	if (!tab)
-		return -1;
-	t->tab = tab;
-	t->mask = (cap - 1) * sizeof(*tab);
-	for (i = 0; i < th->csd_cap; i++)
-		if (old[i].csd != &dp_rt_idle_csd)
-			dp_rt_csd_insert(t, old[i].csd);
-	dp_rt_unmap(old, th->csd_cap * sizeof(*tab), 1);
-	th->csd_cap = cap;
-	return 0;
-}
-
 /*
  * The PD of the innermost active activation of @ps's function, or NULL. Recursion folds,
  * so it is also the outermost one's unless the function is reached through a CSD created
@@ -259,11 +194,12 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 						    uintptr_t site, uintptr_t fn, int stub)
 {
 	struct dp_rt_thread *th = t->th;
+	struct dp_rt_csd **slot = dp_rt_tab_reserve(th, caller, dp_rt_key(site, fn));
 	struct dp_rt_ps *ps;
 	struct dp_rt_pd *callee;
 	struct dp_rt_csd *csd;
 
-	if ((th->csd.count + 1) * 2 > th->csd_cap && dp_rt_csd_tab_grow(t) != 0)
+	if (!slot)
 		return NULL;
 	ps = dp_rt_ps_get(th, fn, stub);
 	if (!ps)
@@ -275,6 +211,7 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 		callee = dp_rt_node_alloc(&th->pd);
 		if (!callee)
 			return NULL;
+		callee->tab = dp_rt_no_tab;
 		callee->ps = ps;
 		callee->index = th->pd.count;
 		dp_rt_node_publish(&th->pd);
@@ -288,7 +225,8 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 	csd->callee = callee;
 	csd->ps = ps;
 	csd->index = th->csd.count;
-	dp_rt_csd_insert(t, csd);
+	*slot = csd;
+	caller->n++;
 	dp_rt_node_publish(&th->csd);
 	return csd;
 }
@@ -375,22 +313,20 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->pd.size = sizeof(struct dp_rt_pd);
 	th->csd.size = sizeof(struct dp_rt_csd);
 	th->ps_cap = DP_RT_PS_TAB_INIT;
-	th->csd_cap = DP_RT_CSD_TAB_INIT;
 	th->stack_cap = 1024;
 	th->ps_tab = dp_rt_map(th->ps_cap * sizeof(*th->ps_tab), 1);
-	t->tab = dp_rt_csd_tab_new(th->csd_cap);
 	th->stack = dp_rt_map(th->stack_cap * sizeof(*th->stack), 0);
 	ps = dp_rt_node_alloc(&th->ps);
 	pd = dp_rt_node_alloc(&th->pd);
-	if (!th->ps_tab || !t->tab || !th->stack || !ps || !pd)
+	if (!th->ps_tab || !th->stack || !ps || !pd)
 		return -1;
 	dp_rt_node_publish(&th->ps);
+	pd->tab = dp_rt_no_tab;
 	pd->ps = ps;
 	dp_rt_node_publish(&th->pd);
 	th->root_csd.callee = pd;
 	th->root_csd.ps = ps;
 	th->root_csd.calls = 1;
-	t->mask = (th->csd_cap - 1) * sizeof(*t->tab);
 	th->stack[0].csd = &th->root_csd;
 	th->stack[0].pd = pd;
 	th->stack[0].fp = UINTPTR_MAX;

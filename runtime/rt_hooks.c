@@ -163,19 +163,19 @@ dp_rt_find_fp(const struct dp_rt_tls *t, uintptr_t fa, uintptr_t xr, uintptr_t s
 DP_RT_HOT struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site)
 {
 	const struct dp_rt_pd *pd = t->top->pd;
-	uintptr_t home = dp_rt_hash(pd, dp_rt_key(site, fn), t->mask), h = home;
+	uintptr_t home = dp_rt_home(dp_rt_key(site, fn), pd->mask), h = home;
 	struct dp_rt_csd *csd;
 
-	while ((csd = *dp_rt_slot(t->tab, h)) != &dp_rt_idle_csd) {
-		if (csd->site == site && csd->fn == fn && csd->caller == pd)
+	while ((csd = *dp_rt_slot(pd, h)) != &dp_rt_idle_csd) {
+		if (csd->site == site && csd->fn == fn)
 			break;
-		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
+		h = (h + sizeof(*pd->tab)) & pd->mask;
 	}
 	if (csd == &dp_rt_idle_csd)
 		return NULL;
 	if (h != home) {
-		*dp_rt_slot(t->tab, h) = *dp_rt_slot(t->tab, home);
-		*dp_rt_slot(t->tab, home) = csd;
+		*dp_rt_slot(pd, h) = *dp_rt_slot(pd, home);
+		*dp_rt_slot(pd, home) = csd;
 	}
 	return csd;
 }
@@ -190,9 +190,9 @@ DP_RT_HOT int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site
 {
 	struct dp_rt_frame *top = t->top;
 	struct dp_rt_pd *pd = top->pd;
-	struct dp_rt_csd *csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, dp_rt_key(site, fn), t->mask));
+	struct dp_rt_csd *csd = *dp_rt_slot(pd, dp_rt_home(dp_rt_key(site, fn), pd->mask));
 
-	if (csd->site != site || csd->fn != fn || csd->caller != pd || top->fp <= fp ||
+	if (csd->site != site || csd->fn != fn || top->fp <= fp ||
 	    ((const uintptr_t *)fp)[1] != (site & ~DP_RT_TAIL_SITE))
 		return 0;
 	dp_rt_push(t, top->csd, csd, fn, fp);
@@ -288,9 +288,9 @@ DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __cyg_profile_func_enter(void *fn, voi
 	    (top->fp != xr || cur->site != (uintptr_t)site || cur->fn == (uintptr_t)fn))
 		goto miss;
 	pd = top->pd;
-	csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, (uintptr_t)site, t->mask));
-	if (dp_unlikely(csd->site != (uintptr_t)site || csd->fn != (uintptr_t)fn ||
-			csd->caller != pd)) /* an empty slot holds the idle CSD: site 0 */
+	csd = *dp_rt_slot(pd, dp_rt_home((uintptr_t)site, pd->mask));
+	if (dp_unlikely(csd->site != (uintptr_t)site ||
+			csd->fn != (uintptr_t)fn)) /* an empty slot holds the idle CSD: site 0 */
 		goto miss;
 	dp_rt_push(t, cur, csd, (uintptr_t)fn, xr);
 	return;

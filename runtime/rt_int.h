@@ -46,11 +46,19 @@ struct dp_rt_ps {
 	uint32_t id;	 /* the writer's: its global id in the current write */
 };
 
-/* ProcDynamic: one per (function, ancestor context). */
+/*
+ * ProcDynamic: one per (function, ancestor context). The CSDs of the calls made from it
+ * are in its own table (open addressing, keyed by site and callee: dp_rt_home), which the
+ * enter hooks read first: a context's callees stay together, so that creating one touches
+ * its parent's small table, which is in cache, and no table of the whole thread is ever
+ * rehashed. Until its first callee it shares dp_rt_no_tab (one empty slot, mask 0).
+ */
 struct dp_rt_pd {
+	struct dp_rt_csd **tab; /* slots; an empty one holds &dp_rt_idle_csd, never NULL */
+	uintptr_t mask;		/* (slots - 1) * sizeof(*tab): the byte offset of a slot */
 	struct dp_rt_ps *ps;
 	uint32_t index; /* sequential per thread, 0 = the thread root PD */
-	uint32_t pad;
+	uint32_t n;	/* CSDs in tab */
 };
 
 /* CallSiteDynamic: one per (caller PD, site, callee fn). The first cache line holds
@@ -125,12 +133,17 @@ struct dp_rt_nodes {
 struct dp_rt_tls {
 	struct dp_rt_frame *top;   /* shadow stack top entry; top->csd is the current CSD */
 	struct dp_rt_frame *limit; /* one past the last usable entry; NULL = no state */
-	struct dp_rt_slot *tab;	   /* CSD lookup table */
-	uintptr_t mask;		   /* (table size - 1) * sizeof(struct dp_rt_slot) */
+	struct dp_rt_frame *last;  /* limit - 1 (NULL = no state): the stubs' room check */
 	int inside;		   /* the thread is executing runtime code (slow paths) */
 	int disabled;		   /* this thread never collects (failed, exited, no state) */
 	struct dp_rt_thread *th;
-	struct dp_rt_frame *last; /* limit - 1 (NULL = no state): the stubs' room check */
+};
+
+/* The memory of a thread's PD tables (rt_tab.c). */
+struct dp_rt_tabs {
+	struct dp_rt_tab_map *maps;  /* chunks and big tables, for the thread's end */
+	char *room, *end;	     /* the current chunk's free part */
+	struct dp_rt_csd **free[12]; /* free small tables by log2(slots), linked by slot 0 */
 };
 
 /* Per-thread state, mmap'd; outlives the thread (the writer reads it). */
@@ -139,7 +152,8 @@ struct dp_rt_thread {
 	struct dp_rt_thread *next; /* registration order */
 	struct dp_rt_nodes ps, pd, csd;
 	struct dp_rt_ps **ps_tab;  /* fn -> PS, open addressing */
-	uint32_t ps_cap, csd_cap;  /* table sizes (powers of two) */
+	uint32_t ps_cap;	   /* its size (a power of two) */
+	struct dp_rt_tabs tabs;	   /* the memory of its PDs' CSD tables */
 	struct dp_rt_frame *stack; /* shadow stack base (entry 0 = sentinel) */
 	uintptr_t stack_hi;	   /* top of the thread's C stack (bounds the CFA search) */
 	size_t stack_cap;	   /* entries */
@@ -175,28 +189,15 @@ struct dp_rt_global {
 
 extern struct dp_rt_global dp_rt_g;
 
-/* A CSD lookup table slot: 16 bytes, so that a PD address (16-byte nodes) is a slot
- * offset as it is. An empty slot holds &dp_rt_idle_csd (site 0, fn 0: matches no call),
- * never NULL, so that the enter hook's fast path needs no test for it. */
-struct dp_rt_slot {
-	struct dp_rt_csd *csd;
-	uintptr_t unused;
-};
-
 /*
- * dp_rt_hash - the byte offset in the CSD table of the slot of (@pd, @site); @mask is
- * t->mask. The site (known at the hook's entry) is multiplied out of the critical path;
- * the PD, which the previous hook determined, only costs an XOR and an AND: successive
- * calls are latency-bound on this chain. PD addresses are 16-byte nodes in sequence, so
- * the PD's own bits spread over the slots, and the site's multiplicative hash
- * decorrelates sites (a plain pd ^ site would collide for whole families of pairs).
+ * dp_rt_home - the byte offset of the first slot of key @key (dp_rt_key) in a PD's CSD
+ * table of byte mask @mask: the high half of a multiplicative hash, which the site,
+ * known at the hook's entry, gets off the critical path (the next call waits for the
+ * PD this one leaves on the shadow stack, and the mask is read from it).
  */
-DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
-						uintptr_t mask)
+DP_RT_NOINST static inline uintptr_t dp_rt_home(uintptr_t key, uintptr_t mask)
 {
-	uint64_t s = ((uint64_t)site * (uint64_t)DP_RT_HASH_MUL) >> 32;
-
-	return (uintptr_t)(s ^ (uint64_t)(uintptr_t)pd) & mask; /* tables < 2^28 slots */
+	return (uintptr_t)(((uint64_t)key * (uint64_t)DP_RT_HASH_MUL) >> 32) & mask;
 }
 
 /*
@@ -210,10 +211,10 @@ DP_RT_NOINST static inline uintptr_t dp_rt_key(uintptr_t site, uintptr_t fn)
 	return site & DP_RT_TAIL_SITE ? site ^ (fn << 3) : site;
 }
 
-/* The CSD pointer in the slot at byte offset @h of @tab. */
-DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab, uintptr_t h)
+/* The slot at byte offset @h of @pd's CSD table. */
+DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(const struct dp_rt_pd *pd, uintptr_t h)
 {
-	return &((struct dp_rt_slot *)(void *)((char *)tab + h))->csd;
+	return (struct dp_rt_csd **)(void *)((char *)pd->tab + h);
 }
 /*
  * The thread-local state is initial-exec in libdeepprof.so (preloaded: in the static TLS
@@ -227,9 +228,11 @@ DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab,
 #endif
 extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model(DP_RT_TLS_MODEL)));
 /* The shadow-stack entry of a thread without state, and its CSD, which matches no call
- * (fn 0, site 0) and marks empty table slots (rt_hooks.c). */
+ * (fn 0, site 0) and marks empty table slots (rt_hooks.c); the table of PDs that have no
+ * callee yet (rt_graph.c). */
 extern struct dp_rt_frame dp_rt_idle_frame;
 extern struct dp_rt_csd dp_rt_idle_csd;
+extern struct dp_rt_csd *dp_rt_no_tab[1];
 
 /* dp_rt_push - push the activation of @csd (of function key @fn) at frame address @fp,
  * called from the current CSD @cur: the call port's counts and the new top entry. */
@@ -280,6 +283,10 @@ struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uin
 int dp_rt_stack_grow(struct dp_rt_tls *t);
 void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn);
 int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t);
+
+/* rt_tab.c: the PDs' CSD tables. */
+struct dp_rt_csd **dp_rt_tab_reserve(struct dp_rt_thread *th, struct dp_rt_pd *pd, uintptr_t key);
+void dp_rt_tabs_release(struct dp_rt_tabs *tb);
 void *dp_rt_map(size_t bytes, int counted);
 void dp_rt_unmap(void *p, size_t bytes, int counted);
 

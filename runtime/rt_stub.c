@@ -24,9 +24,9 @@
 /* The layout rt_asm.h gives the assembly. */
 _Static_assert(offsetof(struct dp_rt_tls, top) == DP_TLS_TOP, "rt_asm.h");
 _Static_assert(offsetof(struct dp_rt_tls, limit) == DP_TLS_LIMIT, "rt_asm.h");
-_Static_assert(offsetof(struct dp_rt_tls, tab) == DP_TLS_TAB, "rt_asm.h");
-_Static_assert(offsetof(struct dp_rt_tls, mask) == DP_TLS_MASK, "rt_asm.h");
 _Static_assert(offsetof(struct dp_rt_tls, last) == DP_TLS_LAST, "rt_asm.h");
+_Static_assert(offsetof(struct dp_rt_pd, tab) == DP_PD_TAB, "rt_asm.h");
+_Static_assert(offsetof(struct dp_rt_pd, mask) == DP_PD_MASK, "rt_asm.h");
 _Static_assert(offsetof(struct dp_rt_frame, csd) == DP_FRAME_CSD, "rt_asm.h");
 _Static_assert(offsetof(struct dp_rt_frame, pd) == DP_FRAME_PD, "rt_asm.h");
 _Static_assert(offsetof(struct dp_rt_frame, fp) == DP_FRAME_FP, "rt_asm.h");

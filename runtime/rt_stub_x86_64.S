@@ -85,7 +85,8 @@ dp_rt_hash_mul:
 /*
  * The entry stub: the call of the function keyed by (%rsp), from the site 8(%rsp), in
  * the frame %rsp. Fast path: state and room (top < last), the top activation alive (its
- * frame above this one), the CSD of (top's PD, site, key) in its first slot; then
+ * frame above this one), the CSD of (site, key) in its first slot of the top PD's table;
+ * then
  * callseqs of the caller's CSD and calls of this one counted and the activation pushed.
  * A tail-call marker on top (frame address 0) is taken here too: when the function is
  * its callee (the key 5, 6, 9 or 10 bytes after the callee's address, or the callee
@@ -119,16 +120,13 @@ __fentry__:
 	movq	DP_FRAME_PD(%rax), %rcx
 	imulq	dp_rt_hash_mul(%rip), %rdx
 	shrq	$32, %rdx
-	xorq	%rcx, %rdx
-	andq	TLS(DP_TLS_MASK), %rdx
-	addq	TLS(DP_TLS_TAB), %rdx
+	andq	DP_PD_MASK(%rcx), %rdx
+	addq	DP_PD_TAB(%rcx), %rdx
 	movq	(%rdx), %rdx
 	cmpq	%rsi, DP_CSD_SITE(%rdx)
 	jne	.Lenter_slow
 	movq	(%rsp), %rsi
 	cmpq	%rsi, DP_CSD_FN(%rdx)
-	jne	.Lenter_slow
-	cmpq	%rcx, DP_CSD_CALLER(%rdx)
 	jne	.Lenter_slow
 	movq	DP_FRAME_CSD(%rax), %rcx
 	incq	DP_CSD_CALLSEQS(%rcx)

@@ -49,10 +49,9 @@ DP_RT_NOINST static void dp_rt_thread_end(void *arg)
 	t->last = NULL;
 	t->top = &dp_rt_idle_frame;
 	t->disabled = 1;
-	dp_rt_unmap(t->tab, th->csd_cap * sizeof(*t->tab), 1);
+	dp_rt_tabs_release(&th->tabs);
 	dp_rt_unmap(th->ps_tab, th->ps_cap * sizeof(*th->ps_tab), 1);
 	dp_rt_unmap(th->stack, th->stack_cap * sizeof(*th->stack), 0);
-	t->tab = NULL;
 	th->ps_tab = NULL;
 	th->stack = NULL;
 	t->inside = 0;
