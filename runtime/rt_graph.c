@@ -59,21 +59,37 @@ DP_RT_NOINST void dp_rt_unmap(void *p, size_t bytes, int counted)
 	errno = saved;
 }
 
+/* A chunk of DP_RT_CSD_CHUNK bytes aligned to that size (dp_rt_cold), or NULL. */
+DP_RT_NOINST static void *dp_rt_map_csd_chunk(void)
+{
+	char *p = dp_rt_map(2 * DP_RT_CSD_CHUNK, 1);
+	uintptr_t head;
+
+	if (!p)
+		return NULL;
+	head = (DP_RT_CSD_CHUNK - ((uintptr_t)p & (DP_RT_CSD_CHUNK - 1))) & (DP_RT_CSD_CHUNK - 1);
+	if (head)
+		dp_rt_unmap(p, head, 0);
+	dp_rt_unmap(p + head + DP_RT_CSD_CHUNK, DP_RT_CSD_CHUNK - head, 0);
+	__atomic_sub_fetch(&dp_rt_g.used_bytes, DP_RT_CSD_CHUNK, __ATOMIC_RELAXED);
+	return p + head;
+}
+
 /* A new zeroed node at the end of @n; publish it with dp_rt_node_publish(). */
 DP_RT_NOINST static void *dp_rt_node_alloc(struct dp_rt_nodes *n)
 {
 	struct dp_rt_chunk *c = n->tail, *nc;
 
 	if (!c || c->used == c->cap) {
-		size_t bytes = c ? c->bytes * 2 : DP_RT_CHUNK_MIN;
+		size_t bytes = n->fixed ? DP_RT_CSD_CHUNK : c ? c->bytes * 2 : DP_RT_CHUNK_MIN;
 
 		if (bytes > DP_RT_CHUNK_MAX)
 			bytes = DP_RT_CHUNK_MAX;
-		nc = dp_rt_map(bytes, 1);
+		nc = n->fixed ? dp_rt_map_csd_chunk() : dp_rt_map(bytes, 1);
 		if (!nc)
 			return NULL;
 		nc->bytes = bytes;
-		nc->cap = (uint32_t)((bytes - sizeof(*nc)) / n->size);
+		nc->cap = (uint32_t)(n->fixed ? DP_RT_CSD_CAP : (bytes - sizeof(*nc)) / n->size);
 		if (c)
 			DP_RT_STORE_REL(&c->next, nc);
 		else
@@ -95,7 +111,7 @@ DP_RT_NOINST void dp_rt_iter_init(struct dp_rt_iter *it, const struct dp_rt_node
 				  uint32_t count)
 {
 	it->chunk = DP_RT_LOAD_ACQ(&n->head);
-	it->i = 0;
+	it->i = n->lead;
 	it->left = count;
 	it->size = n->size;
 }
@@ -172,19 +188,19 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 }
 
 /*
- * The PD of the innermost active activation of @ps's function, or NULL. Recursion folds,
- * so it is also the outermost one's unless the function is reached through a CSD created
- * before it was active. The hooks keep no per-PS state: a search down the shadow stack on
- * CSD creation (rare) instead of a save and a restore on every call; it stops at once
- * for direct recursion.
+ * The PD of the innermost active activation of function @fn (its key), or NULL. Recursion
+ * folds, so it is also the outermost one's unless the function is reached through a CSD
+ * created before it was active. The hooks keep no per-PS state: a search down the shadow
+ * stack on CSD creation (rare) instead of a save and a restore on every call; it stops at
+ * once for direct recursion, and compares the entries' own keys (a tail-call marker's is
+ * a frame address, and its frame address 0), reading no CSD.
  */
-DP_RT_NOINST static struct dp_rt_pd *dp_rt_active_pd(const struct dp_rt_tls *t,
-						     const struct dp_rt_ps *ps)
+DP_RT_NOINST static struct dp_rt_pd *dp_rt_active_pd(const struct dp_rt_tls *t, uintptr_t fn)
 {
 	const struct dp_rt_frame *e;
 
 	for (e = t->top; e > t->th->stack; e--)
-		if (e->csd->ps == ps)
+		if (e->fn == fn && e->fp)
 			return e->pd;
 	return NULL;
 }
@@ -206,7 +222,7 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 		return NULL;
 	/* Mercury's call port: reuse the PD of fn's active activation (recursion), else
 	 * a new PD. The callee never changes after this. */
-	callee = dp_rt_active_pd(t, ps);
+	callee = dp_rt_active_pd(t, fn);
 	if (!callee) {
 		callee = dp_rt_node_alloc(&th->pd);
 		if (!callee)
@@ -224,7 +240,6 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 	csd->caller = caller;
 	csd->callee = callee;
 	csd->ps = ps;
-	csd->index = th->csd.count;
 	*slot = csd;
 	caller->n++;
 	dp_rt_node_publish(&th->csd);
@@ -312,22 +327,25 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->ps.size = sizeof(struct dp_rt_ps);
 	th->pd.size = sizeof(struct dp_rt_pd);
 	th->csd.size = sizeof(struct dp_rt_csd);
+	th->csd.fixed = 1;
+	th->csd.lead = 1;
 	th->ps_cap = DP_RT_PS_TAB_INIT;
 	th->stack_cap = 1024;
 	th->ps_tab = dp_rt_map(th->ps_cap * sizeof(*th->ps_tab), 1);
 	th->stack = dp_rt_map(th->stack_cap * sizeof(*th->stack), 0);
 	ps = dp_rt_node_alloc(&th->ps);
 	pd = dp_rt_node_alloc(&th->pd);
-	if (!th->ps_tab || !th->stack || !ps || !pd)
+	th->root_csd = dp_rt_node_alloc(&th->csd); /* never counted: csd.lead */
+	if (!th->ps_tab || !th->stack || !ps || !pd || !th->root_csd)
 		return -1;
 	dp_rt_node_publish(&th->ps);
 	pd->tab = dp_rt_no_tab;
 	pd->ps = ps;
 	dp_rt_node_publish(&th->pd);
-	th->root_csd.callee = pd;
-	th->root_csd.ps = ps;
-	th->root_csd.calls = 1;
-	th->stack[0].csd = &th->root_csd;
+	th->root_csd->callee = pd;
+	th->root_csd->ps = ps;
+	th->root_csd->calls = 1;
+	th->stack[0].csd = th->root_csd;
 	th->stack[0].pd = pd;
 	th->stack[0].fp = UINTPTR_MAX;
 	th->stack[0].fn = 0; /* matches no function */

@@ -94,7 +94,7 @@ DP_RT_HOT void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 	if (!e->fp)
 		;
 	else if (how)
-		csd->unwinds++;
+		dp_rt_cold(csd)->unwinds++;
 	else
 		csd->exits++;
 	t->top = e - 1;

@@ -61,21 +61,41 @@ struct dp_rt_pd {
 	uint32_t n;	/* CSDs in tab */
 };
 
-/* CallSiteDynamic: one per (caller PD, site, callee fn). The first cache line holds
- * everything the enter and exit hooks touch. */
+/* CallSiteDynamic: one per (caller PD, site, callee fn), one cache line: everything the
+ * enter and exit hooks touch. Its other counters are in its cold record (dp_rt_cold). */
 struct dp_rt_csd {
 	uintptr_t site;		 /* return address into the caller */
-	uintptr_t fn;		 /* callee entry address */
+	uintptr_t fn;		 /* callee key (struct dp_rt_ps) */
 	struct dp_rt_pd *caller; /* NULL for a thread's root CSD */
 	struct dp_rt_pd *callee;
 	struct dp_rt_ps *ps; /* the callee's PS */
 	uint64_t calls, exits, callseqs;
-	/* cold line */
-	uint64_t unwinds, samples, allocs, alloc_bytes;
-	uint32_t index;
-	uint32_t css; /* the writer's: the global id of its call site in the current write */
-	uint64_t pad2[3];
 } __attribute__((aligned(64)));
+
+/* The counters of a CSD that few of them ever change: they are not in its cache line,
+ * so that a new context touches half the memory. */
+struct dp_rt_cold {
+	uint64_t unwinds, samples, allocs, alloc_bytes;
+};
+
+/*
+ * CSDs live in chunks of DP_RT_CSD_CHUNK bytes aligned to that size: a header, then
+ * DP_RT_CSD_CAP CSDs, then their cold records in the same order, so that a CSD's cold
+ * record is found from its address alone (dp_rt_cold): the sampling handler, the
+ * allocation functions and the unwind repair need no pointer in the CSD.
+ */
+#define DP_RT_CSD_CHUNK	   ((uintptr_t)64 << 10)
+#define DP_RT_CSD_CAP	   ((DP_RT_CSD_CHUNK - 64) / (64 + sizeof(struct dp_rt_cold)))
+#define DP_RT_CSD_COLD_OFF (64 + DP_RT_CSD_CAP * 64)
+
+/* dp_rt_cold - @csd's cold record (a CSD of a node chunk; not the idle CSD). */
+static inline __attribute__((no_instrument_function)) struct dp_rt_cold *
+dp_rt_cold(const struct dp_rt_csd *csd)
+{
+	uintptr_t a = (uintptr_t)csd, base = a & ~(DP_RT_CSD_CHUNK - 1);
+
+	return (struct dp_rt_cold *)(base + DP_RT_CSD_COLD_OFF + (a - base - 64) / 2);
+}
 
 /*
  * One shadow-stack entry per active instrumented activation. The current CSD is
@@ -122,6 +142,8 @@ struct dp_rt_nodes {
 	struct dp_rt_chunk *head, *tail;
 	uint32_t count; /* published with a release store after the node is initialised */
 	uint32_t size;	/* node size */
+	uint32_t fixed; /* chunks of DP_RT_CSD_CHUNK bytes, aligned (the CSDs'), or 0 */
+	uint32_t lead;	/* nodes before the counted ones (the CSDs': the thread's root CSD) */
 };
 
 /*
@@ -148,8 +170,8 @@ struct dp_rt_tabs {
 
 /* Per-thread state, mmap'd; outlives the thread (the writer reads it). */
 struct dp_rt_thread {
-	struct dp_rt_csd root_csd; /* root -> thread root; callee = thread root PD */
-	struct dp_rt_thread *next; /* registration order */
+	struct dp_rt_csd *root_csd; /* root -> thread root, the first CSD node (not counted) */
+	struct dp_rt_thread *next;  /* registration order */
 	struct dp_rt_nodes ps, pd, csd;
 	struct dp_rt_ps **ps_tab;  /* fn -> PS, open addressing */
 	uint32_t ps_cap;	   /* its size (a power of two) */

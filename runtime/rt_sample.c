@@ -52,7 +52,7 @@ DP_RT_NOINST static void dp_rt_on_sigprof(int sig, siginfo_t *si, void *ucv)
 	else if (dp_rt_g.stopped)
 		t->th->lost_samples += n;
 	else
-		t->top->csd->samples += n; /* not inside a hook: top is complete */
+		dp_rt_cold(t->top->csd)->samples += n; /* not inside a hook: top is complete */
 	errno = saved;
 }
 

@@ -70,6 +70,21 @@ __deepprof_tail:
 #define TLS_LEAVE movq -40(%rsp), %r11
 #endif
 
+/* The entry stub's fourth register: %r11 where the thread-local state needs none (free
+ * at a function's entry: no argument, static chain or return value uses it); else %rsi,
+ * saved, which the slow path restores from -32(%rsp) (so saved there on the way). */
+#ifdef DP_RT_STATIC
+#define XS	   %r11
+#define XS_SAVE
+#define XS_RESTORE
+#define XS_SLOW	   movq %rsi, -32(%rsp)
+#else
+#define XS	   %rsi
+#define XS_SAVE	   movq %rsi, -32(%rsp)
+#define XS_RESTORE movq -32(%rsp), %rsi
+#define XS_SLOW
+#endif
+
 /* The first slot of a new shadow-stack entry, relative to the top one. */
 #define NEW(f) DP_FRAME_SIZE + f
 
@@ -107,26 +122,26 @@ __fentry__:
 	movq	%rax, -8(%rsp)
 	movq	%rcx, -16(%rsp)
 	movq	%rdx, -24(%rsp)
-	movq	%rsi, -32(%rsp)
+	XS_SAVE
 	TLS_ENTER
 	movq	TLS(DP_TLS_TOP), %rax
 	cmpq	TLS(DP_TLS_LAST), %rax
 	jae	.Lenter_slow
-	movq	8(%rsp), %rsi
-	movq	%rsi, %rdx
+	movq	8(%rsp), XS
+	movq	XS, %rdx
 	cmpq	%rsp, DP_FRAME_FP(%rax)
 	jbe	.Lenter_marker
-.Lenter_lookup:				/* %rsi the site, %rdx its key */
+.Lenter_lookup:				/* XS the site, %rdx its key */
 	movq	DP_FRAME_PD(%rax), %rcx
 	imulq	dp_rt_hash_mul(%rip), %rdx
 	shrq	$32, %rdx
 	andq	DP_PD_MASK(%rcx), %rdx
 	addq	DP_PD_TAB(%rcx), %rdx
 	movq	(%rdx), %rdx
-	cmpq	%rsi, DP_CSD_SITE(%rdx)
+	cmpq	XS, DP_CSD_SITE(%rdx)
 	jne	.Lenter_slow
-	movq	(%rsp), %rsi
-	cmpq	%rsi, DP_CSD_FN(%rdx)
+	movq	(%rsp), XS
+	cmpq	XS, DP_CSD_FN(%rdx)
 	jne	.Lenter_slow
 	movq	DP_FRAME_CSD(%rax), %rcx
 	incq	DP_CSD_CALLSEQS(%rcx)
@@ -135,14 +150,14 @@ __fentry__:
 	movq	DP_CSD_CALLEE(%rdx), %rcx
 	movq	%rcx, NEW(DP_FRAME_PD)(%rax)
 	movq	%rsp, NEW(DP_FRAME_FP)(%rax)
-	movq	%rsi, NEW(DP_FRAME_FN)(%rax)
+	movq	XS, NEW(DP_FRAME_FN)(%rax)
 	addq	$DP_FRAME_SIZE, %rax
 	movq	%rax, TLS(DP_TLS_TOP)
 	TLS_LEAVE
 	movq	-8(%rsp), %rax
 	movq	-16(%rsp), %rcx
 	movq	-24(%rsp), %rdx
-	movq	-32(%rsp), %rsi
+	XS_RESTORE
 	ret
 .Lenter_marker:
 	cmpq	$0, DP_FRAME_FP(%rax)
@@ -161,18 +176,19 @@ __fentry__:
 1:	cmpq	%rsp, DP_FRAME_FN(%rax)
 	jne	2f
 	subq	$DP_FRAME_SIZE, %rax	/* a tail call: from the entry below */
-	btsq	$63, %rsi		/* DP_RT_TAIL_SITE */
+	btsq	$63, XS		/* DP_RT_TAIL_SITE */
 	movq	(%rsp), %rdx
 	shlq	$3, %rdx
-	xorq	%rsi, %rdx
+	xorq	XS, %rdx
 	cmpq	%rsp, DP_FRAME_FP(%rax)
 	ja	.Lenter_lookup
 	jmp	.Lenter_slow
 2:	subq	$DP_FRAME_SIZE, %rax	/* stale: dropped */
-	movq	%rsi, %rdx
+	movq	XS, %rdx
 	cmpq	%rsp, DP_FRAME_FP(%rax)
 	ja	.Lenter_lookup
 .Lenter_slow:
+	XS_SLOW
 	movl	$DP_STUB_ENTER, %ecx
 	movq	(%rsp), %rax
 	movq	8(%rsp), %rsi

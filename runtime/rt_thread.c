@@ -66,12 +66,12 @@ DP_RT_NOINST static void dp_rt_thread_zero(struct dp_rt_thread *th)
 
 	dp_rt_iter_init(&it, &th->csd, th->csd.count);
 	while ((csd = dp_rt_iter_next(&it))) {
-		csd->calls = csd->exits = csd->unwinds = csd->callseqs = 0;
-		csd->samples = csd->allocs = csd->alloc_bytes = 0;
+		csd->calls = csd->exits = csd->callseqs = 0;
+		*dp_rt_cold(csd) = (struct dp_rt_cold){0};
 	}
-	csd = &th->root_csd;
-	csd->exits = csd->unwinds = csd->callseqs = 0;
-	csd->samples = csd->allocs = csd->alloc_bytes = 0;
+	csd = th->root_csd;
+	csd->exits = csd->callseqs = 0;
+	*dp_rt_cold(csd) = (struct dp_rt_cold){0};
 	th->samples_inside = th->lost_calls = th->lost_samples = th->lost_allocs = 0;
 }
 

@@ -51,6 +51,7 @@ struct dp_rt_wctx {
 	uint32_t n_threads;
 	struct dp_rt_idmap ps, css;
 	struct dp_rt_buf ps_entry; /* by PS id - 1: the address the file gives it */
+	struct dp_rt_buf css_of;   /* the CSS id of each CSD of the snapshot, in order */
 	uint32_t n_pd, n_csd;
 	uint64_t samples_in, samples_out, callseqs, lost_calls, lost_samples, lost_allocs;
 	struct dp_rt_buf chunk[DP_W_N];
@@ -177,6 +178,8 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 	struct dp_rt_snap *snaps = (void *)w->snaps.p;
 	uint32_t pd_next = 2, csd_next = w->n_threads + 1;
 
+	uint32_t *css;
+
 	if (dp_rt_idmap_get(&w->ps, 0, 0) != 1 || dp_rt_idmap_get(&w->ps, 0, 2) != 2 ||
 	    dp_rt_idmap_get(&w->css, 0, 0) != 1 || !dp_rt_buf_room(&w->ps_entry, 16))
 		return -1;
@@ -191,12 +194,15 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 		while ((ps = dp_rt_iter_next(&it)))
 			if (!(ps->id = dp_rt_ps_id(w, ps->fn, ps->entry)))
 				return -1;
+		css = dp_rt_buf_room(&w->css_of, s->n_csd * sizeof(*css));
+		if (!css)
+			return -1;
 		dp_rt_iter_init(&it, &s->th->csd, s->n_csd);
 		while ((csd = dp_rt_iter_next(&it))) {
 			if (csd->callee->index + 1 > n_pd)
 				n_pd = csd->callee->index + 1;
 			/* csd->ps, in this thread's PS list, has its id */
-			if (!(csd->css = dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site)))
+			if (!(*css++ = dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site)))
 				return -1;
 		}
 		/* PDs published after the CSD snapshot have no CSD yet: leave them out */
@@ -211,24 +217,29 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 	return 0;
 }
 
+/* One CSDY record; @calls, if not 0, for the CSD's (the roots': 1). */
 DP_RT_NOINST static void dp_rt_put_csd(struct dp_rt_wctx *w, uint64_t caller, uint64_t css,
-				       uint64_t callee, const struct dp_rt_csd *csd)
+				       uint64_t callee, const struct dp_rt_csd *csd, uint64_t calls)
 {
 	struct dp_rt_buf *b = &w->chunk[DP_W_CSDY];
 	uint64_t v[DP_CSD_N_FIELDS], rec[4 + DP_CSD_N_FIELDS];
 	uint64_t mask = 0;
 	size_t n = 4;
 
+	const struct dp_rt_cold *cold = dp_rt_cold(csd);
+
 	/* The owning thread may be running: read the leaving counters before calls, so
 	 * that calls >= exits + unwinds holds in the file too. */
 	v[1] = DP_RT_LOAD_ACQ(&csd->exits);
-	v[2] = DP_RT_LOAD_ACQ(&csd->unwinds);
+	v[2] = DP_RT_LOAD_ACQ(&cold->unwinds);
 	v[0] = DP_RT_LOAD_ACQ(&csd->calls);
 	/* one read each (atomic), or the compiler may read a moving counter twice */
-	v[3] = __atomic_load_n(&csd->samples, __ATOMIC_RELAXED);
+	v[3] = __atomic_load_n(&cold->samples, __ATOMIC_RELAXED);
 	v[4] = __atomic_load_n(&csd->callseqs, __ATOMIC_RELAXED);
-	v[5] = __atomic_load_n(&csd->allocs, __ATOMIC_RELAXED);
-	v[6] = __atomic_load_n(&csd->alloc_bytes, __ATOMIC_RELAXED);
+	v[5] = __atomic_load_n(&cold->allocs, __ATOMIC_RELAXED);
+	v[6] = __atomic_load_n(&cold->alloc_bytes, __ATOMIC_RELAXED);
+	if (calls)
+		v[0] = calls;
 	for (int i = 0; i < DP_CSD_N_FIELDS; i++) {
 		mask |= (uint64_t)(v[i] != 0) << i;
 		if (v[i])
@@ -248,13 +259,10 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 {
 	struct dp_rt_snap *snaps = (void *)w->snaps.p;
 	struct dp_rt_buf *pdb = &w->chunk[DP_W_PDYN];
+	const uint32_t *css = (const void *)w->css_of.p;
 
-	for (uint32_t t = 0; t < w->n_threads; t++) {
-		struct dp_rt_csd root = snaps[t].th->root_csd;
-
-		root.calls = 1;
-		dp_rt_put_csd(w, 1, 1, snaps[t].pd_base, &root);
-	}
+	for (uint32_t t = 0; t < w->n_threads; t++)
+		dp_rt_put_csd(w, 1, 1, snaps[t].pd_base, snaps[t].th->root_csd, 1);
 	dp_rt_buf_num(pdb, 1); /* the program root PD */
 	dp_rt_buf_num(pdb, 0);
 	dp_rt_buf_num(pdb, 0);
@@ -266,8 +274,8 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 
 		dp_rt_iter_init(&it, &s->th->csd, s->n_csd);
 		while ((csd = dp_rt_iter_next(&it)))
-			dp_rt_put_csd(w, s->pd_base + csd->caller->index, csd->css,
-				      s->pd_base + csd->callee->index, csd);
+			dp_rt_put_csd(w, s->pd_base + csd->caller->index, *css++,
+				      s->pd_base + csd->callee->index, csd, 0);
 		dp_rt_iter_init(&it, &s->th->pd, s->n_pd);
 		while ((pd = dp_rt_iter_next(&it))) {
 			uint64_t v[3] = {pd->ps->id, t + 1, 0}; /* from the PS pass */
@@ -603,7 +611,7 @@ DP_RT_NOINST static int dp_rt_write_locked(int at_exit)
 	dp_rt_encode_info(&w, at_exit);
 	for (int i = 0; i < DP_W_N; i++)
 		w.failed |= w.chunk[i].failed;
-	w.failed |= w.ps_entry.failed;
+	w.failed |= w.ps_entry.failed | w.css_of.failed;
 	if (!w.failed)
 		r = dp_rt_write_file(&w);
 out:
@@ -616,6 +624,7 @@ out:
 	dp_rt_idmap_release(&w.ps);
 	dp_rt_idmap_release(&w.css);
 	dp_rt_buf_release(&w.ps_entry);
+	dp_rt_buf_release(&w.css_of);
 	dp_rt_buf_release(&w.snaps);
 	return r;
 }
