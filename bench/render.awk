@@ -135,7 +135,7 @@ function interval(lo, hi, fmt) {
 }
 
 # target W - the line of workload W's target for deepprof's default configuration
-function target(w,   t, a, c, k, m, lo, hi, n, s, g) {
+function target(w,   t, a, c, k, m, lo, hi, n, s, g, v) {
 	split(wtarget[w], a, " ")
 	t = a[1]; c = "deepprof"; k = w SUBSEP c
 	if (!(k in cpu))
@@ -151,29 +151,30 @@ function target(w,   t, a, c, k, m, lo, hi, n, s, g) {
 			s = s sprintf(", with DEEPPROF_HZ=0 %.2f ns", per_call(w, "deepprof-hz0", "plain"))
 		if (val(per_call(w, c, "hooks")) != "")
 			s = s sprintf("; %.2f ns of it above the empty stubs", per_call(w, c, "hooks"))
-		return s sprintf(" (target at most %s ns): %s", a[2],
-			(lo == "") ? verdict(m <= a[2]) : verdict3(lo, hi, a[2] + 0.00001))
+		v = (lo == "") ? verdict(m <= a[2]) : verdict3(lo, hi, a[2] + 0.00001)
+		return s sprintf(" (target at most %s ns): %s", a[2], v)
 	}
 	if (t == "ratio") {
 		m = val(pr[k])
 		if (m == "")
 			return sprintf("- %s: slowdown: not measured.", wlabel[w])
+		v = (val(prlo[k]) == "") ? verdict(m <= a[2]) : verdict3(prlo[k], prhi[k], a[2] + 0.00001)
 		return sprintf("- %s: slowdown deepprof %.2fx%s of plain, paired median of %d " \
 			"(target at most %sx): %s", wlabel[w], m, interval(prlo[k], prhi[k], "%.2f"),
-			cn[k], a[2], (val(prlo[k]) == "") ? verdict(m <= a[2]) :
-			verdict3(prlo[k], prhi[k], a[2] + 0.00001))
+			cn[k], a[2], v)
 	}
 	if (t == "context") {
 		n = wctx[w]
 		m = val(dplain[k])
 		if (m == "" || n <= 0)
 			return sprintf("- %s: cost per new context: not measured.", wlabel[w])
-		lo = val(dplo[k]) == "" ? "" : dplo[k] / n; hi = val(dphi[k]) == "" ? "" : dphi[k] / n
+		lo = (val(dplo[k]) == "") ? "" : dplo[k] / n
+		hi = (val(dphi[k]) == "") ? "" : dphi[k] / n
+		v = (lo == "") ? verdict(m / n <= a[2]) : verdict3(lo, hi, a[2] + 0.00001)
 		return sprintf("- %s: cost per new calling context (%s contexts, each created " \
 			"by one call; the run's whole overhead, the write at exit included): " \
 			"deepprof %.0f ns%s (target at most %s ns): %s", wlabel[w], commas(n), m / n,
-			interval(lo, hi, "%.0f"), a[2], (lo == "") ? verdict(m / n <= a[2]) :
-			verdict3(lo, hi, a[2] + 0.00001))
+			interval(lo, hi, "%.0f"), a[2], v)
 	}
 	if (t == "gprofhalf") {
 		g = w SUBSEP "gprof"
@@ -188,8 +189,8 @@ function target(w,   t, a, c, k, m, lo, hi, n, s, g) {
 		if (val(rg[k]) != "")
 			s = s sprintf("; deepprof over gprof %.3f%s", rg[k],
 				interval(rglo[k], rghi[k], "%.3f"))
-		return s sprintf(" (target: at most half): %s", (val(hxlo[k]) == "") ?
-			verdict(hx[k] <= 0) : verdict3(hxlo[k], hxhi[k], 0))
+		v = (val(hxlo[k]) == "") ? verdict(hx[k] <= 0) : verdict3(hxlo[k], hxhi[k], 0)
+		return s sprintf(" (target: at most half): %s", v)
 	}
 	return sprintf("- %s: unknown target '%s'.", wlabel[w], wtarget[w])
 }
