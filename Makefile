@@ -8,7 +8,8 @@
 #                             parser and the CGI request decoders (half that each) and the
 #                             importers (a quarter each)
 #   make check-real           the real programs from Debian's sources, the slow ones too
-#                             (tests/real: bzip2, jsoncpp, zstd, grep; tens of minutes)
+#                             (tests/real: bzip2, jsoncpp, zstd, grep, sqlite3; tens of
+#                             minutes)
 #   make demo                 deps, build, profile examples/wordfreq with deepprof run
 #   make bench                benchmarks (bench/run), results in docs/PERFORMANCE.md
 #   make clean                remove the build trees

@@ -101,11 +101,18 @@ proc=$(first_id "page=top&metric=calls" proc)
 module=$(first_id "page=modules" module)
 site=$(first_id "page=proc&id=${proc:-1}" site)
 
-# flame&min=0 and flame_callers&min=0: the largest pages (the flame node cap, 5,000 rows)
+# flame&min=0 and flame_callers&min=0: the largest pages (the flame node cap, 2,000 rows);
+# flame&root=C: the graph zoomed at the root's first clique, as a page and as the JSON the
+# page's script fetches when a frame is clicked; flame&proc=P and sandwich&proc=P: the
+# callees of the most called procedure, and its callers and callees together
 pages="menu root action clique&id=${clique:-1} proc&id=${proc:-1} callers&proc=${proc:-1}
 modules module&id=${module:-1} top top&metric=callseqs&scope=total site&id=${site:-1} threads
-flame flame&min=0 flame_callers&proc=${proc:-1} flame_callers&proc=${proc:-1}&min=0
-dump_ps&id=1 dump_pd&id=1 dump_css&id=1 dump_csd&id=1 dump_clique&id=1"
+flame flame&min=0 flame&root=${clique:-1} flame&root=${clique:-1}&format=json
+flame&proc=${proc:-1} sandwich&proc=${proc:-1}
+flame_callers&proc=${proc:-1} flame_callers&proc=${proc:-1}&min=0
+dump_ps&id=1 dump_pd&id=1 dump_css&id=1 dump_csd&id=1 dump_clique&id=1
+search&q=cache search&q=^vm_.*_3&match=regex top&sort=cost:calls:asc
+callers&proc=${proc:-1}&group=clique modules&sort=name:desc"
 
 # wrk's script: the server's own times (Server-Timing: app;dur=MS) of every answer,
 # their p50 and p99 printed at the end as "server p50 p99"

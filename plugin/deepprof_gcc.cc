@@ -159,13 +159,18 @@ void dp_build_hook(gimple_seq *seq, enum built_in_function which, function *fun,
  * while the function is still the one the runtime sees), nor of __cxa_end_catch, which a
  * handler calls last and which runs the caught exception's destructor: that destructor
  * and what it calls belong to the catching function's context, so the catching function
- * must still be active then.
+ * must still be active then. Nor a call of a gcc builtin (__atomic_store_n, memcpy): the
+ * expansion may make it inline code, and then the hook's callee argument, the builtin's
+ * address, would be an undefined symbol (__atomic_store_4) and the exit hook after it
+ * would run too.
  */
 bool dp_keep_tail(gcall *call)
 {
 	tree callee = gimple_call_fndecl(call);
 
 	if (gimple_call_num_args(call) > 6 || gimple_call_internal_p(call))
+		return false;
+	if (callee && DECL_BUILT_IN_CLASS(callee) != NOT_BUILT_IN)
 		return false;
 	/* the runtime's API (deepprof_leave, ...) runs in the caller's activation */
 	if (callee && DECL_NAME(callee) &&

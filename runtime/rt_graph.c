@@ -90,6 +90,7 @@ DP_RT_NOINST static void *dp_rt_node_alloc(struct dp_rt_nodes *n)
 			return NULL;
 		nc->bytes = bytes;
 		nc->cap = (uint32_t)(n->fixed ? DP_RT_CSD_CAP : (bytes - sizeof(*nc)) / n->size);
+		nc->ordinal = c ? c->ordinal + 1 : 0;
 		if (c)
 			DP_RT_STORE_REL(&c->next, nc);
 		else

@@ -135,7 +135,8 @@ struct dp_rt_chunk {
 	size_t bytes; /* mapping size, header included */
 	uint32_t cap; /* nodes it holds */
 	uint32_t used;
-	uint64_t pad[5];
+	uint64_t ordinal; /* chunks before it in its list (dp_rt_csd_index) */
+	uint64_t pad[4];
 };
 
 struct dp_rt_nodes {
@@ -145,6 +146,18 @@ struct dp_rt_nodes {
 	uint32_t fixed; /* chunks of DP_RT_CSD_CHUNK bytes, aligned (the CSDs'), or 0 */
 	uint32_t lead;	/* nodes before the counted ones (the CSDs': the thread's root CSD) */
 };
+
+/* dp_rt_csd_index - @csd's per-thread index, its place among the thread's counted CSDs
+ * (the order the writer walks them in): from its chunk's ordinal and its slot, the root
+ * CSD (the list's lead node) left out. */
+static inline __attribute__((no_instrument_function)) uint32_t
+dp_rt_csd_index(const struct dp_rt_csd *csd)
+{
+	uintptr_t a = (uintptr_t)csd, base = a & ~(DP_RT_CSD_CHUNK - 1);
+	const struct dp_rt_chunk *c = (const struct dp_rt_chunk *)base;
+
+	return (uint32_t)(c->ordinal * DP_RT_CSD_CAP + (a - base - 64) / 64 - 1);
+}
 
 /*
  * The thread-local hot state: read by every hook, no pointer chase. Without state (before
@@ -168,6 +181,37 @@ struct dp_rt_tabs {
 	struct dp_rt_csd **free[12]; /* free small tables by log2(slots), linked by slot 0 */
 };
 
+/*
+ * The sampled PCs of one thread (rt_sample.c): (CSD, interrupted PC) -> samples, open
+ * addressing, written only by the thread's own SIGPROF handler and read by the writer.
+ * An entry is published by a release store of its pc (0 = empty slot) after its csd and
+ * n. Tables double from DP_RT_PCS_MIN to DP_RT_PCS_MAX entries at 3/4 load; an outgrown
+ * table stays mapped (prev) since the writer may be reading it. The symbolizer tells
+ * from the PCs which samples ran outside instrumented code (docs/FORMAT.md, SPCS).
+ */
+struct dp_rt_pcs_ent {
+	uintptr_t pc;
+	uint32_t csd; /* the CSD's per-thread index; DP_RT_PCS_ROOT for the root CSD */
+	uint32_t n;   /* samples */
+};
+
+struct dp_rt_pcs_tab {
+	struct dp_rt_pcs_tab *prev; /* the table this one replaced */
+	size_t bytes;		    /* mapping size, header included */
+	uint32_t cap, used;
+	struct dp_rt_pcs_ent ent[];
+};
+
+#define DP_RT_PCS_ROOT UINT32_MAX
+#define DP_RT_PCS_MIN  1024u
+#define DP_RT_PCS_MAX  65536u
+
+/* dp_rt_pcs_hash - the home slot of (@pc, @csd) before the table's mask. */
+DP_RT_NOINST static inline uint64_t dp_rt_pcs_hash(uintptr_t pc, uint32_t csd)
+{
+	return (((uint64_t)pc ^ ((uint64_t)csd << 20)) * 0x9E3779B97F4A7C15ull) >> 32;
+}
+
 /* Per-thread state, mmap'd; outlives the thread (the writer reads it). */
 struct dp_rt_thread {
 	struct dp_rt_csd *root_csd; /* root -> thread root, the first CSD node (not counted) */
@@ -183,8 +227,10 @@ struct dp_rt_thread {
 	uint64_t start_ns, end_ns;
 	uint64_t samples_inside;
 	uint64_t lost_calls, lost_samples, lost_allocs;
-	uint32_t flags;	   /* DP_THREAD_* */
-	int alive_in_file; /* 0 after fork() for threads other than the forking one */
+	struct dp_rt_pcs_tab *pcs; /* sampled PCs (NULL before the first sample) */
+	uint64_t pcs_missed;	   /* samples charged without a PC entry (table full) */
+	uint32_t flags;		   /* DP_THREAD_* */
+	int alive_in_file;	   /* 0 after fork() for threads other than the forking one */
 	int has_timer;
 	timer_t timer;
 	char name[16];
@@ -338,6 +384,7 @@ int dp_rt_sample_install(void);
 void dp_rt_sample_thread_start(struct dp_rt_thread *th);
 void dp_rt_sample_thread_stop(struct dp_rt_thread *th);
 int dp_rt_sample_check(void);
+void dp_rt_pcs_zero(struct dp_rt_thread *th);
 
 /* rt_write.c: the writer. */
 int dp_rt_write(int at_exit);

@@ -1,13 +1,16 @@
 /*
  * runtime/rt_sample.c - CPU-time sampling: one timer per thread on its CPU-time clock
- * delivering SIGPROF to that thread, and the handler, which only increments a counter:
- * the current CSD's samples (by 1 + the timer's overrun count), or the thread's
- * samples_inside when it was inside the runtime (inside flag, or PC in dp_rt_hot).
+ * delivering SIGPROF to that thread, and the handler, which increments a counter: the
+ * current CSD's samples (by 1 + the timer's overrun count), or the thread's
+ * samples_inside when it was inside the runtime (inside flag, or PC in dp_rt_hot); and
+ * counts the sample under (current CSD, interrupted PC) in the thread's table of sampled
+ * PCs, from which the symbolizer names the code outside instrumented functions.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include "rt_int.h"
@@ -34,9 +37,104 @@ DP_RT_NOINST static uintptr_t dp_rt_pc(void *ucv)
 #endif
 }
 
+/*
+ * A table of DP_RT_PCS_MIN entries, or twice @old's with @old's entries, NULL if none can
+ * be had (at DP_RT_PCS_MAX, over DEEPPROF_MAX_MB or out of memory: never a reason to stop
+ * collecting). Runs in the handler: mmap(2) is a system call, no lock is taken.
+ */
+DP_RT_NOINST static struct dp_rt_pcs_tab *dp_rt_pcs_grow(struct dp_rt_pcs_tab *old)
+{
+	uint32_t cap = old ? old->cap * 2 : DP_RT_PCS_MIN;
+	size_t bytes = sizeof(*old) + (size_t)cap * sizeof(old->ent[0]);
+	struct dp_rt_pcs_tab *tab;
+	uint64_t used;
+
+	if (cap > DP_RT_PCS_MAX)
+		return NULL;
+	used = __atomic_add_fetch(&dp_rt_g.used_bytes, bytes, __ATOMIC_RELAXED);
+	tab = used > dp_rt_g.max_bytes ? MAP_FAILED
+				       : mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (tab == MAP_FAILED) {
+		__atomic_sub_fetch(&dp_rt_g.used_bytes, bytes, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	tab->prev = old;
+	tab->bytes = bytes;
+	tab->cap = cap;
+	for (uint32_t i = 0; old && i < old->cap; i++) {
+		const struct dp_rt_pcs_ent *e = &old->ent[i];
+		uint32_t h;
+
+		if (!e->pc)
+			continue;
+		for (h = (uint32_t)dp_rt_pcs_hash(e->pc, e->csd) & (cap - 1); tab->ent[h].pc;
+		     h = (h + 1) & (cap - 1))
+			;
+		tab->ent[h] = *e;
+		tab->used++;
+	}
+	return tab;
+}
+
+/*
+ * Count @n samples of @th at (@csd, @pc). The thread's own handler is the only writer
+ * (SIGPROF is blocked while it runs); the writer thread may read at any time, so a new
+ * entry is published by its pc, last, and a grown table by th->pcs, after its entries.
+ * Samples that find no room are counted in pcs_missed (they stay the CSD's own).
+ */
+DP_RT_NOINST static void dp_rt_pcs_add(struct dp_rt_thread *th, const struct dp_rt_csd *csd,
+				       uintptr_t pc, uint64_t n)
+{
+	struct dp_rt_pcs_tab *tab = th->pcs, *big;
+	uint32_t key = csd == th->root_csd ? DP_RT_PCS_ROOT : dp_rt_csd_index(csd), h;
+	struct dp_rt_pcs_ent *e;
+
+	if (!pc)
+		goto missed;
+	if ((!tab || (tab->used + 1) * 4 > tab->cap * 3) && (big = dp_rt_pcs_grow(tab))) {
+		DP_RT_STORE_REL(&th->pcs, big);
+		tab = big;
+	}
+	if (!tab)
+		goto missed;
+	for (h = (uint32_t)dp_rt_pcs_hash(pc, key) & (tab->cap - 1);;
+	     h = (h + 1) & (tab->cap - 1)) {
+		e = &tab->ent[h];
+		if (!e->pc)
+			break;
+		if (e->pc == pc && e->csd == key) {
+			if (e->n > UINT32_MAX - n)
+				goto missed;
+			__atomic_store_n(&e->n, e->n + (uint32_t)n, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+	if ((tab->used + 1) * 4 > tab->cap * 3 || n > UINT32_MAX)
+		goto missed;
+	e->csd = key;
+	e->n = (uint32_t)n;
+	DP_RT_STORE_REL(&e->pc, pc);
+	tab->used++;
+	return;
+missed:
+	__atomic_store_n(&th->pcs_missed, th->pcs_missed + n, __ATOMIC_RELAXED);
+}
+
+/* dp_rt_pcs_zero - forget @th's sampled PCs (a fork child starts from zero). */
+DP_RT_NOINST void dp_rt_pcs_zero(struct dp_rt_thread *th)
+{
+	if (th->pcs) {
+		memset(th->pcs->ent, 0, th->pcs->cap * sizeof(th->pcs->ent[0]));
+		th->pcs->used = 0;
+	}
+	th->pcs_missed = 0;
+}
+
 DP_RT_NOINST static void dp_rt_on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
 	struct dp_rt_tls *t = &dp_rt_tls;
+	struct dp_rt_csd *csd;
 	uintptr_t pc;
 	uint64_t n;
 	int saved = errno;
@@ -51,8 +149,11 @@ DP_RT_NOINST static void dp_rt_on_sigprof(int sig, siginfo_t *si, void *ucv)
 		t->th->samples_inside += n;
 	else if (dp_rt_g.stopped)
 		t->th->lost_samples += n;
-	else
-		dp_rt_cold(t->top->csd)->samples += n; /* not inside a hook: top is complete */
+	else {
+		csd = t->top->csd; /* not inside a hook: top is complete */
+		dp_rt_cold(csd)->samples += n;
+		dp_rt_pcs_add(t->th, csd, pc, n);
+	}
 	errno = saved;
 }
 

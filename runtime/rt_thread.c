@@ -73,6 +73,7 @@ DP_RT_NOINST static void dp_rt_thread_zero(struct dp_rt_thread *th)
 	csd->exits = csd->callseqs = 0;
 	*dp_rt_cold(csd) = (struct dp_rt_cold){0};
 	th->samples_inside = th->lost_calls = th->lost_samples = th->lost_allocs = 0;
+	dp_rt_pcs_zero(th);
 }
 
 DP_RT_NOINST static void dp_rt_fork_prepare(void)

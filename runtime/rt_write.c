@@ -19,11 +19,21 @@
 #include "deepprof/format.h"
 #include "rt_int.h"
 
-enum { DP_W_INFO, DP_W_THRD, DP_W_OBJS, DP_W_PSTA, DP_W_CSST, DP_W_PDYN, DP_W_CSDY, DP_W_N };
+enum {
+	DP_W_INFO,
+	DP_W_THRD,
+	DP_W_OBJS,
+	DP_W_PSTA,
+	DP_W_CSST,
+	DP_W_PDYN,
+	DP_W_CSDY,
+	DP_W_SPCS,
+	DP_W_N
+};
 
 static const uint32_t dp_rt_chunk_ids[DP_W_N] = {
 	DP_CHUNK_INFO, DP_CHUNK_THRD, DP_CHUNK_OBJS, DP_CHUNK_PSTA,
-	DP_CHUNK_CSST, DP_CHUNK_PDYN, DP_CHUNK_CSDY,
+	DP_CHUNK_CSST, DP_CHUNK_PDYN, DP_CHUNK_CSDY, DP_CHUNK_SPCS,
 };
 
 struct dp_rt_snap {
@@ -289,6 +299,39 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 	}
 	w->count[DP_W_CSDY] = w->n_csd;
 	w->count[DP_W_PDYN] = w->n_pd;
+}
+
+/*
+ * SPCS: every thread's sampled PCs whose CSD is in the file (global CSD id, PC,
+ * samples), then the samples that found no room in the tables. The handler may add
+ * entries meanwhile: an entry is read only once its pc is published.
+ */
+DP_RT_NOINST static void dp_rt_encode_pcs(struct dp_rt_wctx *w)
+{
+	struct dp_rt_snap *snaps = (void *)w->snaps.p;
+	struct dp_rt_buf *b = &w->chunk[DP_W_SPCS];
+	uint64_t n = 0, missed = 0;
+
+	for (uint32_t t = 0; t < w->n_threads; t++) {
+		const struct dp_rt_snap *s = &snaps[t];
+		const struct dp_rt_pcs_tab *tab = DP_RT_LOAD_ACQ(&s->th->pcs);
+
+		missed += __atomic_load_n(&s->th->pcs_missed, __ATOMIC_RELAXED);
+		for (uint32_t i = 0; tab && i < tab->cap; i++) {
+			const struct dp_rt_pcs_ent *e = &tab->ent[i];
+			uintptr_t pc = DP_RT_LOAD_ACQ(&e->pc);
+			uint32_t n_e = __atomic_load_n(&e->n, __ATOMIC_RELAXED);
+
+			if (!pc || !n_e || (e->csd != DP_RT_PCS_ROOT && e->csd >= s->n_csd))
+				continue; /* a CSD made after the snapshot is not in the file */
+			dp_rt_buf_num(b, e->csd == DP_RT_PCS_ROOT ? t + 1 : s->csd_base + e->csd);
+			dp_rt_buf_num(b, pc);
+			dp_rt_buf_num(b, n_e);
+			n++;
+		}
+	}
+	dp_rt_buf_num(b, missed);
+	w->count[DP_W_SPCS] = n;
 }
 
 /* PSTA, CSST, THRD and OBJS. */
@@ -607,6 +650,7 @@ DP_RT_NOINST static int dp_rt_write_locked(int at_exit)
 	    dp_rt_idmap_init(&w.css) != 0 || dp_rt_assign_ids(&w) != 0)
 		goto out;
 	dp_rt_encode_dynamic(&w);
+	dp_rt_encode_pcs(&w);
 	dp_rt_encode_static(&w);
 	dp_rt_encode_info(&w, at_exit);
 	for (int i = 0; i < DP_W_N; i++)

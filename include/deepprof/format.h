@@ -78,6 +78,7 @@
 #define DP_CHUNK_CSDY DP_FMT_ID('C', 'S', 'D', 'Y') /* CallSiteDynamic records */
 #define DP_CHUNK_SYMS DP_FMT_ID('S', 'Y', 'M', 'S') /* symbols (after symbolization) */
 #define DP_CHUNK_ORIG DP_FMT_ID('O', 'R', 'I', 'G') /* optional: imported from another tool */
+#define DP_CHUNK_SPCS DP_FMT_ID('S', 'P', 'C', 'S') /* optional: sampled PCs per CSD */
 
 /* ---------------------------------------------------------------- node kinds --- */
 
@@ -92,8 +93,11 @@ enum dp_ps_kind {
 			       here show the merged kind below as unknown) */
 	DP_PS_PROGRAM = 4,  /* artificial, in merged files only: one program of several, named
 			       by its SYMS name (the program's path), under the root; addr 0 */
+	DP_PS_LIBRARY = 5,  /* symbolized files only: code outside instrumented functions (a
+			       library's function, assembly) named by its symbol and object;
+			       addr = the symbol's address; a leaf with samples only */
 	/* the last kind any file may hold */
-	DP_PS_KIND_FILE_MAX = 4
+	DP_PS_KIND_FILE_MAX = 5
 };
 
 /* CSS kinds: how the caller reaches the callee(s) at this site. */
@@ -113,8 +117,10 @@ enum dp_css_kind {
 				site's own CSS) */
 	DP_CSS_KIND_MAX = 7, /* the last kind one run's file holds */
 	DP_CSS_PROGRAM = 8,  /* artificial, merged files only: program root -> a program node */
+	DP_CSS_LIBRARY = 9,  /* symbolized files only: a function -> a library leaf (above);
+				addr = the leaf's address */
 	/* the last kind any file may hold */
-	DP_CSS_KIND_FILE_MAX = 8
+	DP_CSS_KIND_FILE_MAX = 9
 };
 
 /* Linkage of a function, from its ELF symbol. */

@@ -124,6 +124,12 @@ struct dp_analysis {
 	uint32_t *ps_self_n;		/* [1..n_ps] ... and how many of its callers they are */
 	struct dp_inherit *ps_in_desc;	/* [1..n_ps] the desc of the CSDs calling it that are
 					   not self-recursive (dp_analysis_csd_desc summed) */
+	struct dp_inherit *ps_total;	/* [1..n_ps] the procedure's total: the cost with it
+					   on the stack, counted once whatever the recursion,
+					   a recursion (clique) counting whole for each of
+					   its procedures (grouptotal.c); ps_desc is
+					   Mercury's, which leaves out the rest of a
+					   clique */
 	struct dp_costs *css_own;	/* [1..n_css] sum over its CSDs */
 	struct dp_inherit *css_desc;	/* [1..n_css] */
 	uint32_t n_modules;		/* one per distinct PS file string, see below */

@@ -63,8 +63,9 @@ int dp_analysis_side_index(struct dp_analysis *a, const uint32_t *css, const uin
  * dp_analysis_group_totals - module_desc and object_desc: total - own, where a group's
  * total counts each PD's own cost once if the PD or a PD making a call on its chain of
  * ancestor contexts is in the group (grouptotal.c; the calls of the artificial root and
- * thread procedures open no group). One walk of the clique tree for both groupings.
- * Return: 0 or -DP_ENOMEM.
+ * thread procedures open no group); and ps_total: per procedure, the totals of the
+ * cliques holding a PD of it, but those below another such clique. One walk of the
+ * clique tree for all three. Return: 0 or -DP_ENOMEM.
  */
 int dp_analysis_group_totals(struct dp_analysis *a);
 

@@ -89,7 +89,7 @@ static int collect(const struct dp_profile *p, enum dp_diff_metric metric, struc
 									: sizeof(buf) - 1);
 			ps_key_id[i] = id < 0 ? 0 : (uint32_t)id;
 		}
-		if (p->ps[i].kind != DP_PS_FUNCTION)
+		if (p->ps[i].kind != DP_PS_FUNCTION && p->ps[i].kind != DP_PS_LIBRARY)
 			continue;
 		id = dp_strtab_intern(keys, buf, ps_key(p, i, buf, sizeof(buf)));
 		if (id < 0)
@@ -104,7 +104,8 @@ static int collect(const struct dp_profile *p, enum dp_diff_metric metric, struc
 		uint64_t v = counter(c, metric);
 
 		*total += v;
-		if (ps && ps <= p->n_ps && ps_key_id[ps] && p->ps[ps].kind == DP_PS_FUNCTION)
+		if (ps && ps <= p->n_ps && ps_key_id[ps] &&
+		    (p->ps[ps].kind == DP_PS_FUNCTION || p->ps[ps].kind == DP_PS_LIBRARY))
 			s->raw[ps_key_id[ps]] += v;
 	}
 	return 0;

@@ -65,6 +65,8 @@ int dp_mg_copy_static(const struct dp_profile *in, struct dp_profile *out)
 	out->pd = NULL;
 	out->csd = NULL;
 	out->n_pd = out->n_csd = 0;
+	out->pcs = NULL; /* sampled PCs name the input's CSDs: not the view's */
+	out->n_pcs = 0;
 	rc = copy_strings(in, out);
 	if (rc < 0)
 		goto out_release;

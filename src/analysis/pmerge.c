@@ -200,7 +200,7 @@ static int ps_key(struct dp_pm *m, const struct dp_pm_in *x, const struct dp_ps 
 	dp_buf_addc(b, (uint8_t)s->kind);
 	if (s->kind == DP_PS_PROGRAM)
 		return dp_pm_put_key(b, &m->units, unit);
-	if (s->kind != DP_PS_FUNCTION)
+	if (s->kind != DP_PS_FUNCTION && s->kind != DP_PS_LIBRARY)
 		return 0;
 	if ((m->flags & DP_MERGE_FORCE) && s->name) { /* the line moves with edits above */
 		dp_buf_addc(b, 'n');

@@ -169,7 +169,7 @@ static int fill_ps(struct dp_pm *m)
 			s = p->ps[m->ps_src[k].id];
 		else
 			s.object = dp_pm_main_object(p);
-		if (s.kind == DP_PS_FUNCTION)
+		if (s.kind == DP_PS_FUNCTION || s.kind == DP_PS_LIBRARY)
 			s.addr = rebase(m, x, dp_pm_obj_of(p, s.object, s.addr), s.addr);
 		s.object = s.object ? x->obj[s.object] : 0;
 		if ((name = ustr(m, p, s.name)) < 0 || (lname = ustr(m, p, s.linkage_name)) < 0 ||

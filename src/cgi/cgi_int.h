@@ -179,6 +179,14 @@ int dp_cgi_response(struct dp_buf *out, int status, const char *ctype, const voi
 int dp_cgi_error_response(struct dp_buf *out, int status, int fmt, const char *msg);
 
 /*
+ * dp_cgi_asset - when query string @qs asks for a file the pages load (asset=NAME,
+ * dp_html_asset()), append its CGI response to @out: no data file and no server are
+ * involved. Return: 0 (appended), 1 (@qs asks for a page), -1 (an unknown asset: the
+ * caller answers 404).
+ */
+int dp_cgi_asset(const char *qs, struct dp_buf *out);
+
+/*
  * dp_cgi_answer - append to @out the CGI response to request @r about the file @file of
  * session @s (a control request gets a short confirmation page). Links point back through
  * SCRIPT_NAME with the file: SCRIPT_NAME?file=PATH&QUERY.

@@ -65,6 +65,27 @@ static int internal_error(int status, int fmt, const char *what)
 					   : what);
 }
 
+/* The pages' script (asset=NAME): its response and the exit status, or -1 when the
+ * query asks for a page. */
+static int asset(const char *qs)
+{
+	struct dp_buf b;
+	int rc;
+
+	if (!qs || strlen(qs) > DP_CGI_QS_MAX)
+		return -1;
+	dp_buf_init(&b, 1u << 20);
+	rc = dp_cgi_asset(qs, &b);
+	if (rc == 0)
+		rc = respond(&b);
+	else if (rc < 0)
+		rc = respond_error(404, -1, "no such file: asset= names a file the pages load");
+	else
+		rc = -1;
+	dp_buf_release(&b);
+	return rc;
+}
+
 static uint64_t make_nonce(void)
 {
 	struct timespec ts;
@@ -182,6 +203,9 @@ int main(int argc, char **argv)
 		return internal_error(500, -1, "configuration");
 	if (method && strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return respond_error(405, -1, "only GET and HEAD are supported");
+	st = asset(getenv("QUERY_STRING"));
+	if (st >= 0)
+		return st;
 	st = dp_cgi_req_parse(&conf, &req);
 	if (st)
 		return respond_error(st, req.fmt, dp_errmsg());

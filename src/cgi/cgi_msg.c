@@ -67,9 +67,10 @@ int dp_cgi_answer(struct dp_session *s, uint32_t file, const struct dp_cgi_req *
 	struct dp_render_opts opts = {0};
 	struct dp_answer ans;
 	struct dp_buf link;
-	char msg[DP_CGI_PATH_MAX + 128];
+	char msg[DP_CGI_PATH_MAX + 128], script[DP_CGI_SCRIPT_MAX + 2];
 	int rc;
 
+	snprintf(script, sizeof(script), "%s?", r->script);
 	if (r->ctl == DP_CGI_CTL_QUIT || r->ctl == DP_CGI_CTL_TIMEOUT) {
 		if (r->ctl == DP_CGI_CTL_QUIT)
 			snprintf(msg, sizeof(msg), "the server for %s has stopped", r->path);
@@ -88,6 +89,7 @@ int dp_cgi_answer(struct dp_session *s, uint32_t file, const struct dp_cgi_req *
 		goto out_link;
 	opts.link_prefix = dp_buf_cstr(&link);
 	opts.title = r->path;
+	opts.asset_prefix = script;
 	rc = dp_session_answer(s, file, r->query, DP_FMT_HTML, &opts, &ans);
 	if (rc < 0)
 		goto out_link;
@@ -96,6 +98,30 @@ int dp_cgi_answer(struct dp_session *s, uint32_t file, const struct dp_cgi_req *
 out_link:
 	dp_buf_release(&link);
 	return rc;
+}
+
+/* dp_cgi_asset: see cgi_int.h. */
+int dp_cgi_asset(const char *qs, struct dp_buf *out)
+{
+	struct dp_request req;
+	const char *ctype, *body = NULL;
+	size_t len = 0;
+	int rc = 1;
+
+	if (dp_request_split(qs, DP_FMT_HTML, DP_CGI_QS_MAX, &req) == 0 && req.has_asset) {
+		body = dp_html_asset(req.asset, &len, &ctype);
+		rc = body ? 0 : -1;
+	}
+	dp_request_release(&req);
+	if (rc)
+		return rc;
+	dp_buf_addf(out, "Status: 200 OK\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", ctype,
+		    len);
+	for (size_t i = 0; dp_http_headers[i][0]; i++)
+		dp_buf_addf(out, "%s: %s\r\n", dp_http_headers[i][0], dp_http_headers[i][1]);
+	dp_buf_adds(out, "Cache-Control: max-age=31536000, immutable\r\n\r\n");
+	dp_buf_add(out, body, len);
+	return dp_buf_error(out);
 }
 
 /* dp_cgi_req_encode: see cgi_int.h. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../core/err.h"
@@ -60,12 +61,19 @@ int dp_cli_usage_error(const char *cmd, const char *usage, const char *what, con
 	return 2;
 }
 
-/* The terminal width: $COLUMNS if sane, else 100. */
+/* The text width without --width: a terminal's (its size, else $COLUMNS), else 100. */
 static unsigned cli_width(void)
 {
-	const char *c = getenv("COLUMNS");
-	long v = c ? strtol(c, NULL, 10) : 0;
+	struct winsize ws;
+	const char *c;
+	long v = 0;
 
+	if (!isatty(STDOUT_FILENO))
+		return 100;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col <= 1000 ? ws.ws_col : 1000;
+	c = getenv("COLUMNS");
+	v = c ? strtol(c, NULL, 10) : 0;
 	return v >= 40 && v <= 1000 ? (unsigned)v : 100;
 }
 
@@ -94,6 +102,16 @@ static int cli_common_opt(const char *a, const char *val, struct dp_cli_report_o
 			return 2;
 		o->contour = val;
 		return 1;
+	}
+	if (strcmp(a, "--base") == 0) {
+		if (!val || !*val)
+			return 2;
+		o->base = val;
+		return 1;
+	}
+	if (strcmp(a, "--absolute") == 0) {
+		o->absolute = true;
+		return 0;
 	}
 	if (strcmp(a, "--width") == 0) {
 		if (!val)
@@ -158,7 +176,9 @@ int dp_cli_report_args(int argc, char **argv, const char *usage, const char *ext
 			o->rest[o->n_rest++] = argv[i];
 	}
 	if (!o->file)
-		return dp_cli_usage_error(argv[0], usage, "missing FILE", "");
+		o->file = DP_CLI_DEFAULT_FILE;
+	if (o->absolute && !o->base)
+		return dp_cli_usage_error(argv[0], usage, "--absolute needs --base", "");
 	return -1;
 }
 
@@ -170,8 +190,16 @@ struct dp_session *dp_cli_open(const struct dp_cli_report_opts *o)
 		fprintf(stderr, "deepprof: out of memory\n");
 		return NULL;
 	}
-	if (dp_session_open(s, o->file, o->contour) < 0) {
-		fprintf(stderr, "deepprof: %s\n", dp_errmsg());
+	if ((o->base &&
+	     dp_session_set_base(s, o->base, o->contour, o->absolute ? DP_BASE_ABSOLUTE : 0) < 0) ||
+	    dp_session_open(s, o->file, o->contour) < 0) {
+		if (!strcmp(o->file, DP_CLI_DEFAULT_FILE) && access(o->file, F_OK) != 0)
+			fprintf(stderr,
+				"deepprof: no %s here (the file every command reads when none is "
+				"given; deepprof run writes it)\n",
+				o->file);
+		else
+			fprintf(stderr, "deepprof: %s\n", dp_errmsg());
 		dp_session_free(s);
 		return NULL;
 	}

@@ -1,8 +1,8 @@
 /*
  * cli/cmd_common.h - what the commands that read profiles share (report, top, tree,
- * check, serve): the common options (--format, --contour, --width), usage errors, and
- * opening the file into a session with its warnings printed; and where the runtime's
- * libraries are, for cc and run.
+ * check, serve): the common options (--format, --contour, --width, --base, --absolute),
+ * usage errors, and opening the file into a session with its warnings printed; and where
+ * the runtime's libraries are, for cc and run.
  */
 #ifndef DP_CLI_CMD_COMMON_H
 #define DP_CLI_CMD_COMMON_H
@@ -11,10 +11,15 @@
 
 #define DP_CLI_MAX_REST 64
 
+/* The data file a command reads when it is given none (what deepprof run writes). */
+#define DP_CLI_DEFAULT_FILE "Deep.data"
+
 struct dp_cli_report_opts {
 	enum dp_format format;
 	unsigned width;
 	const char *contour;
+	const char *base;		   /* --base FILE: compare with this profile (NULL: none) */
+	bool absolute;			   /* --absolute: compare time in seconds */
 	const char *file;		   /* the first operand */
 	const char *rest[DP_CLI_MAX_REST]; /* the operands after it */
 	int n_rest;
@@ -28,8 +33,9 @@ struct dp_cli_report_opts {
 
 /*
  * dp_cli_report_args - parse argv (argv[0] = the command) into @o: the common options,
- * @o->extra's, a FILE operand (required) and further operands into rest. @usage is the
- * command's help text (printed for --help and after errors).
+ * @o->extra's, a FILE operand (DP_CLI_DEFAULT_FILE when there is none) and further
+ * operands into rest; the width is --width's, else the terminal's (stdout), else 100.
+ * @usage is the command's help text (printed for --help and after errors).
  * Return: -1 to go on, or an exit status (0 after --help, 2 after a usage error).
  */
 int dp_cli_report_args(int argc, char **argv, const char *usage, const char *extra_names,
@@ -38,8 +44,8 @@ int dp_cli_report_args(int argc, char **argv, const char *usage, const char *ext
 /* dp_cli_usage_error - print "deepprof CMD: WHAT ARG" and @usage on stderr; returns 2. */
 int dp_cli_usage_error(const char *cmd, const char *usage, const char *what, const char *arg);
 
-/* dp_cli_open - a session holding o->file (and o->contour), its warnings printed on
- * stderr; NULL after printing the error. */
+/* dp_cli_open - a session holding o->file (and o->contour; compared with o->base), its
+ * warnings printed on stderr; NULL after printing the error. */
 struct dp_session *dp_cli_open(const struct dp_cli_report_opts *o);
 
 /* dp_cli_has_samples - whether file 0 of @s has enough samples to rank by time. */

@@ -1,7 +1,8 @@
 /*
- * cli/cmd_diff.c - `deepprof diff [--format=text|json] [--metric=M] [--absolute]
+ * cli/cmd_diff.c - `deepprof diff [--format=text|json|html] [--metric=M] [--absolute]
  * [--limit N] BASE NEW`: compare two profiles per procedure and per context
- * (src/analysis/diff.c computes; this file parses the command line and prints text or JSON).
+ * (src/analysis/diff.c computes; this file parses the command line and prints text or
+ * JSON; diff_html.c writes HTML).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -16,22 +17,25 @@
 #include "../core/json.h"
 #include "../format/reader.h"
 #include "commands.h"
+#include "diff_html.h"
 
 static const char diff_usage[] =
-	"usage: deepprof diff [--format=text|json] [--metric=M] [--absolute] [--limit N]\n"
-	"                     BASE NEW\n"
+	"usage: deepprof diff [--format=text|json|html] [--metric=M] [--absolute]\n"
+	"                     [--limit N] BASE NEW\n"
 	"\n"
 	"Compare two profiles procedure by procedure, then calling context by context: the\n"
 	"self cost of each in BASE and in NEW, the change and the relative change, the one\n"
 	"that changed most first. Procedures are matched by name and source file, contexts\n"
 	"by their chain of procedures from the root; those in one profile only are marked.\n"
-	"Time is compared as a share of each run's total samples.\n"
+	"Time is compared as a share of each run's total samples. For the same comparison\n"
+	"on every page of the web UI, see deepprof serve --base.\n"
 	"\n"
-	"  --format=text|json  output format (default text; JSON in docs/MERGE.md)\n"
+	"  --format=text|json|html  output format (default text; JSON in docs/MERGE.md;\n"
+	"                      HTML: one page with both tables, changes tinted)\n"
 	"  --metric=M          time (default), calls, callseqs, allocs or bytes\n"
 	"  --absolute          compare time in seconds instead of shares\n"
-	"  --limit N           print at most N procedures and N contexts (text default\n"
-	"                      40, JSON all; 0 = all)\n"
+	"  --limit N           print at most N procedures and N contexts (text and HTML\n"
+	"                      default 40, JSON all; 0 = all)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"Exit status: 0 success, 2 bad usage or an unreadable file (named).\n";
@@ -39,7 +43,7 @@ static const char diff_usage[] =
 static const char *const metric_names[] = {"time", "calls", "callseqs", "allocs", "bytes"};
 
 struct diff_opts {
-	int json, absolute;
+	int json, html, absolute;
 	long limit;
 	enum dp_diff_metric metric;
 	const char *base, *new_;
@@ -184,9 +188,11 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 			return 0;
 		}
 		if (strcmp(a, "--format=json") == 0)
-			o->json = 1;
+			o->json = 1, o->html = 0;
 		else if (strcmp(a, "--format=text") == 0)
-			o->json = 0;
+			o->json = 0, o->html = 0;
+		else if (strcmp(a, "--format=html") == 0)
+			o->json = 0, o->html = 1;
 		else if (strncmp(a, "--metric=", 9) == 0 &&
 			 dp_diff_metric_parse(a + 9, &o->metric) == 0)
 			;
@@ -268,8 +274,15 @@ int dp_cmd_diff(int argc, char **argv)
 			   o.limit > UINT32_MAX ? 0 : (uint32_t)o.limit, &d);
 	dp_buf_init(&out, (size_t)1 << 30);
 	if (rc == 0) {
+		struct dp_diff_page pg = {o.base, o.new_, metric_names[o.metric],
+					  o.metric != DP_DIFF_TIME ? 0
+					  : o.absolute		   ? 2
+								   : 1};
+
 		if (o.json)
 			print_json(&out, &d, &o);
+		else if (o.html)
+			dp_diff_html(&out, &d, &pg);
 		else
 			print_text(&out, &d, &o);
 		rc = dp_buf_error(&out) ? dp_error(DP_ENOMEM, "out of memory printing") : 0;

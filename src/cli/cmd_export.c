@@ -1,6 +1,7 @@
 /*
  * cli/cmd_export.c - `deepprof export --format=FMT FILE [QUERY] -o OUT`: read a data file,
- * take its merged (or, with view=threads, per-thread) view, analyse it and write it in
+ * take its merged (or, with view=threads, per-thread) view, with library leaves or
+ * (libs=fold) without, analyse it and write it in
  * another tool's format (src/export renders; this file parses the command line, loads
  * the profile, writes OUT through a temporary file and chooses the exit status).
  */
@@ -37,7 +38,8 @@ static const char export_usage[] =
 	"\n"
 	"QUERY restricts the export: page=clique&id=N (a clique and all below it),\n"
 	"page=proc&id=N or page=proc&name=F (every context of a procedure and all below);\n"
-	"view=threads exports the per-thread view (threads apart where the format has them).\n"
+	"view=threads exports the per-thread view (threads apart where the format has them);\n"
+	"libs=fold charges time in libraries to their callers (no library leaves).\n"
 	"\n"
 	"Exit status: 0 success, 2 bad usage, query or file, 1 output error.\n";
 
@@ -191,7 +193,7 @@ static int export_query(struct export_args *x, struct dp_query *q)
 	default:
 		return dp_error(DP_EUSAGE,
 				"export takes page=clique&id=N or page=proc&id=N|name=F (and "
-				"view=threads), not page=%s",
+				"view=threads, libs=fold), not page=%s",
 				dp_query_page_name(q->page));
 	}
 	if (x->o.root != DP_EXPORT_ALL && !q->id && !q->name[0])
@@ -236,10 +238,11 @@ static int export_to_file(const struct dp_analysis *a, const struct export_args 
 	return rc;
 }
 
-/* Load x->file in the view the query chose, analyse it and export it. */
+/* Load x->file in the view the query chose (threads, library leaves), analyse it and
+ * export it. */
 static int export_run(struct export_args *x, const struct dp_query *q)
 {
-	struct dp_profile raw, merged, *p = &raw;
+	struct dp_profile raw, merged, folded, *p = &raw;
 	struct dp_analysis *a = NULL;
 	int rc = dp_read_file(x->file, &raw);
 
@@ -251,6 +254,13 @@ static int export_run(struct export_args *x, const struct dp_query *q)
 		if (rc < 0)
 			return rc;
 		p = &merged;
+	}
+	if (q->prefs.libs == DP_LIBS_FOLD) {
+		rc = dp_profile_fold_libs(p, &folded);
+		dp_profile_release(p);
+		if (rc < 0)
+			return rc;
+		p = &folded;
 	}
 	a = dp_analysis_new(p, &rc);
 	if (a && x->o.root == DP_EXPORT_PROC && !x->o.id) {

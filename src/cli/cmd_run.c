@@ -406,7 +406,7 @@ static const char *ps_where(const struct dp_profile *p, uint32_t ps, char *buf, 
 	const char *file = dp_profile_str(p, p->ps[ps].file);
 	const char *slash = strrchr(file, '/');
 
-	if (!*file)
+	if (!*file || p->ps[ps].kind == DP_PS_LIBRARY) /* named with its object already */
 		return "";
 	snprintf(buf, len, "%s:%" PRIu32, slash ? slash + 1 : file, p->ps[ps].line);
 	return buf;
@@ -427,7 +427,8 @@ static void print_top(const struct dp_profile *p, struct dp_run_rank *r, const c
 		uint32_t ps = r[i].ps;
 		double pct;
 
-		if (r[i].value == 0 || p->ps[ps].kind != DP_PS_FUNCTION)
+		if (r[i].value == 0 ||
+		    (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_LIBRARY))
 			continue;
 		n++;
 		pct = 100.0 * (double)r[i].value / (double)(total ? total : 1);

@@ -1,7 +1,9 @@
 /*
- * cli/cmd_serve.c - `deepprof serve [--port N] [--bind ADDR] [--open] [--contour F] FILE...`:
- * load the data files into a session, print the URL and serve them with the built-in web
- * server (src/web) until Ctrl-C or SIGTERM. This file parses the command line and prints.
+ * cli/cmd_serve.c - `deepprof serve [--port N] [--bind ADDR] [--open] [--contour F]
+ * [--base BASE [--absolute]] FILE...`: load the data files into a session (and BASE as
+ * the profile every page is compared with), print the URL and serve them with the
+ * built-in web server (src/web) until Ctrl-C or SIGTERM. This file parses the command
+ * line and prints.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -14,12 +16,17 @@
 #include "commands.h"
 
 static const char serve_usage[] =
-	"usage: deepprof serve [--port N] [--bind ADDR] [--open] [--contour F] FILE...\n"
+	"usage: deepprof serve [--port N] [--bind ADDR] [--open] [--contour F]\n"
+	"                      [--base BASE [--absolute]] FILE...\n"
 	"\n"
 	"Browse deepprof data files in a web browser: load each FILE once, print the URL\n"
 	"and answer requests until Ctrl-C (or SIGTERM). With several files the start page\n"
 	"lists them; every page names its file with file=N.\n"
 	"\n"
+	"  --base BASE    compare every page with the same page of profile BASE: base, new,\n"
+	"                 change and relative change of one metric in every table (the\n"
+	"                 sort's when by a cost, else total time), a differential flame graph\n"
+	"  --absolute     with --base: compare time in seconds, not as a share of each run\n"
 	"  --port N       the TCP port (default 0: any free port, printed)\n"
 	"  --bind ADDR    the address to listen on (default 127.0.0.1: this machine only;\n"
 	"                 anyone who can reach ADDR can read the profiles)\n"
@@ -34,6 +41,8 @@ static const char serve_usage[] =
 struct serve_args {
 	struct dp_web_opts web;
 	const char *contour;
+	const char *base; /* --base, or NULL */
+	bool absolute;
 	char **files;
 	int n_files;
 };
@@ -77,6 +86,12 @@ static int serve_opt(int argc, char **argv, int *i, struct serve_args *a)
 	}
 	if (strcmp(arg, "--open") == 0) {
 		a->web.open_browser = true;
+	} else if (strcmp(arg, "--absolute") == 0) {
+		a->absolute = true;
+	} else if ((v = opt_value(argc, argv, i, "--base", &missing))) {
+		if (!*v)
+			return serve_usage_error("empty --base file name", "");
+		a->base = v;
 	} else if ((v = opt_value(argc, argv, i, "--port", &missing))) {
 		unsigned long p = strtoul(v, &end, 10);
 
@@ -112,6 +127,8 @@ static int serve_args(int argc, char **argv, struct serve_args *a)
 	}
 	if (i >= argc)
 		return serve_usage_error("missing FILE", "");
+	if (a->absolute && !a->base)
+		return serve_usage_error("--absolute needs --base", "");
 	a->files = argv + i;
 	a->n_files = argc - i;
 	return -1;
@@ -125,6 +142,8 @@ static void serve_ready(struct dp_web *w, void *arg)
 	printf("deepprof: serving ");
 	for (i = 0; i < a->n_files; i++)
 		printf("%s%s", i ? ", " : "", a->files[i]);
+	if (a->base)
+		printf(" compared with %s", a->base);
 	printf(" at %s\n", dp_web_url(w));
 	fflush(stdout);
 	fprintf(stderr, "deepprof: press Ctrl-C to stop\n");
@@ -154,6 +173,11 @@ static int serve_load(struct dp_session *s, const struct serve_args *a)
 {
 	int i;
 
+	if (a->base &&
+	    dp_session_set_base(s, a->base, a->contour, a->absolute ? DP_BASE_ABSOLUTE : 0) < 0) {
+		fprintf(stderr, "deepprof: %s\n", dp_errmsg());
+		return 2;
+	}
 	for (i = 0; i < a->n_files; i++) {
 		if (dp_session_open(s, a->files[i], a->contour) < 0) {
 			fprintf(stderr, "deepprof: %s\n", dp_errmsg());

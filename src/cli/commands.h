@@ -17,6 +17,7 @@ int dp_cmd_diff(int argc, char **argv);	  /* cmd_diff.c */
 int dp_cmd_report(int argc, char **argv); /* cmd_report.c: report, top, tree */
 int dp_cmd_top(int argc, char **argv);
 int dp_cmd_tree(int argc, char **argv);
+int dp_cmd_find(int argc, char **argv);
 int dp_cmd_check(int argc, char **argv);
 int dp_cmd_serve(int argc, char **argv); /* cmd_serve.c */
 int dp_cmd_export(int argc, char **argv);

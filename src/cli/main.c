@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/suggest.h"
 #include "commands.h"
 
 #ifndef DP_VERSION
@@ -35,6 +36,7 @@ static const struct dp_cli_command dp_commands[] = {
 	{"report", dp_cmd_report, "answer a query about a profile (text, JSON or HTML)"},
 	{"top", dp_cmd_top, "the procedures that cost most"},
 	{"tree", dp_cmd_tree, "the calling-context tree with costs"},
+	{"find", dp_cmd_find, "the procedures, files and objects whose names match"},
 	{"check", dp_cmd_check, "render every page of a profile and verify it"},
 	{"export", dp_cmd_export, "write a profile for other tools (callgrind, pprof, ...)"},
 	{"import", dp_cmd_import, "convert perf, uftrace, pprof or folded stacks to a profile"},
@@ -108,6 +110,24 @@ static const struct dp_cli_command *find_command(const char *name)
 	return NULL;
 }
 
+/* One line on stderr: @name is no command; the nearest one, and every one. */
+static int unknown_command(const char *name)
+{
+	const char *names[DP_N_COMMANDS], *near;
+
+	for (size_t i = 0; i < DP_N_COMMANDS; i++)
+		names[i] = dp_commands[i].name;
+	near = dp_suggest(name, names, DP_N_COMMANDS);
+	fprintf(stderr, "deepprof: unknown command '%s'; ", name);
+	if (near)
+		fprintf(stderr, "did you mean '%s'? ", near);
+	fputs("commands:", stderr);
+	for (size_t i = 0; i < DP_N_COMMANDS; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+	fputs(" (deepprof --help)\n", stderr);
+	return 2;
+}
+
 /* `deepprof help [CMD]`: the usage, or the command's own --help. */
 static int cmd_help(int argc, char **argv)
 {
@@ -120,11 +140,8 @@ static int cmd_help(int argc, char **argv)
 		return 0;
 	}
 	cmd = find_command(argv[1]);
-	if (!cmd) {
-		fprintf(stderr, "deepprof: unknown command '%s'\n", argv[1]);
-		usage(stderr);
-		return 2;
-	}
+	if (!cmd)
+		return unknown_command(argv[1]);
 	help_argv[0] = argv[1];
 	help_argv[1] = help_opt;
 	help_argv[2] = NULL;
@@ -158,10 +175,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = find_command(name);
-	if (!cmd) {
-		fprintf(stderr, "deepprof: unknown command '%s'\n", name);
-		usage(stderr);
-		return 2;
-	}
+	if (!cmd)
+		return unknown_command(name);
 	return cmd->fn(argc - 1, argv + 1);
 }

@@ -34,6 +34,26 @@ int dp_display_build(const struct dp_report *r, struct dp_display **out);
 int dp_display_error(int status, const char *message, const struct dp_query *q,
 		     struct dp_display **out);
 
+/*
+ * dp_display_attach_data - make page @d of report @r (the one it was built from, still
+ * alive) carry the report as JSON (dp_report_json(), compact) for the HTML page's script:
+ * the flame pages' interactive graphs draw from it. Other pages carry nothing. Call it
+ * only for HTML: the text renderer ignores it.
+ * Return: 0 or the buffer's sticky error (-DP_ENOMEM).
+ */
+int dp_display_attach_data(struct dp_display *d, const struct dp_report *r);
+
+/*
+ * dp_html_asset - the file @name that HTML pages load from their front end besides
+ * themselves: "deepprof.js", the pages' script (compiled in), with its length into *@len
+ * and its Content-Type into *@ctype; NULL for any other name. (html_asset.c)
+ */
+const char *dp_html_asset(const char *name, size_t *len, const char **ctype);
+
+/* dp_html_asset_version - a short hex digest of the script, which pages add to its URL
+ * (v=) so that a browser's cached copy of an older one is never used. (html_asset.c) */
+const char *dp_html_asset_version(void);
+
 /* dp_display_free - free @d (NULL is fine). */
 void dp_display_free(struct dp_display *d);
 
@@ -72,9 +92,9 @@ void dp_html_page_start(struct dp_buf *out, const char *prefix, const char *titl
 /*
  * dp_http_headers - the HTTP headers every response of a front end carries (the web
  * server and the CGI program alike), as {name, value} pairs ending with {NULL, NULL}: a
- * Content-Security-Policy allowing just what dp_render_html() pages use (inline style
- * and script, data: images, forms to the same origin), no sniffing, framing or referrer.
- * (http.c)
+ * Content-Security-Policy allowing just what dp_render_html() pages use (inline style,
+ * the script the front end serves, fetches of pages from the same origin, data: images,
+ * forms to the same origin), no sniffing, framing or referrer. (http.c)
  */
 extern const char *const dp_http_headers[][2];
 

@@ -39,10 +39,8 @@ static size_t dp_flame_value(const struct dp_report *r, enum dp_metric m, uint64
 
 /* The link of flame node @row: its clique; in a callers graph the caller's procedure. */
 static const char *dp_flame_href(struct dp_display *d, const struct dp_report *r,
-				 const struct dp_rep_row *row)
+				 const struct dp_rep_row *row, bool callers)
 {
-	bool callers = r->q.page == DP_PAGE_FLAME_CALLERS;
-
 	if (!callers && row->clique)
 		return dp_disp_link_to(d, &r->q, DP_PAGE_CLIQUE, row->clique);
 	if (row->ps)
@@ -67,7 +65,8 @@ enum {
 /* Fill node @n from @row (values, texts, link); x and w are the caller's. The texts go
  * into one arena block (a flame graph has thousands of nodes). */
 static int dp_flame_node(struct dp_display *d, const struct dp_report *r,
-			 const struct dp_rep_row *row, double den, struct dp_dflame_node *n)
+			 const struct dp_rep_row *row, double den, bool callers,
+			 struct dp_dflame_node *n)
 {
 	enum dp_metric m = r->q.metric;
 	uint64_t tot = dp_disp_row_raw(row, m, DP_SCOPE_TOTAL),
@@ -100,7 +99,7 @@ static int dp_flame_node(struct dp_display *d, const struct dp_report *r,
 	n->total_pct = block[DP_FT_TPCT];
 	n->self_pct = block[DP_FT_SPCT];
 	n->calls = block[DP_FT_CALLS];
-	if ((row->ps || row->clique) && !(n->href = dp_flame_href(d, r, row)))
+	if ((row->ps || row->clique) && !(n->href = dp_flame_href(d, r, row, callers)))
 		return -DP_ENOMEM;
 	return 0;
 }
@@ -125,21 +124,28 @@ static int dp_flame_last(struct dp_display *d, struct dp_dflame *f)
 	return 0;
 }
 
-int dp_disp_flame(struct dp_display *d, const struct dp_report *r)
+/* The flame block of section @sec of @r, of @kind, drawn with the root at the top when
+ * @down; titled @title (NULL: the section's). */
+static int dp_disp_flame_sec(struct dp_display *d, const struct dp_report *r,
+			     const struct dp_rep_section *sec, enum dp_dflame_kind kind, bool down,
+			     const char *title)
 {
-	const struct dp_rep_section *sec = r->n_sections ? &r->sections[0] : NULL;
 	struct dp_dblock *b = dp_disp_block(d, DP_DB_FLAME);
 	struct dp_dflame *f;
 	double *cursor, den, root;
 	uint32_t n = sec ? sec->n_rows : 0;
+	bool callers = kind == DP_DFLAME_CALLERS;
 
 	if (!b)
 		return -DP_ENOMEM;
 	f = &b->flame;
 	b->id = sec && sec->id ? dp_disp_strdup(d, sec->id) : "flame";
-	b->title = sec && sec->title ? dp_disp_strdup(d, sec->title) : NULL;
+	b->title = title ? title : sec && sec->title ? dp_disp_strdup(d, sec->title) : NULL;
 	f->metric = dp_metric_name(r->q.metric);
-	f->inverted = r->q.page == DP_PAGE_FLAME_CALLERS;
+	f->inverted = callers;
+	f->down = down;
+	f->kind = kind;
+	f->sec = b->id;
 	f->nodes = dp_arena_array(&d->arena, n ? n : 1, sizeof(*f->nodes));
 	cursor = dp_arena_array(&d->arena, (size_t)n + 2, sizeof(*cursor));
 	if (!f->nodes || !cursor || !b->id)
@@ -156,8 +162,9 @@ int dp_disp_flame(struct dp_display *d, const struct dp_report *r)
 			continue; /* not a tree in preorder: skip the malformed row */
 		if (i == 0 && dep != 0)
 			break;
-		if (dp_flame_node(d, r, row, den, nd) < 0)
+		if (dp_flame_node(d, r, row, den, callers, nd) < 0)
 			return -DP_ENOMEM;
+		nd->row = i;
 		nd->x = dep ? cursor[dep] : 0.0;
 		nd->w = root > 0 ? (double)dp_flame_weight(row, r->q.metric) / root : 1.0;
 		if (dep && nd->x + nd->w > 1.0)
@@ -169,4 +176,33 @@ int dp_disp_flame(struct dp_display *d, const struct dp_report *r)
 		f->n_nodes++;
 	}
 	return dp_flame_last(d, f);
+}
+
+/* The section of @r with id @id, or NULL. */
+static const struct dp_rep_section *dp_flame_section(const struct dp_report *r, const char *id)
+{
+	for (uint32_t i = 0; i < r->n_sections; i++)
+		if (r->sections[i].id && strcmp(r->sections[i].id, id) == 0)
+			return &r->sections[i];
+	return NULL;
+}
+
+int dp_disp_flame(struct dp_display *d, const struct dp_report *r)
+{
+	const struct dp_rep_section *first = r->n_sections ? &r->sections[0] : NULL;
+
+	switch (r->q.page) {
+	case DP_PAGE_FLAME_CALLERS:
+		return dp_disp_flame_sec(d, r, first, DP_DFLAME_CALLERS, true, NULL);
+	case DP_PAGE_SANDWICH: /* callers above the procedure, callees below it */
+		if (dp_disp_flame_sec(d, r, dp_flame_section(r, "callers"), DP_DFLAME_CALLERS,
+				      false, "Callers") < 0)
+			return -DP_ENOMEM;
+		return dp_disp_flame_sec(d, r, dp_flame_section(r, "callees"), DP_DFLAME_CALLEES,
+					 true, "Callees");
+	default:
+		return dp_disp_flame_sec(
+			d, r, first, r->q.proc || r->q.name[0] ? DP_DFLAME_CALLEES : DP_DFLAME_TREE,
+			false, NULL);
+	}
 }

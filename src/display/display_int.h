@@ -37,9 +37,11 @@ struct dp_dcol {
 	const char *label; /* header */
 	const char *group; /* heading over a run of columns ("time"), NULL = none */
 	const char *href;  /* header link (re-sort), NULL = none */
-	bool sorted;	   /* the table is sorted by this column */
+	bool sorted;	   /* the table is sorted by this column ... */
+	bool rev;	   /* ... the other way round (ascending costs, descending names) */
 	int port;	   /* 1 calls, 2 exits, 3 unwinds, 0 other: text omits exits and
 			      unwinds when every row has exits == calls and no unwinds */
+	bool cmp;	   /* a compare column (against --base): kept first when narrow */
 };
 
 /* Size of a formatted value, NUL included (every dp_fmt_* output fits). */
@@ -57,14 +59,16 @@ struct dp_dcell {
 };
 
 /* Row flags beyond DP_ROW_* (report.h), kept in the high bits. */
-#define DP_DROW_SUBJECT 0x100u /* the page's subject row */
+#define DP_DROW_SUBJECT 0x10000u /* the page's subject row */
 
 struct dp_drow {
 	uint32_t depth;
 	unsigned flags;	      /* DP_ROW_* of the report row, DP_DROW_* */
 	const char *href;     /* the row's link, NULL = none */
 	const char *ref;      /* its short form for text ("c12", "p3"), "" = none */
-	const char *name;     /* full name (cell of the DP_DCOL_NAME column) */
+	const char *name;     /* full name (cell of the DP_DCOL_NAME column); a row with a
+				 call path: the path, elided in the middle */
+	const char *title;    /* the whole call path (the name's tooltip), or NULL */
 	const char *where;    /* "file:line" or "" */
 	struct dp_dcell *num; /* one per DP_DCOL_NUM column, in column order */
 };
@@ -89,14 +93,35 @@ struct dp_dflame_node {
 	double x, w;	   /* left edge and width, as fractions of the root's width */
 	bool last;	   /* the last child of its parent (text tree guides) */
 	const char *total, *total_pct, *self, *self_pct, *calls; /* formatted values */
+	uint32_t row; /* the report row it shows (of the first section) */
 };
+
+/* A flame node compared with a base profile (the differential flame graph). */
+struct dp_dflame_cmp {
+	double change;		 /* the change of its self value (display_compare.c's units) */
+	double heat;		 /* change / the largest |change| of the graph: -1 .. 1 */
+	const char *self_change; /* the change of its self value, formatted ("+1.2%") */
+	const char *tip;	 /* tooltip lines: its base values and changes */
+};
+
+/* What a flame block draws: the calling-context tree (flame page), the inverted tree of
+ * a procedure's callers (flame_callers, the sandwich's upper half), or the tree of its
+ * callees (flame&proc=N, the sandwich's lower half). */
+enum dp_dflame_kind { DP_DFLAME_TREE = 0, DP_DFLAME_CALLERS, DP_DFLAME_CALLEES };
 
 struct dp_dflame {
 	const char *metric; /* "time", "calls", ... */
-	bool inverted;	    /* callers graph: root at the top, children are callers */
+	bool inverted;	    /* callers graph: children are callers */
+	bool down;	    /* drawn with the root at the top (else at the bottom) */
+	enum dp_dflame_kind kind;
+	const char *sec; /* the id of the report section it draws ("tree", "callers"...) */
 	uint32_t max_depth;
 	uint32_t n_nodes;
 	struct dp_dflame_node *nodes;
+	/* compared with a base profile: per node (NULL: no comparison), the base's name and
+	   the largest |change| of a node's self value, formatted ("" if none changed) */
+	struct dp_dflame_cmp *cmp;
+	const char *cmp_base, *cmp_max;
 };
 
 enum dp_dblock_kind {
@@ -145,6 +170,13 @@ struct dp_display {
 	struct dp_dlinkt links[DP_PAGE_COUNT]; /* per page (valid while building) */
 	int status;			       /* 200, or the error page's status */
 	const char *title;
+	const char *text_title; /* the title as text, when it differs ("Call tree" for a flame
+				   graph), else NULL */
+	bool fields_default;	/* the columns are the default fields (text may leave some
+				   groups out to fit the width, not the user's choice) */
+	/* HTML: the search box's query without its text ("page=search&sort=name": the
+	   page's preferences kept) and the text it shows (the search page's), or NULL */
+	const char *search, *search_text;
 	uint32_t n_nav;
 	struct dp_dlink *nav;
 	uint32_t n_nav_general; /* nav[0..n_nav_general) are the everywhere links (menu,
@@ -158,6 +190,9 @@ struct dp_display {
 	   download=FMT to ("page=clique&id=3&", "view=threads&", "" = the whole profile);
 	   NULL: no downloads (error pages) */
 	const char *download;
+	/* HTML: the report as compact JSON, which the page carries for its script (the
+	   interactive flame graphs draw from it); empty: none (dp_display_attach_data()) */
+	struct dp_buf data;
 };
 
 /* --- display_util.c --- */
@@ -253,13 +288,43 @@ uint64_t dp_disp_inh(const struct dp_inherit *c, enum dp_metric m);
 uint64_t dp_disp_row_raw(const struct dp_rep_row *row, enum dp_metric m, enum dp_scope scope);
 
 /* dp_disp_table - a table block titled @title for rows @rows (hidden inactive rows
- * dropped), columns from @r's prefs; @subject: the rows are the page's subject.
+ * dropped), columns from @r's prefs; @subject: the rows are the page's subject. With a
+ * comparison (r->cmp), @base holds each row's counterpart, shown in the compare columns.
  * Return: 0 or -DP_ENOMEM. */
 int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *title,
-		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject);
+		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject,
+		  const struct dp_rep_base *base);
 
-/* dp_disp_flame - the flame graph block of a flame or flame_callers report. */
+/* dp_disp_flame - the flame graph blocks of a flame, flame_callers or sandwich report. */
 int dp_disp_flame(struct dp_display *d, const struct dp_report *r);
+
+/* dp_is_flame - whether @r's page is drawn as flame graphs. */
+bool dp_is_flame(const struct dp_report *r);
+
+/* --- display_compare.c: the compare view (r->cmp) --- */
+
+/* The compare columns of a table, after the others. */
+enum dp_dcmp { DP_DCMP_BASE = 0, DP_DCMP_NEW, DP_DCMP_CHANGE, DP_DCMP_REL, DP_DCMP_N };
+
+/* dp_disp_cmp_label - the header of compare column @k ("Base", ...). */
+const char *dp_disp_cmp_label(enum dp_dcmp k);
+
+/* dp_disp_cmp_group - the heading over the compare columns of @r ("vs base: time
+ * total"), in @d's arena; NULL on out of memory. */
+const char *dp_disp_cmp_group(struct dp_display *d, const struct dp_report *r);
+
+/* dp_disp_cmp_cell - cell @cell of compare column @k for @row, whose counterpart in the
+ * base is @b (NULL or not found: none). */
+void dp_disp_cmp_cell(const struct dp_report *r, enum dp_dcmp k, const struct dp_rep_row *row,
+		      const struct dp_rep_base *b, struct dp_dcell *cell);
+
+/* dp_disp_cmp_note - the note block saying what @r is compared with, and how.
+ * Return: 0 or -DP_ENOMEM. */
+int dp_disp_cmp_note(struct dp_display *d, const struct dp_report *r);
+
+/* dp_disp_flame_cmp - the differential values of flame block @b of @r (b->flame.cmp).
+ * Return: 0 or -DP_ENOMEM. */
+int dp_disp_flame_cmp(struct dp_display *d, const struct dp_report *r, struct dp_dblock *b);
 
 /* --- display_nav.c --- */
 

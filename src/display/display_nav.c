@@ -9,7 +9,7 @@
 #include "display_int.h"
 
 #define DP_NAV_MAX	 16
-#define DP_TOGGLE_GROUPS 10
+#define DP_TOGGLE_GROUPS 13
 #define DP_TOGGLE_MAX	 12
 #define DP_PAGER_MAX	 16
 
@@ -19,7 +19,8 @@ static int dp_nav_add(struct dp_display *d, const struct dp_report *r, struct dp
 {
 	l->label = label;
 	l->href = NULL;
-	if (r->q.page == page && (r->q.id == id || r->q.proc == id))
+	if (r->q.page == page && (r->q.id == id || r->q.proc == id) &&
+	    !(page == DP_PAGE_FLAME && (r->q.root || r->q.proc || r->q.name[0])))
 		return 0;
 	l->href = dp_disp_link_to(d, &r->q, page, id);
 	return l->href ? 0 : -DP_ENOMEM;
@@ -29,13 +30,14 @@ static int dp_nav_add(struct dp_display *d, const struct dp_report *r, struct dp
  * parameter of the last two, so they are made by hand). */
 static int dp_nav_proc(struct dp_display *d, const struct dp_report *r, uint32_t ps, uint32_t *n)
 {
-	static const enum dp_page pages[2] = {DP_PAGE_CALLERS, DP_PAGE_FLAME_CALLERS};
-	static const char *const labels[2] = {"callers", "callers graph"};
+	static const enum dp_page pages[3] = {DP_PAGE_CALLERS, DP_PAGE_FLAME_CALLERS,
+					      DP_PAGE_SANDWICH};
+	static const char *const labels[3] = {"callers", "callers graph", "sandwich"};
 	struct dp_query q;
 
 	if (dp_nav_add(d, r, &d->nav[(*n)++], "procedure", DP_PAGE_PROC, ps) < 0)
 		return -DP_ENOMEM;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		struct dp_dlink *l = &d->nav[(*n)++];
 
 		l->label = labels[i];
@@ -70,7 +72,7 @@ int dp_disp_nav(struct dp_display *d, const struct dp_report *r)
 		if (dp_nav_add(d, r, &d->nav[n++], gen[i].label, gen[i].page, 0) < 0)
 			return -DP_ENOMEM;
 	d->n_nav_general = n;
-	if (r->q.page == DP_PAGE_FLAME)
+	if (r->q.page == DP_PAGE_FLAME && !r->q.root && !r->q.proc && !r->q.name[0])
 		s = NULL; /* the subject is the graph's root: no page about it to offer */
 	if (s && s->ps && dp_nav_proc(d, r, s->ps, &n) < 0)
 		return -DP_ENOMEM;
@@ -107,9 +109,10 @@ static bool dp_prefs_eq(const struct dp_prefs *a, const struct dp_prefs *b)
 {
 	return a->fields == b->fields && a->sort == b->sort && a->sort_metric == b->sort_metric &&
 	       a->sort_scope == b->sort_scope && a->sort_per == b->sort_per &&
-	       a->ancestors == b->ancestors && a->summarise == b->summarise &&
-	       a->contour == b->contour && a->inactive == b->inactive &&
-	       a->time_unit == b->time_unit && a->mq == b->mq && a->view == b->view;
+	       a->sort_rev == b->sort_rev && a->ancestors == b->ancestors &&
+	       a->summarise == b->summarise && a->contour == b->contour && a->split == b->split &&
+	       a->inactive == b->inactive && a->time_unit == b->time_unit && a->mq == b->mq &&
+	       a->view == b->view && a->libs == b->libs;
 }
 
 /* A choice: the page's query with prefs @p; current when @p equals the page's prefs. */
@@ -125,6 +128,8 @@ static int dp_tg_add(struct dp_tg *g, const char *label, const struct dp_prefs *
 		return 0;
 	if (p->fields != q.prefs.fields)
 		q.time_default = false; /* the fields are chosen now, not the profile's default */
+	if (p->sort != q.prefs.sort)
+		q.sort_default = false; /* so is the order */
 	q.prefs = *p;
 	g->t->links[i].href = dp_disp_href(g->d, &q);
 	return g->t->links[i].href ? 0 : -DP_ENOMEM;
@@ -236,12 +241,14 @@ static int dp_tg_metric(struct dp_tg *g)
 
 int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 {
-	static const int sorts[] = {DP_SORT_CONTEXT, DP_SORT_NAME, DP_SORT_COST};
-	static const char *const sort_l[] = {"position", "name", "cost"};
+	static const int sorts[] = {DP_SORT_COST, DP_SORT_NAME, DP_SORT_SOURCE};
+	static const char *const sort_l[] = {"cost", "name", "source order"};
 	static const int mqs[] = {DP_MQ_DIFF, DP_MQ_ALWAYS, DP_MQ_NEVER};
 	static const char *const mq_l[] = {"when different", "always", "never"};
 	static const int views[] = {DP_VIEW_MERGED, DP_VIEW_THREADS};
 	static const char *const view_l[] = {"merged", "per thread"};
+	static const int libs[] = {DP_LIBS_SHOW, DP_LIBS_FOLD};
+	static const char *const libs_l[] = {"shown", "folded into callers"};
 	static const int ancs[] = {1, 5, 10, -1};
 	static const char *const anc_l[] = {"1", "5", "10", "all"};
 	static const int units[] = {DP_TIME_AUTO, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS};
@@ -253,7 +260,7 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 	d->toggles = dp_arena_array(&d->arena, DP_TOGGLE_GROUPS, sizeof(*d->toggles));
 	if (!d->toggles)
 		return dp_error(DP_ENOMEM, "out of memory building a page");
-	if (pg == DP_PAGE_FLAME || pg == DP_PAGE_FLAME_CALLERS) {
+	if (pg == DP_PAGE_FLAME || pg == DP_PAGE_FLAME_CALLERS || pg == DP_PAGE_SANDWICH) {
 		rc = dp_tg_metric(&g);
 	} else {
 		rc = dp_tg_fields(&g);
@@ -270,6 +277,9 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 		rc = dp_tg_choice(&g, "module names", offsetof(struct dp_prefs, mq), mqs, mq_l, 3);
 	if (!rc)
 		rc = dp_tg_choice(&g, "threads", offsetof(struct dp_prefs, view), views, view_l, 2);
+	if (!rc && r->has_libs)
+		rc = dp_tg_choice(&g, "libraries", offsetof(struct dp_prefs, libs), libs, libs_l,
+				  2);
 	if (!rc && (pg == DP_PAGE_CLIQUE || pg == DP_PAGE_ROOT || pg == DP_PAGE_ACTION))
 		rc = dp_tg_choice(&g, "ancestors", offsetof(struct dp_prefs, ancestors), ancs,
 				  anc_l, 4);
@@ -277,6 +287,10 @@ int dp_disp_toggles(struct dp_display *d, const struct dp_report *r)
 		    pg == DP_PAGE_PROC))
 		rc = dp_tg_bool(&g, "summarise indirect calls",
 				offsetof(struct dp_prefs, summarise));
+	if (!rc && (pg == DP_PAGE_CLIQUE || pg == DP_PAGE_ROOT || pg == DP_PAGE_ACTION ||
+		    pg == DP_PAGE_PROC))
+		rc = dp_tg_bool(&g, "call sites of one line apart",
+				offsetof(struct dp_prefs, split));
 	if (!rc && pg == DP_PAGE_CALLERS)
 		rc = dp_tg_bool(&g, "contour exclusion", offsetof(struct dp_prefs, contour));
 	return rc;

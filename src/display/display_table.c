@@ -17,7 +17,8 @@ enum dp_cval {
 	DP_CV_UNWINDS,
 	DP_CV_TICKS, /* raw samples of scope */
 	DP_CV_VALUE, /* metric in scope and per */
-	DP_CV_PCT    /* metric in scope, % of the root total */
+	DP_CV_PCT,   /* metric in scope, % of the root total */
+	DP_CV_CMP    /* a compare column (r->cmp): metric holds its enum dp_dcmp */
 };
 
 /* What a numeric column shows. */
@@ -29,7 +30,7 @@ struct dp_colspec {
 	const char *label, *group;
 };
 
-#define DP_MAX_NUMCOLS 32
+#define DP_MAX_NUMCOLS 40
 
 /* dp_disp_inh: see display_int.h. */
 uint64_t dp_disp_inh(const struct dp_inherit *c, enum dp_metric m)
@@ -149,15 +150,19 @@ static uint8_t dp_cell_tipkind(const struct dp_colspec *c, uint64_t raw)
 	return raw >= 10000 ? DP_TIP_COUNT : DP_TIP_NONE;
 }
 
-/* Cell @cell of column @c for @row. */
+/* Cell @cell of column @c for @row (whose counterpart in a comparison's base is @b). */
 static void dp_cell(const struct dp_report *r, const struct dp_colspec *c,
-		    const struct dp_rep_row *row, struct dp_dcell *cell)
+		    const struct dp_rep_row *row, const struct dp_rep_base *b,
+		    struct dp_dcell *cell)
 {
 	size_t n = sizeof(cell->text), len = 0;
 	uint64_t raw = 0;
 	double v;
 
 	switch (c->what) {
+	case DP_CV_CMP:
+		dp_disp_cmp_cell(r, (enum dp_dcmp)c->metric, row, b, cell);
+		return;
 	case DP_CV_CALLS:
 	case DP_CV_EXITS:
 	case DP_CV_UNWINDS:
@@ -260,9 +265,29 @@ static int dp_row_link(struct dp_display *d, const struct dp_report *r,
 	return out->href && out->ref ? 0 : -DP_ENOMEM;
 }
 
+/* Call path @path ("a > b > c > d > e") elided in the middle when it has more than four
+ * names ("a > b > ... > d > e"), in @d's arena; NULL on out of memory. */
+static const char *dp_elide_path(struct dp_display *d, const char *path)
+{
+	const char *p = path, *second = NULL, *last2 = NULL, *last = NULL;
+	uint32_t n = 1;
+
+	for (const char *q; (q = strstr(p, " > ")) != NULL; p = q + 3) {
+		n++;
+		if (n == 3)
+			second = q; /* the end of the second name */
+		last2 = last;
+		last = q;
+	}
+	if (n <= 4 || !second || !last2)
+		return dp_disp_strdup(d, path);
+	return dp_disp_printf(d, "%.*s > ...%s", (int)(second - path), path, last2);
+}
+
 /* Fill display row @out from report row @row. */
 static int dp_make_row(struct dp_display *d, const struct dp_report *r, const struct dp_colspec *cs,
-		       uint32_t n_num, const struct dp_rep_row *row, struct dp_drow *out)
+		       uint32_t n_num, const struct dp_rep_row *row, const struct dp_rep_base *b,
+		       struct dp_drow *out)
 {
 	const char *t[2] = {row->name ? row->name : "", row->file ? row->file : ""};
 	size_t len[2] = {strlen(t[0]), strlen(t[1])};
@@ -274,78 +299,125 @@ static int dp_make_row(struct dp_display *d, const struct dp_report *r, const st
 		return -DP_ENOMEM;
 	out->name = block[0];
 	out->where = block[1];
+	if (row->path && row->path[0]) {
+		out->title = dp_disp_strdup(d, row->path);
+		out->name = dp_elide_path(d, row->path);
+		if (!out->title || !out->name)
+			return -DP_ENOMEM;
+	}
 	out->num = dp_arena_array(&d->arena, n_num ? n_num : 1, sizeof(*out->num));
 	if (!out->num)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
 	for (uint32_t i = 0; i < n_num; i++)
-		dp_cell(r, &cs[i], row, &out->num[i]);
+		dp_cell(r, &cs[i], row, b, &out->num[i]);
 	return dp_row_link(d, r, row, out);
+}
+
+/* The order rows are in: the prefs' sort, or on the top page without sort= its ranking
+ * (by metric, scope and per, descending). */
+static struct dp_prefs dp_sort_now(const struct dp_report *r)
+{
+	struct dp_prefs p = r->q.prefs;
+
+	if (r->q.page == DP_PAGE_TOP && r->q.sort_default) {
+		p.sort = DP_SORT_COST;
+		p.sort_metric = r->q.metric;
+		p.sort_scope = r->q.scope;
+		p.sort_per = r->q.per;
+		p.sort_rev = false;
+	}
+	return p;
+}
+
+/* Whether @a and @b sort the same way, directions aside. */
+static bool dp_same_key(const struct dp_prefs *a, const struct dp_prefs *b)
+{
+	if (a->sort != b->sort)
+		return false;
+	if (a->sort != DP_SORT_COST)
+		return true;
+	return a->sort_metric == b->sort_metric && a->sort_per == b->sort_per &&
+	       (a->sort_metric == DP_METRIC_CALLS || a->sort_scope == b->sort_scope);
+}
+
+/*
+ * The header link sorting by @key (@key's sort fields, the rest ignored): the page's
+ * query with that sort in its natural direction, or, when the table is sorted by it
+ * already, in the other direction. *@sorted and *@rev say whether it is sorted by @key
+ * and which way.
+ */
+static const char *dp_sort_link(struct dp_display *d, const struct dp_report *r,
+				const struct dp_prefs *key, bool *sorted, bool *rev)
+{
+	struct dp_prefs now = dp_sort_now(r);
+	struct dp_query q = r->q;
+
+	*sorted = dp_same_key(&now, key);
+	*rev = *sorted && now.sort_rev;
+	q.prefs.sort = key->sort;
+	q.prefs.sort_metric = key->sort_metric;
+	q.prefs.sort_scope = key->sort_metric == DP_METRIC_CALLS ? DP_SCOPE_SELF : key->sort_scope;
+	q.prefs.sort_per = key->sort_per;
+	q.prefs.sort_rev = *sorted && !now.sort_rev;
+	q.sort_default = false;
+	return dp_disp_href(d, &q);
 }
 
 /* The header link re-sorting by column @c (NULL if it has none). */
 static const char *dp_sort_href(struct dp_display *d, const struct dp_report *r,
-				const struct dp_colspec *c, bool *sorted)
+				const struct dp_colspec *c, bool *sorted, bool *rev)
 {
-	const struct dp_prefs *p = &r->q.prefs;
-	struct dp_query q;
+	struct dp_prefs key = r->q.prefs;
 
-	*sorted = false;
-	if (c->what == DP_CV_EXITS || c->what == DP_CV_UNWINDS)
+	*sorted = *rev = false;
+	if (c->what == DP_CV_EXITS || c->what == DP_CV_UNWINDS || c->what == DP_CV_CMP)
 		return NULL;
-	*sorted = p->sort == DP_SORT_COST && p->sort_metric == c->metric &&
-		  (c->metric == DP_METRIC_CALLS || p->sort_scope == c->scope) &&
-		  p->sort_per == c->per;
-	q = r->q;
-	q.prefs.sort = DP_SORT_COST;
-	q.prefs.sort_metric = c->metric;
-	q.prefs.sort_scope = c->metric == DP_METRIC_CALLS ? DP_SCOPE_SELF : c->scope;
-	q.prefs.sort_per = c->per;
-	return dp_disp_href(d, &q);
+	key.sort = DP_SORT_COST;
+	key.sort_metric = c->metric;
+	key.sort_scope = c->scope;
+	key.sort_per = c->per;
+	return dp_sort_link(d, r, &key, sorted, rev);
 }
 
 /* The header of a table: Id, Name, the numeric columns, Where. */
 static int dp_table_header(struct dp_display *d, const struct dp_report *r,
 			   const struct dp_colspec *cs, uint32_t n_num, struct dp_dtable *t)
 {
-	struct dp_query q = r->q;
+	struct dp_prefs key = r->q.prefs;
+	struct dp_dcol *name, *where;
 
 	t->n_cols = n_num + 3;
 	t->n_num = n_num;
 	t->cols = dp_arena_array(&d->arena, t->n_cols, sizeof(*t->cols));
 	if (!t->cols)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
-	t->cols[0] = (struct dp_dcol){DP_DCOL_ID, "Id", NULL, NULL, false, 0};
-	q.prefs.sort = DP_SORT_NAME;
-	t->cols[1] = (struct dp_dcol){DP_DCOL_NAME,
-				      "Name",
-				      NULL,
-				      dp_disp_href(d, &q),
-				      r->q.prefs.sort == DP_SORT_NAME,
-				      0};
+	t->cols[0] = (struct dp_dcol){.kind = DP_DCOL_ID, .label = "Id"};
+	name = &t->cols[1];
+	*name = (struct dp_dcol){.kind = DP_DCOL_NAME, .label = "Name"};
+	key.sort = DP_SORT_NAME;
+	name->href = dp_sort_link(d, r, &key, &name->sorted, &name->rev);
 	for (uint32_t i = 0; i < n_num; i++) {
 		struct dp_dcol *c = &t->cols[2 + i];
 
 		c->kind = DP_DCOL_NUM;
 		c->label = cs[i].label;
 		c->group = cs[i].group;
-		c->href = dp_sort_href(d, r, &cs[i], &c->sorted);
+		c->href = dp_sort_href(d, r, &cs[i], &c->sorted, &c->rev);
 		c->port = cs[i].what == DP_CV_CALLS	? 1
 			  : cs[i].what == DP_CV_EXITS	? 2
 			  : cs[i].what == DP_CV_UNWINDS ? 3
 							: 0;
+		c->cmp = cs[i].what == DP_CV_CMP;
 	}
-	q.prefs.sort = DP_SORT_CONTEXT;
-	t->cols[n_num + 2] = (struct dp_dcol){DP_DCOL_WHERE,
-					      "Where",
-					      NULL,
-					      dp_disp_href(d, &q),
-					      r->q.prefs.sort == DP_SORT_CONTEXT,
-					      0};
-	if (!t->cols[1].href || !t->cols[n_num + 2].href)
+	where = &t->cols[n_num + 2];
+	*where = (struct dp_dcol){.kind = DP_DCOL_WHERE, .label = "Where"};
+	key.sort = DP_SORT_SOURCE;
+	where->href = dp_sort_link(d, r, &key, &where->sorted, &where->rev);
+	if (!name->href || !where->href)
 		return dp_error(DP_ENOMEM, "out of memory building a table");
 	for (uint32_t i = 0; i < n_num; i++)
 		if (!t->cols[2 + i].href && cs[i].what != DP_CV_EXITS &&
-		    cs[i].what != DP_CV_UNWINDS)
+		    cs[i].what != DP_CV_UNWINDS && cs[i].what != DP_CV_CMP)
 			return dp_error(DP_ENOMEM, "out of memory building a table");
 	return 0;
 }
@@ -360,8 +432,30 @@ static const char *dp_show_href(struct dp_display *d, const struct dp_report *r)
 	return dp_disp_href(d, &q);
 }
 
+/* The compare columns of @r (with a comparison) after the *@n columns of @c (*@n
+ * updated). Return: 0 or -DP_ENOMEM. */
+static int dp_cmp_columns(struct dp_display *d, const struct dp_report *r, struct dp_colspec *c,
+			  uint32_t *n)
+{
+	const char *group = r->cmp ? dp_disp_cmp_group(d, r) : NULL;
+
+	if (!r->cmp)
+		return 0;
+	if (!group)
+		return -DP_ENOMEM;
+	for (int k = 0; k < DP_DCMP_N; k++)
+		c[(*n)++] = (struct dp_colspec){DP_CV_CMP,
+						(enum dp_metric)k,
+						DP_SCOPE_SELF,
+						DP_PER_OVERALL,
+						dp_disp_cmp_label((enum dp_dcmp)k),
+						group};
+	return 0;
+}
+
 int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *title,
-		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject)
+		  const char *id, const struct dp_rep_row *rows, uint32_t n_rows, bool subject,
+		  const struct dp_rep_base *base)
 {
 	struct dp_colspec cs[DP_MAX_NUMCOLS];
 	uint32_t n_num = dp_columns(r->imported ? dp_measured_fields(r->q.prefs.fields, r->measured)
@@ -371,7 +465,7 @@ int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *t
 	struct dp_dtable *t;
 	uint32_t skip_below = UINT32_MAX; /* hiding the subtree under a hidden row */
 
-	if (!b)
+	if (!b || dp_cmp_columns(d, r, cs, &n_num) < 0)
 		return -DP_ENOMEM;
 	b->title = title ? dp_disp_strdup(d, title) : NULL;
 	b->id = id ? dp_disp_strdup(d, id) : NULL;
@@ -396,7 +490,7 @@ int dp_disp_table(struct dp_display *d, const struct dp_report *r, const char *t
 			continue;
 		}
 		o = &t->rows[t->n_rows++];
-		if (dp_make_row(d, r, cs, n_num, row, o) < 0)
+		if (dp_make_row(d, r, cs, n_num, row, base ? &base[i] : NULL, o) < 0)
 			return -DP_ENOMEM;
 		if (subject)
 			o->flags |= DP_DROW_SUBJECT;

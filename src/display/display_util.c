@@ -18,6 +18,8 @@
 #define DP_DISP_ARENA_MAX ((size_t)1 << 30)
 /* Longest query string a link may have. */
 #define DP_DISP_HREF_MAX ((size_t)16 << 10)
+/* The most JSON a page carries for its script (a flame page's is about 2 MB at most). */
+#define DP_DISP_DATA_MAX ((size_t)128 << 20)
 
 struct dp_display *dp_disp_new(void)
 {
@@ -28,6 +30,7 @@ struct dp_display *dp_disp_new(void)
 		return NULL;
 	}
 	dp_arena_init(&d->arena, DP_DISP_ARENA_MAX);
+	dp_buf_init(&d->data, DP_DISP_DATA_MAX);
 	d->status = 200;
 	d->title = "";
 	return d;
@@ -38,6 +41,7 @@ void dp_display_free(struct dp_display *d)
 	if (!d)
 		return;
 	dp_arena_release(&d->arena);
+	dp_buf_release(&d->data);
 	free(d);
 }
 

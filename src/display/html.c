@@ -2,12 +2,14 @@
  * display/html.c - dp_render_html(): a display page as one self-contained HTML5 page:
  * inline CSS, navigation bar, preference toggles (a <details> box, no script needed),
  * facts, link lists, cost tables with re-sorting headers and right-aligned numbers, the
- * pager, and a few lines of optional script (table filter, j/k keyboard navigation).
- * Every string is escaped; the flame graph's SVG is in html_flame.c.
+ * pager, the page's JSON for its script (flame pages), and the script (html_asset.c:
+ * table filter, keyboard navigation, interactive flame graphs; the page works without
+ * it). Every string is escaped; the flame graph's SVG is in html_flame.c.
  */
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/url.h"
 #include "html_int.h"
 
 static const char dp_html_css[] =
@@ -32,25 +34,8 @@ static const char dp_html_css[] =
 	"table.facts td{padding:1px 10px 1px 0}nav.pager a,nav.pager b{margin-right:.6em}"
 	"svg.flame text{font:11px monospace;pointer-events:none}"
 	"svg.flame rect{stroke:#fff;stroke-width:.5}svg.flame a:hover rect{stroke:#000}"
-	"input.filter{margin:.3em 0;width:20em}";
-
-/* Optional: a filter box over each big table, j/k/Enter to move and follow rows. */
-static const char dp_html_js[] =
-	"(function(){var ts=document.querySelectorAll('table.cost');"
-	"ts.forEach(function(t){if(t.tBodies[0].rows.length<10)return;"
-	"var i=document.createElement('input');i.className='filter';"
-	"i.placeholder='filter rows';t.parentNode.insertBefore(i,t);"
-	"i.addEventListener('input',function(){var v=i.value.toLowerCase();"
-	"Array.prototype.forEach.call(t.tBodies[0].rows,function(r){"
-	"r.style.display=r.textContent.toLowerCase().indexOf(v)<0?'none':'';});});});"
-	"var rows=document.querySelectorAll('table.cost tbody tr'),k=-1;"
-	"document.addEventListener('keydown',function(e){"
-	"if(e.target.tagName==='INPUT'||!rows.length)return;"
-	"if(e.key==='j'||e.key==='k'){if(k>=0)rows[k].classList.remove('sel');"
-	"k=Math.max(0,Math.min(rows.length-1,k+(e.key==='j'?1:-1)));"
-	"rows[k].classList.add('sel');rows[k].scrollIntoView({block:'nearest'});}"
-	"else if(e.key==='Enter'&&k>=0){var a=rows[k].querySelector('a');"
-	"if(a)location.href=a.href;}});})();";
+	"input.filter{margin:.3em 0;width:20em}form.search{float:right;margin:.4em 0}"
+	"form.search input[type=search]{width:16em}";
 
 /* What each byte becomes in HTML: 0 = itself, 1..5 = an entity of dp_html_ent, 6 = the
  * end of the string. */
@@ -154,6 +139,50 @@ static void dp_html_nav(struct dp_buf *out, const struct dp_display *d,
 	dp_buf_adds(out, "</nav>\n");
 }
 
+/* Hidden inputs for the pairs of query string @qs ("a=b&c=d", values percent-encoded):
+ * a form's GET then carries them. */
+static void dp_html_hidden(struct dp_buf *out, const char *qs)
+{
+	char key[DP_QUERY_NAME_MAX], val[DP_QUERY_NAME_MAX];
+
+	while (*qs) {
+		size_t len = strcspn(qs, "&"), klen = strcspn(qs, "=");
+
+		if (klen < len && klen < sizeof(key) &&
+		    dp_url_decode(qs, klen, key, sizeof(key), 0, NULL) >= 0 &&
+		    dp_url_decode(qs + klen + 1, len - klen - 1, val, sizeof(val), 0, NULL) >= 0) {
+			dp_buf_adds(out, "<input type=\"hidden\" name=\"");
+			dp_html_escape(out, key);
+			dp_buf_adds(out, "\" value=\"");
+			dp_html_escape(out, val);
+			dp_buf_adds(out, "\">");
+		}
+		qs += len + (qs[len] == '&');
+	}
+}
+
+/* The search box of every page: a GET form to the link prefix's path, carrying its
+ * parameters (the file) and the page's preferences. */
+static void dp_html_search(struct dp_buf *out, const struct dp_display *d,
+			   const struct dp_render_opts *o)
+{
+	const char *prefix = o && o->link_prefix ? o->link_prefix : "?";
+	size_t path = strcspn(prefix, "?");
+
+	if (!d->search)
+		return;
+	dp_buf_adds(out, "<form class=\"search\" role=\"search\" method=\"get\" action=\"");
+	dp_html_escapen(out, prefix, path);
+	dp_buf_adds(out, "\">");
+	if (prefix[path])
+		dp_html_hidden(out, prefix + path + 1);
+	dp_html_hidden(out, d->search);
+	dp_buf_adds(out, "<input type=\"search\" name=\"q\" id=\"q\" aria-label=\"search\" "
+			 "placeholder=\"search procedures, files\" value=\"");
+	dp_html_escape(out, d->search_text ? d->search_text : "");
+	dp_buf_adds(out, "\"><button type=\"submit\">Search</button></form>\n");
+}
+
 static void dp_html_toggles(struct dp_buf *out, const struct dp_display *d,
 			    const struct dp_render_opts *o)
 {
@@ -184,15 +213,44 @@ static void dp_html_toggles(struct dp_buf *out, const struct dp_display *d,
 	dp_buf_adds(out, "</details>\n");
 }
 
+/* The arrow of a sorted column: the way its values go down the table. */
+static const char *dp_html_arrow(const struct dp_dcol *c)
+{
+	bool down = (c->kind == DP_DCOL_NUM) != c->rev; /* costs go down by default */
+
+	if (!c->sorted)
+		return "";
+	return down ? " &#9660;" : " &#9650;";
+}
+
+/* A header cell <th ATTRS>: the column's label as its sort link, the arrow if sorted. */
+static void dp_html_th(struct dp_buf *out, const struct dp_dcol *c, const char *attrs,
+		       const struct dp_render_opts *o)
+{
+	dp_buf_adds(out, "<th");
+	dp_buf_adds(out, attrs);
+	if (c->sorted) {
+		dp_buf_adds(out, " class=\"sorted\" aria-sort=\"");
+		dp_buf_adds(out,
+			    (c->kind == DP_DCOL_NUM) != c->rev ? "descending\"" : "ascending\"");
+	}
+	dp_buf_addc(out, '>');
+	if (c->href) {
+		dp_buf_adds(out, "<a ");
+		dp_html_href(out, o, c->href);
+		dp_buf_adds(out, c->sorted ? " title=\"sort the other way\">" : ">");
+	}
+	dp_html_escape(out, c->label);
+	dp_buf_adds(out, dp_html_arrow(c));
+	dp_buf_adds(out, c->href ? "</a></th>" : "</th>");
+}
+
 /* The header rows of a cost table: group headings, then the labels (sort links). */
 static void dp_html_thead(struct dp_buf *out, const struct dp_dtable *t,
 			  const struct dp_render_opts *o)
 {
-	dp_buf_adds(out, "<thead><tr><th rowspan=\"2\"");
-	dp_buf_adds(out, t->cols[1].sorted ? " class=\"sorted\">" : ">");
-	dp_buf_adds(out, "<a ");
-	dp_html_href(out, o, t->cols[1].href);
-	dp_buf_adds(out, ">Name</a></th>");
+	dp_buf_adds(out, "<thead><tr>");
+	dp_html_th(out, &t->cols[1], " rowspan=\"2\"", o);
 	for (uint32_t i = 0; i < t->n_num;) {
 		const char *g = t->cols[2 + i].group;
 		uint32_t j = i + 1;
@@ -205,23 +263,10 @@ static void dp_html_thead(struct dp_buf *out, const struct dp_dtable *t,
 		dp_buf_adds(out, "</th>");
 		i = j;
 	}
-	dp_buf_adds(out, "<th rowspan=\"2\"");
-	dp_buf_adds(out, t->cols[t->n_cols - 1].sorted ? " class=\"sorted\">" : ">");
-	dp_buf_adds(out, "<a ");
-	dp_html_href(out, o, t->cols[t->n_cols - 1].href);
-	dp_buf_adds(out, ">Where</a></th></tr>\n<tr>");
-	for (uint32_t i = 0; i < t->n_num; i++) {
-		const struct dp_dcol *c = &t->cols[2 + i];
-
-		dp_buf_adds(out, c->sorted ? "<th class=\"sorted\">" : "<th>");
-		if (c->href) {
-			dp_buf_adds(out, "<a ");
-			dp_html_href(out, o, c->href);
-			dp_buf_addc(out, '>');
-		}
-		dp_html_escape(out, c->label);
-		dp_buf_adds(out, c->href ? "</a></th>" : "</th>");
-	}
+	dp_html_th(out, &t->cols[t->n_cols - 1], " rowspan=\"2\"", o);
+	dp_buf_adds(out, "</tr>\n<tr>");
+	for (uint32_t i = 0; i < t->n_num; i++)
+		dp_html_th(out, &t->cols[2 + i], "", o);
 	dp_buf_adds(out, "</tr></thead>\n");
 }
 
@@ -251,7 +296,16 @@ static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const str
 	if (r->href) {
 		dp_buf_adds(out, "<a ");
 		dp_html_href(out, o, r->href);
+		if (r->title) { /* the whole call path on hover */
+			dp_buf_adds(out, " title=\"");
+			dp_html_escape(out, r->title);
+			dp_buf_addc(out, '"');
+		}
 		dp_buf_addc(out, '>');
+	} else if (r->title) {
+		dp_buf_adds(out, "<span title=\"");
+		dp_html_escape(out, r->title);
+		dp_buf_adds(out, "\">");
 	}
 	if (r->flags & DP_ROW_MULTI)
 		dp_buf_adds(out, "<span class=\"multi\">");
@@ -260,6 +314,8 @@ static void dp_html_row(struct dp_buf *out, const struct dp_dtable *t, const str
 		dp_buf_adds(out, "</span>");
 	if (r->href)
 		dp_buf_adds(out, "</a>");
+	else if (r->title)
+		dp_buf_adds(out, "</span>");
 	if (r->flags & DP_ROW_RECURSIVE)
 		dp_buf_adds(out, "<span class=\"rec\" title=\"recursive call\">&#8635;</span>");
 	if (r->flags & DP_ROW_CONTOUR)
@@ -381,7 +437,10 @@ static void dp_html_block(struct dp_buf *out, const struct dp_dblock *b,
 		dp_html_table(out, b, o);
 		break;
 	case DP_DB_FLAME:
-		dp_html_flame(out, b, o);
+		if (b->flame.cmp)
+			dp_html_flame_diff(out, b, o);
+		else
+			dp_html_flame(out, b, o);
 		break;
 	}
 }
@@ -428,6 +487,7 @@ int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, s
 {
 	dp_html_page_start(out, o ? o->title : NULL, d->title, dp_html_css);
 	dp_html_nav(out, d, o);
+	dp_html_search(out, d, o);
 	dp_buf_adds(out, "<h1>");
 	dp_html_escape(out, d->title);
 	dp_buf_adds(out, "</h1>\n");
@@ -435,8 +495,8 @@ int dp_render_html(const struct dp_display *d, const struct dp_render_opts *o, s
 	dp_html_downloads(out, d, o);
 	for (uint32_t i = 0; i < d->n_blocks; i++)
 		dp_html_block(out, &d->blocks[i], o);
-	dp_buf_adds(out, "<script>");
-	dp_buf_adds(out, dp_html_js);
-	dp_buf_adds(out, "</script>\n</body></html>\n");
+	dp_html_data(out, d, o);
+	dp_html_script(out, o);
+	dp_buf_adds(out, "</body></html>\n");
 	return dp_buf_error(out);
 }

@@ -183,7 +183,7 @@ static void dp_flame_rect(struct dp_buf *out, const struct dp_dflame *f,
 			  const struct dp_dflame_node *n, const struct dp_buf *pre)
 {
 	double x = n->x * DP_SVG_W, w = n->w * DP_SVG_W;
-	uint32_t row = f->inverted ? n->depth : f->max_depth - n->depth;
+	uint32_t row = f->down ? n->depth : f->max_depth - n->depth;
 	char colour[8];
 	size_t chars, name_off, name_len;
 
@@ -210,19 +210,36 @@ static void dp_flame_rect(struct dp_buf *out, const struct dp_dflame *f,
 	dp_buf_adds(out, n->href ? "</g></a>\n" : "</g>\n");
 }
 
+/* What the note over a graph says of its layout and links. */
+static void dp_flame_intro(struct dp_buf *out, const struct dp_dflame *f)
+{
+	const char *layout = "";
+
+	if (f->inverted)
+		layout = f->down ? "; the procedure at the top, its callers below"
+				 : "; the procedure at the bottom, its callers above";
+	else if (f->kind == DP_DFLAME_CALLEES)
+		layout = f->down ? "; the procedure at the top, its callees below"
+				 : "; the procedure at the bottom, its callees above";
+	dp_buf_addf(out, "<p class=\"fgnote\">Width: %s%s. Click a frame to open its %s.</p>\n",
+		    f->metric, layout, f->kind == DP_DFLAME_TREE ? "clique" : "procedure");
+}
+
 void dp_html_flame(struct dp_buf *out, const struct dp_dblock *b, const struct dp_render_opts *o)
 {
+	static const char *const kinds[] = {"tree", "callers", "callees"};
 	const struct dp_dflame *f = &b->flame;
 	unsigned h = (f->max_depth + 1) * DP_SVG_ROW;
 	struct dp_buf pre;
 
+	dp_buf_adds(out, "<div class=\"fg\" data-sec=\"");
+	dp_html_escape(out, f->sec ? f->sec : "tree");
+	dp_buf_addf(out, "\" data-kind=\"%s\" data-down=\"%d\">\n", kinds[f->kind], f->down);
 	if (!f->n_nodes) {
-		dp_buf_adds(out, "<p class=\"hidden\">(empty graph)</p>\n");
+		dp_buf_adds(out, "<p class=\"hidden\">(empty graph)</p>\n</div>\n");
 		return;
 	}
-	dp_buf_addf(out, "<p>Width: %s%s. Click a frame to open its %s.</p>\n", f->metric,
-		    f->inverted ? "; the procedure at the top, its callers below" : "",
-		    f->inverted ? "procedure" : "clique");
+	dp_flame_intro(out, f);
 	dp_buf_addf(out,
 		    "<svg class=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
 		    "viewBox=\"0 0 %.0f %u\" width=\"100%%\">\n",
@@ -236,5 +253,29 @@ void dp_html_flame(struct dp_buf *out, const struct dp_dblock *b, const struct d
 		if (f->nodes[i].w * DP_SVG_W >= 0.1)
 			dp_flame_rect(out, f, &f->nodes[i], &pre);
 	dp_buf_release(&pre);
-	dp_buf_adds(out, "</svg>\n");
+	dp_buf_adds(out, "</svg>\n</div>\n");
+}
+
+void dp_html_data(struct dp_buf *out, const struct dp_display *d, const struct dp_render_opts *o)
+{
+	const char *s = (const char *)d->data.data, *end = s + d->data.len;
+
+	if (!d->data.len)
+		return;
+	dp_buf_adds(out, "<script type=\"application/json\" id=\"dp-data\" data-prefix=\"");
+	dp_html_escape(out, o && o->link_prefix ? o->link_prefix : "?");
+	dp_buf_adds(out, "\">");
+	dp_buf_hint(out, d->data.len + 4096);
+	while (s < end) { /* '<' only occurs in strings, where \u003c means the same */
+		const char *lt = memchr(s, '<', (size_t)(end - s));
+		size_t n = (size_t)((lt ? lt : end) - s);
+
+		dp_buf_add(out, s, n);
+		s += n;
+		if (lt) {
+			dp_buf_add(out, "\\u003c", 6);
+			s++;
+		}
+	}
+	dp_buf_adds(out, "</script>\n");
 }

@@ -9,7 +9,7 @@
 #include "display.h"
 
 static const char dp_http_csp[] = "default-src 'none'; style-src 'unsafe-inline'; "
-				  "script-src 'unsafe-inline'; img-src 'self' data:; "
+				  "script-src 'self'; connect-src 'self'; img-src 'self' data:; "
 				  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const char *const dp_http_headers[][2] = {

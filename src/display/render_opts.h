@@ -27,6 +27,11 @@ struct dp_render_opts {
 	/* HTML: the export formats the front end serves as downloads (download=FMT added to
 	 * a page's subtree query), NULL-terminated; NULL: no "download as" menu */
 	const char *const *downloads;
+	/* HTML: where the front end serves the pages' script (dp_html_asset()): the page
+	   loads it from asset_prefix followed by "asset=deepprof.js&v=VERSION" (e.g. "/?"
+	   for the built-in server); NULL: the script is written into the page (no server:
+	   the command line's HTML files) */
+	const char *asset_prefix;
 };
 
 #endif /* DP_DISPLAY_RENDER_OPTS_H */

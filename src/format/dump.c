@@ -13,15 +13,17 @@
 
 const char *dp_dump_ps_kind(uint32_t kind)
 {
-	static const char *const names[] = {"function", "root", "thread", "region", "program"};
+	static const char *const names[] = {"function", "root",	   "thread",
+					    "region",	"program", "library"};
 
 	return kind <= DP_PS_KIND_FILE_MAX ? names[kind] : "?";
 }
 
 const char *dp_dump_css_kind(uint32_t kind)
 {
-	static const char *const names[] = {"unknown", "direct",  "indirect", "callback", "thread",
-					    "entry",   "inlined", "tail",     "program"};
+	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
+					    "thread",  "entry",	 "inlined",  "tail",
+					    "program", "library"};
 
 	return kind <= DP_CSS_KIND_FILE_MAX ? names[kind] : "?";
 }
@@ -252,6 +254,29 @@ static void jd_csd_one(struct jd *d, uint32_t id)
 	dp_json_end_object(j);
 }
 
+/* The sampled PCs (SPCS) and the samples without one, when the file has the chunk. */
+static int jd_pcs(struct jd *d)
+{
+	struct dp_json *j = &d->j;
+	int rc = 0;
+
+	if (!d->p->has_pcs)
+		return 0;
+	dp_json_kv_u64(j, "pcs_missed", d->p->pcs_missed);
+	dp_json_key(j, "pcs");
+	dp_json_begin_array(j);
+	for (uint32_t i = 0; rc == 0 && i < d->p->n_pcs; i++) {
+		dp_json_begin_object(j);
+		dp_json_kv_u64(j, "csd", d->p->pcs[i].csd);
+		dp_json_kv_hex(j, "pc", d->p->pcs[i].pc);
+		dp_json_kv_u64(j, "samples", d->p->pcs[i].samples);
+		dp_json_end_object(j);
+		rc = jd_maybe_flush(d);
+	}
+	dp_json_end_array(j);
+	return rc;
+}
+
 /* One node array: "key": [ record per line ]. */
 static int jd_nodes(struct jd *d, const char *key, uint32_t n, void (*one)(struct jd *, uint32_t))
 {
@@ -286,6 +311,8 @@ int dp_dump_json(const struct dp_profile *p, struct dp_buf *out, dp_dump_flush_f
 		rc = jd_nodes(&d, "pd", p->n_pd, jd_pd_one);
 	if (rc == 0)
 		rc = jd_nodes(&d, "csd", p->n_csd, jd_csd_one);
+	if (rc == 0)
+		rc = jd_pcs(&d);
 	if (rc < 0)
 		return rc;
 	dp_json_end_object(&d.j);

@@ -9,6 +9,7 @@
 #ifndef DP_FORMAT_PROFILE_H
 #define DP_FORMAT_PROFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../core/arena.h"
@@ -88,6 +89,13 @@ struct dp_csd {
 	uint64_t calls, exits, unwinds, samples, callseqs, allocs, alloc_bytes;
 };
 
+/* A sampled PC (SPCS): @samples of CSD @csd's samples interrupted the program at @pc. */
+struct dp_pcs {
+	uint32_t csd;
+	uint64_t pc;
+	uint64_t samples;
+};
+
 struct dp_profile {
 	struct dp_arena arena; /* owns every array below */
 	struct dp_strtab strs; /* every string of the profile */
@@ -117,6 +125,13 @@ struct dp_profile {
 	uint32_t origin_note;  /* string id: free text (units, what was converted how) */
 	uint32_t metrics;      /* DP_CSD_* bits of the counters the source measured; only
 				  meaningful when origin != 0 */
+
+	/* SPCS (optional): the runtime's sampled PCs, until the symbolizer turns them into
+	 * library leaves (DP_PS_LIBRARY) and empties the list; pcs_missed stays */
+	bool has_pcs;	     /* the chunk is present (written back when set) */
+	uint32_t n_pcs;	     /* records */
+	struct dp_pcs *pcs;  /* [0..n_pcs) */
+	uint64_t pcs_missed; /* samples charged to their CSD without a PC record */
 
 	uint32_t n_threads;
 	struct dp_thread *threads; /* [1..n_threads] */

@@ -28,7 +28,7 @@
 
 static const uint32_t chunk_ids[DP_RD_N_CHUNKS] = {
 	DP_CHUNK_INFO, DP_CHUNK_THRD, DP_CHUNK_OBJS, DP_CHUNK_PSTA, DP_CHUNK_CSST,
-	DP_CHUNK_PDYN, DP_CHUNK_CSDY, DP_CHUNK_SYMS, DP_CHUNK_ORIG,
+	DP_CHUNK_PDYN, DP_CHUNK_CSDY, DP_CHUNK_SYMS, DP_CHUNK_ORIG, DP_CHUNK_SPCS,
 };
 
 int dp_rd_fail(struct dp_rd *rd, size_t at, const char *fmt, ...)
@@ -402,8 +402,8 @@ static int read_all(struct dp_rd *rd)
 	size_t hsize = 0, toc = 0, e = 0;
 	uint32_t n_toc = 0;
 	int (*const parse[])(struct dp_rd *) = {
-		dp_rd_info, dp_rd_objs, dp_rd_psta, dp_rd_csst, dp_rd_thrd,
-		dp_rd_pdyn, dp_rd_csdy, dp_rd_syms, dp_rd_orig, dp_rd_roots,
+		dp_rd_info, dp_rd_objs, dp_rd_psta, dp_rd_csst, dp_rd_thrd,  dp_rd_pdyn,
+		dp_rd_csdy, dp_rd_syms, dp_rd_orig, dp_rd_spcs, dp_rd_roots,
 	};
 	struct crc_job crc = {0};
 	int rc = check_header(rd, &hsize), crc_rc;

@@ -183,7 +183,7 @@ static int psta_one(struct dp_cur *c, uint32_t id)
 	at = c->pos;
 	if ((rc = dp_rd_num(c, &ps->addr, "addr")) < 0)
 		return rc;
-	if (ps->kind != DP_PS_FUNCTION && ps->addr != 0)
+	if (ps->kind != DP_PS_FUNCTION && ps->kind != DP_PS_LIBRARY && ps->addr != 0)
 		return dp_rd_fail(c->rd, at, "artificial PS %" PRIu32 " has address 0x%" PRIx64, id,
 				  ps->addr);
 	at = c->pos;

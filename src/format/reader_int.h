@@ -22,6 +22,7 @@ enum dp_rd_chunk {
 	DP_RD_CSDY,
 	DP_RD_SYMS,
 	DP_RD_ORIG, /* optional, after the required ones and SYMS */
+	DP_RD_SPCS, /* optional */
 	DP_RD_N_CHUNKS
 };
 
@@ -170,6 +171,7 @@ int dp_rd_pdyn(struct dp_rd *rd);
 int dp_rd_csdy(struct dp_rd *rd);
 int dp_rd_syms(struct dp_rd *rd);
 int dp_rd_orig(struct dp_rd *rd); /* reader_syms.c; nothing to do without the chunk */
+int dp_rd_spcs(struct dp_rd *rd); /* reader_syms.c; nothing to do without the chunk */
 /* dp_rd_roots - the root PD and thread root PDs have the right PS kinds and threads. */
 int dp_rd_roots(struct dp_rd *rd);
 

@@ -2,6 +2,7 @@
  * format/reader_syms.c - parse and validate the SYMS chunk: its string table (mapped
  * onto the profile's interned strings) and the names and source positions of every PS
  * and CSS. String ids, linkages, objects and callee PSs are checked against their ranges.
+ * Also the optional chunks ORIG (an imported profile's origin) and SPCS (sampled PCs).
  */
 #include <inttypes.h>
 
@@ -137,5 +138,36 @@ int dp_rd_orig(struct dp_rd *rd)
 		rc = dp_rd_str(&c, &p->origin_note, "note");
 	if (rc == 0 && p->origin == 0)
 		rc = dp_rd_fail(rd, rd->off[DP_RD_ORIG], "ORIG chunk with an empty tool name");
+	return rc < 0 ? rc : dp_rd_end(&c);
+}
+
+/* SPCS: n, n x (csd, pc, samples), missed; see docs/FORMAT.md. */
+int dp_rd_spcs(struct dp_rd *rd)
+{
+	struct dp_profile *p = rd->p;
+	struct dp_cur c = {rd, rd->off[DP_RD_SPCS], rd->off[DP_RD_SPCS] + rd->len[DP_RD_SPCS],
+			   "SPCS"};
+	int rc;
+
+	if (!rd->have[DP_RD_SPCS])
+		return 0;
+	p->has_pcs = true;
+	rc = dp_rd_count(&c, &p->n_pcs, 3, "sampled PC count");
+	if (rc == 0 && p->n_pcs) {
+		p->pcs = dp_rd_alloc(rd, p->n_pcs, sizeof(*p->pcs));
+		if (!p->pcs)
+			return -DP_ENOMEM;
+	}
+	for (uint32_t i = 0; rc == 0 && i < p->n_pcs; i++) {
+		struct dp_pcs *e = &p->pcs[i];
+
+		rc = dp_rd_id(&c, &e->csd, 1, p->n_csd, "sampled PC", i + 1, "csd", "CSDs");
+		if (rc == 0)
+			rc = dp_rd_num(&c, &e->pc, "pc");
+		if (rc == 0)
+			rc = dp_rd_num(&c, &e->samples, "samples");
+	}
+	if (rc == 0)
+		rc = dp_rd_num(&c, &p->pcs_missed, "missed samples");
 	return rc < 0 ? rc : dp_rd_end(&c);
 }

@@ -22,7 +22,7 @@
 #include "deepprof/format.h"
 #include "reader.h"
 
-#define MAX_CHUNKS 9
+#define MAX_CHUNKS 10
 
 struct wr {
 	const struct dp_profile *p;
@@ -291,6 +291,20 @@ static int write_syms(struct wr *w)
 	return dp_buf_error(b);
 }
 
+/* SPCS, when the profile has it (sampled PCs, or only the missed count once symbolized). */
+static void write_spcs(struct wr *w)
+{
+	chunk_begin(w);
+	put_num(w, w->p->n_pcs);
+	for (uint32_t i = 0; i < w->p->n_pcs; i++) {
+		put_num(w, w->p->pcs[i].csd);
+		put_num(w, w->p->pcs[i].pc);
+		put_num(w, w->p->pcs[i].samples);
+	}
+	put_num(w, w->p->pcs_missed);
+	chunk_end(w, DP_CHUNK_SPCS);
+}
+
 /* ORIG, only for imported profiles (origin set). */
 static void write_orig(struct wr *w)
 {
@@ -363,6 +377,8 @@ int dp_write_buffer(const struct dp_profile *p, struct dp_buf *out)
 		return dp_buf_error(out) ? dp_buf_error(out) : -DP_ENOMEM;
 	if (p->origin)
 		write_orig(&w);
+	if (p->has_pcs)
+		write_spcs(&w);
 	write_toc_end(&w);
 	return dp_buf_error(out);
 }

@@ -1,7 +1,8 @@
 /*
  * front/check.c - dp_session_check(), the self-test of a loaded profile (mdprof_test's
  * job): every page in every format and thread view must answer 200, the analysis
- * invariants must hold in both views, and no region may have mismatched leaves.
+ * invariants must hold in both views (and in the folded views of library leaves), and no
+ * region may have mismatched leaves.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -98,8 +99,11 @@ static int dp_check_id_pages(struct dp_checker *c, const struct dp_sfile *f, uin
 		{"page=dump_clique&view=threads&id=", a->n_cliques},
 		{"page=dump_pd&view=threads&id=", p->n_pd},
 		{"page=dump_csd&view=threads&id=", p->n_csd},
+		/* the flame graph zoomed at each clique the root reaches (1..root_clique) */
+		{"page=flame&view=threads&root=", a->root_clique},
 		/* and the merged view's cliques */
 		{"page=clique&id=", f->has_merged ? f->view[DP_VIEW_MERGED].a->n_cliques : 0},
+		{"page=flame&root=", f->has_merged ? f->view[DP_VIEW_MERGED].a->root_clique : 0},
 	};
 	int rc = 0;
 
@@ -123,6 +127,11 @@ static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32
 		"page=top&metric=callseqs&per=call",
 		"page=top&metric=bytes&scope=total&limit=pct:1",
 		"page=top&metric=allocs",
+		"page=top&sort=name:desc",
+		"page=top&sort=cost:calls:asc",
+		"page=modules&sort=source",
+		"page=search&q=a",
+		"page=search&q=%5E.&match=regex",
 	};
 	static const char *const groups[] = {"site", "proc", "module", "clique"};
 	const struct dp_profile *p = &f->view[DP_VIEW_THREADS].prof;
@@ -141,6 +150,10 @@ static int dp_check_pages(struct dp_checker *c, const struct dp_sfile *f, uint32
 		}
 		if (rc == 0) {
 			snprintf(q, sizeof(q), "page=flame_callers&proc=%" PRIu32, ps);
+			rc = dp_check_query(c, q);
+		}
+		if (rc == 0) { /* its callers and callees graphs (flame&proc=N) */
+			snprintf(q, sizeof(q), "page=sandwich&proc=%" PRIu32, ps);
 			rc = dp_check_query(c, q);
 		}
 	}
@@ -231,6 +244,40 @@ static void dp_check_views(struct dp_checker *c, const struct dp_sfile *f)
 	}
 }
 
+/*
+ * Files with library leaves: each thread view folded (libs=fold) keeps the invariants and
+ * the root total, and its library procedures cost nothing; its main pages answer.
+ */
+static int dp_check_folded(struct dp_checker *c, struct dp_sfile *f)
+{
+	static const char *const pages[] = {"page=menu&libs=fold", "page=flame&libs=fold",
+					    "page=top&metric=time&libs=fold",
+					    "page=callers&proc=3&group=proc&libs=fold"};
+	int rc = 0;
+
+	if (!f->has_libs)
+		return 0;
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		struct dp_prefs p = {.view = (enum dp_view_kind)k, .libs = DP_LIBS_FOLD};
+		const struct dp_analysis *a, *x;
+
+		rc = dp_sfile_prepare(f, &p);
+		if (rc < 0)
+			return rc;
+		a = dp_sfile_pick(f, &p)->a;
+		x = dp_sfile_view(f, p.view)->a;
+		dp_check_invariants(c, a, k ? "per-thread folded" : "folded");
+		if (!dp_inherit_eq(&a->root_total, &x->root_total))
+			dp_check_fail(c, "folded view", "the root total differs from the view's");
+		for (uint32_t i = 1; i <= a->p->n_ps; i++)
+			if (a->p->ps[i].kind == DP_PS_LIBRARY && a->ps_own[i].samples)
+				dp_check_fail(c, "folded view", "a library procedure has samples");
+	}
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]) && rc == 0; i++)
+		rc = dp_check_query(c, pages[i]);
+	return rc;
+}
+
 /* MLton's checkProf: a region's leaves that named it while another region or function
  * was innermost are the program's mistake, reported as failures. */
 static void dp_check_regions(struct dp_checker *c, const struct dp_profile *p)
@@ -252,7 +299,7 @@ int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
 		     struct dp_check_result *res)
 {
 	struct dp_checker c = {s, i, res, 0};
-	const struct dp_sfile *f;
+	struct dp_sfile *f;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -268,6 +315,8 @@ int dp_session_check(struct dp_session *s, uint32_t i, uint32_t max_per_kind,
 		dp_check_invariants(&c, f->view[DP_VIEW_MERGED].a, "merged");
 	dp_check_views(&c, f);
 	dp_check_regions(&c, &f->view[DP_VIEW_THREADS].prof);
-	rc = dp_check_pages(&c, f, max_per_kind);
+	rc = dp_check_folded(&c, f);
+	if (rc == 0)
+		rc = dp_check_pages(&c, f, max_per_kind);
 	return rc < 0 ? rc : dp_buf_error(&res->report);
 }

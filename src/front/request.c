@@ -121,6 +121,12 @@ int dp_request_split(const char *qs, enum dp_format def, size_t rest_max, struct
 				r->download[0] = '\0';
 			continue;
 		}
+		if (param_is(p, len, "asset", &v, &vlen)) {
+			r->has_asset = true; /* a file, not a page: the rest does not matter */
+			if (dp_url_decode(v, vlen, r->asset, sizeof(r->asset), 0, NULL) < 0)
+				r->asset[0] = '\0';
+			continue;
+		}
 		if (r->rest.len)
 			dp_buf_addc(&r->rest, '&');
 		dp_buf_add(&r->rest, p, len);

@@ -34,6 +34,9 @@ struct dp_request {
 	bool has_download;		      /* download= was given: an export, not a page */
 	char download[DP_REQUEST_DL_MAX + 1]; /* its decoded value; "" when it does not
 						 decode or is too long (no format's name) */
+	bool has_asset;			      /* asset= was given: a file the pages load
+						 (dp_html_asset()), not a page */
+	char asset[DP_REQUEST_DL_MAX + 1];    /* its decoded value, "" as for download= */
 	struct dp_buf rest;		      /* every other parameter, still encoded, '&'-joined */
 	uint32_t n_query;		      /* how many of them are not format= (a query) */
 	int status;			      /* 0, or 400 / 414: the split's refusal, with msg */
@@ -52,7 +55,7 @@ enum dp_format dp_request_format(const char *qs, enum dp_format def);
  * dp_request_split - split query string @qs (encoded, no leading '?'; NULL = none) into
  * @r (initialised here; dp_request_release() it): r->fmt as dp_request_format() says,
  * file= decoded into r->file (given twice, it must have the same value), download= (the
- * last one) into r->download, and every other
+ * last one) into r->download, asset= (the last one) into r->asset, and every other
  * parameter verbatim into r->rest, which may hold @rest_max bytes. Parameters whose name
  * does not decode go into r->rest for the query parser to judge.
  * Return: 0 when @r is usable; else r->status (400: file= malformed or given twice with

@@ -5,6 +5,7 @@
  * answers in the format asked for.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,8 +38,51 @@ void dp_session_free(struct dp_session *s)
 		dp_sfile_release(s->files[i]);
 		free(s->files[i]);
 	}
+	if (s->base) {
+		dp_sfile_release(s->base);
+		free(s->base);
+	}
 	free(s->files);
 	free(s);
+}
+
+/* A new file of @s loaded from @path and @contour into *@out. Return: 0 or a dp_err. */
+static int dp_session_load(struct dp_session *s, const char *path, const char *contour,
+			   struct dp_sfile **out)
+{
+	struct dp_sfile *f = calloc(1, sizeof(*f));
+	int rc;
+
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		return dp_error(DP_ENOMEM, "out of memory opening %s", path);
+	}
+	f->ix_min_kids = s->ix_min_kids;
+	f->ix_min_ctx = s->ix_min_ctx;
+	rc = dp_sfile_load(f, contour, !(s->flags & DP_SESSION_QUIET),
+			   (s->flags & DP_SESSION_BACKGROUND) != 0);
+	if (rc < 0) {
+		dp_sfile_release(f);
+		free(f);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}
+
+int dp_session_set_base(struct dp_session *s, const char *path, const char *contour, unsigned flags)
+{
+	struct dp_sfile *f;
+	int rc;
+
+	if (s->base)
+		return dp_error(DP_EUSAGE, "the session has a base profile already");
+	rc = dp_session_load(s, path, contour, &f);
+	if (rc < 0)
+		return rc;
+	s->base = f;
+	s->base_flags = flags;
+	return 0;
 }
 
 int dp_session_open(struct dp_session *s, const char *path, const char *contour)
@@ -55,20 +99,9 @@ int dp_session_open(struct dp_session *s, const char *path, const char *contour)
 		s->files = files;
 		s->cap = cap;
 	}
-	f = calloc(1, sizeof(*f));
-	if (!f || !(f->path = strdup(path))) {
-		free(f);
-		return dp_error(DP_ENOMEM, "out of memory opening %s", path);
-	}
-	f->ix_min_kids = s->ix_min_kids;
-	f->ix_min_ctx = s->ix_min_ctx;
-	rc = dp_sfile_load(f, contour, !(s->flags & DP_SESSION_QUIET),
-			   (s->flags & DP_SESSION_BACKGROUND) != 0);
-	if (rc < 0) {
-		dp_sfile_release(f);
-		free(f);
+	rc = dp_session_load(s, path, contour, &f);
+	if (rc < 0)
 		return rc;
-	}
 	s->files[s->n] = f;
 	return (int)s->n++;
 }
@@ -106,6 +139,7 @@ static int dp_answer_error(struct dp_answer *out, int status, const char *msg,
 {
 	dp_buf_reset(&out->body);
 	out->status = status;
+	snprintf(out->error, sizeof(out->error), "%s", msg && msg[0] ? msg : "error");
 	return dp_error_body(&out->body, status, msg, q, fmt, opts, &out->content_type);
 }
 
@@ -123,6 +157,8 @@ static int dp_answer_report(struct dp_answer *out, const struct dp_report *r, en
 		return rc < 0 ? rc : dp_buf_addc(&out->body, '\n');
 	}
 	rc = dp_display_build(r, &d);
+	if (rc == 0 && fmt == DP_FMT_HTML)
+		rc = dp_display_attach_data(d, r); /* for the page's script */
 	if (rc == 0)
 		rc = fmt == DP_FMT_HTML ? dp_render_html(d, opts, &out->body)
 					: dp_render_text(d, opts, &out->body);
@@ -134,19 +170,23 @@ void dp_session_background(struct dp_session *s)
 {
 	for (uint32_t i = 0; s && i < s->n; i++)
 		dp_sfile_background(s->files[i]);
+	if (s && s->base)
+		dp_sfile_background(s->base);
 }
 
 void dp_session_wait(struct dp_session *s)
 {
 	for (uint32_t i = 0; s && i < s->n; i++)
 		dp_sfile_wait(s->files[i]);
+	if (s && s->base)
+		dp_sfile_wait(s->base);
 }
 
-/* The report context of @f for thread view @view. */
-static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
+/* The report context of @f for the view preferences @p choose. */
+static void dp_session_ctx(const struct dp_sfile *f, const struct dp_prefs *p,
 			   struct dp_report_ctx *c)
 {
-	const struct dp_view *v = dp_sfile_view(f, view);
+	const struct dp_view *v = dp_sfile_pick(f, p);
 	/* the merged view's index may be under way on the background thread */
 	bool ready = atomic_load_explicit(&v->ix_done, memory_order_acquire);
 
@@ -154,7 +194,26 @@ static void dp_session_ctx(const struct dp_sfile *f, enum dp_view_kind view,
 				    .a = v->a,
 				    .contour = f->contour,
 				    .contour_error = f->contour_error,
-				    .flame_ix = ready ? v->ix : NULL};
+				    .flame_ix = ready ? v->ix : NULL,
+				    .cmp_memo = v->cmp_memo,
+				    .has_libs = f->has_libs};
+}
+
+/* Report @r (about @ctx, in the view the preferences @p choose) beside the same page of
+ * s->base, in the same view. Return: 0, or a negative dp_err (the base's view failed, or
+ * out of memory). */
+static int dp_session_compare(struct dp_session *s, const struct dp_prefs *p,
+			      const struct dp_report_ctx *ctx, struct dp_report *r)
+{
+	struct dp_compare_opts o = {.base_name = s->base->path,
+				    .absolute = (s->base_flags & DP_BASE_ABSOLUTE) != 0};
+	struct dp_report_ctx bctx;
+	int rc = dp_sfile_prepare(s->base, p);
+
+	if (rc < 0)
+		return rc;
+	dp_session_ctx(s->base, p, &bctx);
+	return dp_report_compare(r, ctx, &bctx, &o);
 }
 
 /* Status of a failed report build. */
@@ -188,21 +247,20 @@ int dp_session_answer(struct dp_session *s, uint32_t i, const char *query, enum 
 				      : dp_answer_error(out, 400, dp_errmsg(), NULL, fmt, opts);
 		goto out;
 	}
-	if (q->prefs.view == DP_VIEW_THREADS) {
-		rc = dp_sfile_threads_view(s->files[i]);
-		if (rc < 0) {
-			rc = rc == -DP_ENOMEM
-				     ? rc
-				     : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
-			goto out;
-		}
+	rc = dp_sfile_prepare(s->files[i], &q->prefs);
+	if (rc < 0) {
+		rc = rc == -DP_ENOMEM ? rc : dp_answer_error(out, 500, dp_errmsg(), q, fmt, opts);
+		goto out;
 	}
-	dp_session_ctx(s->files[i], q->prefs.view, &ctx);
+	dp_session_ctx(s->files[i], &q->prefs, &ctx);
 	rc = dp_report_build(&ctx, q, &r);
+	if (rc == 0 && s->base)
+		rc = dp_session_compare(s, &q->prefs, &ctx, r);
 	if (rc == -DP_ENOMEM)
 		goto out;
 	if (rc < 0)
-		rc = dp_answer_error(out, dp_report_status(rc), dp_errmsg(), q, fmt, opts);
+		rc = dp_answer_error(out, r ? 500 : dp_report_status(rc), dp_errmsg(), q, fmt,
+				     opts);
 	else
 		rc = dp_answer_report(out, r, fmt, opts);
 	if (rc < 0 && rc != -DP_ENOMEM)

@@ -19,7 +19,8 @@
 
 struct dp_session; /* opaque */
 
-#define DP_ANSWER_NAME_MAX 128 /* room for a download's file name, NUL included */
+#define DP_ANSWER_NAME_MAX  128	 /* room for a download's file name, NUL included */
+#define DP_ANSWER_ERROR_MAX 1024 /* room for an error's message, NUL included */
 
 /* The answer to one query. body is NUL-terminated; content_type is a static string. */
 struct dp_answer {
@@ -28,6 +29,8 @@ struct dp_answer {
 	struct dp_buf body;	  /* owned by the caller: dp_buf_release() it */
 	char filename[DP_ANSWER_NAME_MAX]; /* a download's file name (Content-Disposition),
 					      "" for pages and errors */
+	char error[DP_ANSWER_ERROR_MAX];   /* an error's message alone (what the body says,
+					      for a command line's one line), "" if none */
 };
 
 /* The export formats a front end offers as downloads (dp_session_export()), in the order
@@ -73,6 +76,22 @@ void dp_session_free(struct dp_session *s);
  * modules) do not fail the open: see dp_session_warnings().
  */
 int dp_session_open(struct dp_session *s, const char *path, const char *contour);
+
+/* Flags of dp_session_set_base(). */
+#define DP_BASE_ABSOLUTE 1u /* compare time in seconds, not as a share of each run's samples */
+
+/*
+ * dp_session_set_base - open data file @path (and its contour, as dp_session_open()) as
+ * the base profile every file of @s is compared with: from then on each answer (text,
+ * HTML, JSON; not downloads) shows its page beside the same page of the base
+ * (dp_report_compare() of src/report: each table's Base, New, Change and Rel. columns of
+ * one metric, the JSON rows' "base" costs, a differential flame graph). The base is not
+ * one of the files (dp_session_n_files() does not count it); set it once.
+ * Return: 0, or a negative dp_err with the message naming the file (the session is then
+ * as before).
+ */
+int dp_session_set_base(struct dp_session *s, const char *path, const char *contour,
+			unsigned flags);
 
 /* dp_session_n_files - how many files are open. */
 uint32_t dp_session_n_files(const struct dp_session *s);

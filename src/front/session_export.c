@@ -100,10 +100,10 @@ static int dp_dl_error(struct dp_answer *out, int status, const struct dp_query 
 static int dp_dl_run(struct dp_sfile *f, struct dp_export_opts *o, const struct dp_query *q,
 		     enum dp_format fmt, const struct dp_render_opts *opts, struct dp_answer *out)
 {
-	int rc = o->per_thread ? dp_sfile_threads_view(f) : 0;
+	int rc = dp_sfile_prepare(f, &q->prefs);
 
 	if (rc == 0)
-		rc = dp_export(dp_sfile_view(f, q->prefs.view)->a, o, dp_dl_write, &out->body);
+		rc = dp_export(dp_sfile_pick(f, &q->prefs)->a, o, dp_dl_write, &out->body);
 	if (rc == -DP_ENOMEM)
 		return rc;
 	if (rc < 0)

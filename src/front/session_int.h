@@ -19,10 +19,12 @@
 
 /* One thread view of a file: its profile, the profile's analysis and its report index. */
 struct dp_view {
-	struct dp_profile prof;	    /* the view's profile */
-	bool loaded;		    /* prof holds a profile to release */
-	struct dp_analysis *a;	    /* its analysis, or NULL until made */
-	struct dp_report_index *ix; /* its report index, or NULL (none: the pages scan) */
+	struct dp_profile prof;	      /* the view's profile */
+	bool loaded;		      /* prof holds a profile to release */
+	struct dp_analysis *a;	      /* its analysis, or NULL until made */
+	struct dp_report_index *ix;   /* its report index, or NULL (none: the pages scan) */
+	struct dp_cmp_memo *cmp_memo; /* what comparisons keep of its contexts (with its
+					 analysis; used by one answer at a time) */
 	atomic_bool ix_done; /* ix is final (built, or failed for want of memory): read ix only
 				after seeing it set (the background thread may build it) */
 };
@@ -34,6 +36,11 @@ struct dp_sfile {
 	   else the per-thread view serves both (dp_sfile_view()) */
 	struct dp_view view[2];
 	bool has_merged;
+	/* libs=fold: view[k] without its library leaves (dp_profile_fold_libs()), made on
+	   the first query that asks (dp_sfile_prepare()), when the file has leaves
+	   (has_libs); else view[k] answers */
+	struct dp_view folded[2];
+	bool has_libs;
 	uint32_t ix_min_kids, ix_min_ctx; /* the indexes' thresholds (struct dp_session) */
 	pthread_t bg;	 /* builds the merged view's index, then the per-thread view */
 	bool bg_running; /* bg started and not joined yet */
@@ -52,12 +59,24 @@ struct dp_session {
 	uint32_t ix_min_kids, ix_min_ctx;
 	uint32_t n, cap;
 	struct dp_sfile **files;
+	struct dp_sfile *base; /* the profile every answer is compared with, or NULL */
+	unsigned base_flags;   /* DP_BASE_* */
 };
 
 /* dp_sfile_view - the view of @f that answers queries in thread view @which. */
 static inline const struct dp_view *dp_sfile_view(const struct dp_sfile *f, enum dp_view_kind which)
 {
 	return &f->view[f->has_merged ? which : DP_VIEW_THREADS];
+}
+
+/* dp_sfile_pick - the view of @f that answers queries with preferences @p (thread view
+ * and library leaves); dp_sfile_prepare() must have made it. */
+static inline const struct dp_view *dp_sfile_pick(const struct dp_sfile *f,
+						  const struct dp_prefs *p)
+{
+	if (p->libs == DP_LIBS_FOLD && f->has_libs)
+		return &f->folded[f->has_merged ? p->view : DP_VIEW_THREADS];
+	return dp_sfile_view(f, p->view);
 }
 
 /*
@@ -77,6 +96,15 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
  * thread-safe: callers serialise queries. Return: 0 or a negative dp_err (message set).
  */
 int dp_sfile_threads_view(struct dp_sfile *f);
+
+/*
+ * dp_sfile_prepare - make the view that answers queries with preferences @p: the
+ * per-thread view's analysis (dp_sfile_threads_view()), the folded view of library
+ * leaves and its analysis (libs=fold, when the file has leaves; no report index: its
+ * pages scan). Not thread-safe, as dp_sfile_threads_view(). Return: 0 or a negative
+ * dp_err (message set).
+ */
+int dp_sfile_prepare(struct dp_sfile *f, const struct dp_prefs *p);
 
 /* dp_sfile_background - start building, on a background thread (all signals blocked),
  * what @f lacks of the merged view's flame index (published by f->fx_ready; queries

@@ -176,6 +176,7 @@ static int dp_view_build(const struct dp_sfile *f, struct dp_view *v, unsigned w
 		if (!a)
 			return err;
 		v->a = a;
+		v->cmp_memo = dp_cmp_memo_new(); /* NULL: each comparison makes its own */
 	}
 	if ((what & DP_VIEW_INDEX) && !atomic_load_explicit(&v->ix_done, memory_order_acquire)) {
 		if (dp_report_index_build(&v->prof, v->a, &o, &v->ix) < 0)
@@ -237,6 +238,8 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
 	rc = dp_load_symbols(f);
 	if (rc < 0)
 		goto out;
+	for (uint32_t i = 1; i <= f->view[DP_VIEW_THREADS].prof.n_ps && !f->has_libs; i++)
+		f->has_libs = f->view[DP_VIEW_THREADS].prof.ps[i].kind == DP_PS_LIBRARY;
 	if (f->view[DP_VIEW_THREADS].prof.n_threads > 1) {
 		const struct dp_profile *p = &f->view[DP_VIEW_THREADS].prof;
 		struct dp_profile *m = &f->view[DP_VIEW_MERGED].prof;
@@ -289,14 +292,32 @@ int dp_sfile_threads_view(struct dp_sfile *f)
 	return dp_view_build(f, &f->view[DP_VIEW_THREADS], DP_VIEW_ANALYSIS | DP_VIEW_INDEX);
 }
 
+int dp_sfile_prepare(struct dp_sfile *f, const struct dp_prefs *p)
+{
+	enum dp_view_kind k = f->has_merged ? p->view : DP_VIEW_THREADS;
+	struct dp_view *v = &f->folded[k];
+	int rc = p->view == DP_VIEW_THREADS ? dp_sfile_threads_view(f) : 0;
+
+	if (rc < 0 || p->libs != DP_LIBS_FOLD || !f->has_libs || v->a)
+		return rc;
+	if (!v->loaded) {
+		rc = dp_profile_fold_libs(&f->view[k].prof, &v->prof);
+		if (rc < 0)
+			return rc;
+		v->loaded = true;
+	}
+	return dp_view_build(f, v, DP_VIEW_ANALYSIS);
+}
+
 void dp_sfile_release(struct dp_sfile *f)
 {
 	dp_sfile_wait(f);
 	free(f->bg_msg);
-	for (int i = 0; i < 2; i++) {
-		struct dp_view *v = &f->view[i];
+	for (int i = 0; i < 4; i++) {
+		struct dp_view *v = i < 2 ? &f->view[i] : &f->folded[i - 2];
 
 		dp_report_index_free(v->ix);
+		dp_cmp_memo_free(v->cmp_memo);
 		dp_analysis_free(v->a);
 		if (v->loaded)
 			dp_profile_release(&v->prof);

@@ -47,6 +47,8 @@ struct pprof {
 	/* functions: PS id by index; locations: address and lines (function index) */
 	uint32_t *fn_ps;
 	struct imp_map fn_ids, loc_ids;
+	uint64_t loc_max_id; /* the largest Location id */
+	uint32_t *loc_dense; /* [id]: loc_ids as an array, when the ids are dense; or NULL */
 	uint64_t *loc_addr;
 	uint32_t *loc_first, *loc_n, *lines;
 	size_t n_lines;
@@ -57,6 +59,11 @@ struct pprof {
 	uint32_t *frames;
 	uint64_t *frame_loc;
 	size_t cap_frames;
+	/* the previous sample's stack, root first: each frame's PS and call site (a sample
+	   walks only where it parts from it, as the folded importer does) */
+	uint32_t *prev_ps;
+	uint64_t *prev_site;
+	size_t prev_n, cap_prev;
 };
 
 static int bad(const struct pprof *f, size_t at, const char *what)
@@ -417,7 +424,22 @@ static int parse_location(struct pprof *f, size_t i)
 		return bad(f, f->locs.v[i].pos, "Location without an id");
 	if (imp_map_get(&f->loc_ids, id, 0, 0))
 		return bad(f, f->locs.v[i].pos, "two Locations with the same id");
+	if (id > f->loc_max_id)
+		f->loc_max_id = id;
 	return imp_map_put(&f->loc_ids, id, 0, 0, (uint32_t)i + 1);
+}
+
+/* f->loc_dense: the Location ids as an array when they are dense (at most twice as many
+ * ids as Locations, as pprof writers number them 1, 2, ...): a sample's every frame looks
+ * its location up, and an array read costs less than the map's. Without memory for it
+ * the map serves. */
+static void dense_locations(struct pprof *f)
+{
+	if (f->loc_max_id > 2 * (uint64_t)f->locs.n + 1024)
+		return;
+	f->loc_dense = calloc(f->loc_max_id + 1, sizeof(*f->loc_dense));
+	for (uint64_t id = 1; f->loc_dense && id <= f->loc_max_id; id++)
+		f->loc_dense[id] = imp_map_get(&f->loc_ids, id, 0, 0);
 }
 
 /* Room for @n more frames. */
@@ -444,7 +466,8 @@ static int frames_room(struct pprof *f, size_t n)
  * location (index + 1). */
 static int sample_loc(struct pprof *f, uint64_t id, size_t at, size_t *n)
 {
-	uint32_t i = imp_map_get(&f->loc_ids, id, 0, 0);
+	uint32_t i = f->loc_dense ? (id <= f->loc_max_id ? f->loc_dense[id] : 0)
+				  : imp_map_get(&f->loc_ids, id, 0, 0);
 	int rc;
 
 	if (!i)
@@ -457,6 +480,54 @@ static int sample_loc(struct pprof *f, uint64_t id, size_t at, size_t *n)
 		f->frame_loc[*n] = (uint64_t)i + 1;
 		(*n)++;
 	}
+	return 0;
+}
+
+/* Enter the @n frames of f->frames (innermost first) on @st, root first, from where the
+ * stack parts from the previous sample's (the same frames through the same sites: the
+ * same CSDs); *@csd is the innermost frame's CSD. Return: 0 or a negative dp_err. */
+static int walk_stack(struct pprof *f, struct imp_stack *st, size_t n, int64_t *csd)
+{
+	size_t keep = 0;
+	int rc;
+
+	if (n > f->cap_prev) {
+		size_t c = n * 2;
+		uint32_t *ps = realloc(f->prev_ps, c * sizeof(*ps));
+		uint64_t *si;
+
+		if (!ps)
+			return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
+		f->prev_ps = ps;
+		si = realloc(f->prev_site, c * sizeof(*si));
+		if (!si)
+			return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
+		f->prev_site = si;
+		f->cap_prev = c;
+	}
+	for (size_t j = 0; j < n; j++) {
+		size_t k = n - 1 - j; /* frame j from the root */
+		/* its call site: the caller location's address (inlined: 0) */
+		uint64_t site = k + 1 < n && f->frame_loc[k + 1] != f->frame_loc[k]
+					? f->loc_addr[f->frame_loc[k + 1] - 1]
+					: 0;
+
+		if (keep == j && j < f->prev_n && j + 1 < st->n && f->prev_ps[j] == f->frames[k] &&
+		    f->prev_site[j] == site)
+			keep++;
+		f->prev_ps[j] = f->frames[k];
+		f->prev_site[j] = site;
+	}
+	f->prev_n = n;
+	if (keep) {
+		st->n = (uint32_t)keep + 1;
+		*csd = st->f[keep].csd;
+	} else if ((rc = imp_stack_start(f->b, st, 1)) < 0) {
+		return rc;
+	}
+	for (size_t j = keep; j < n; j++)
+		if ((*csd = imp_enter(f->b, st, f->prev_ps[j], f->prev_site[j], 0)) < 0)
+			return (int)*csd;
 	return 0;
 }
 
@@ -496,17 +567,8 @@ static int parse_sample(struct pprof *f, struct span s, struct imp_stack *st)
 		return bad(f, s.pos, "Sample has a different number of values than sample types");
 	if (n == 0)
 		return 0; /* no stack: nowhere to put it */
-	if ((rc = imp_stack_start(f->b, st, 1)) < 0)
+	if ((rc = walk_stack(f, st, n, &csd)) < 0)
 		return rc;
-	for (size_t k = n; k-- > 0;) {
-		/* the call site of frame k: the caller location's address (inlined: 0) */
-		uint64_t site = 0;
-
-		if (k + 1 < n && f->frame_loc[k + 1] != f->frame_loc[k])
-			site = f->loc_addr[f->frame_loc[k + 1] - 1];
-		if ((csd = imp_enter(f->b, st, f->frames[k], site, 0)) < 0)
-			return (int)csd;
-	}
 	for (size_t i = 0; i < nv && i < 16; i++) {
 		struct dp_csd *d = &f->b->csd[csd];
 		uint64_t x = vals[i] * f->val_mul[i];
@@ -604,6 +666,8 @@ static int decode(struct pprof *f, size_t len, char *note, size_t size)
 		rc = parse_function(f, f->funcs.v[i]);
 	for (size_t i = 0; rc == 0 && i < f->locs.n; i++)
 		rc = parse_location(f, i);
+	if (rc == 0)
+		dense_locations(f);
 	if (rc == 0 && (t = imp_thread(f->b, 0, NULL)) < 0)
 		rc = (int)t;
 	for (size_t i = 0; rc == 0 && i < f->samples.n; i++)
@@ -633,6 +697,9 @@ static void pprof_release(struct pprof *f)
 	free(f->val_mul);
 	free(f->frames);
 	free(f->frame_loc);
+	free(f->prev_ps);
+	free(f->prev_site);
+	free(f->loc_dense);
 	imp_map_release(&f->fn_ids);
 	imp_map_release(&f->loc_ids);
 }

@@ -22,6 +22,8 @@ const char *const dp_q_page_names[DP_PAGE_COUNT] = {
 	[DP_PAGE_THREADS] = "threads",
 	[DP_PAGE_FLAME] = "flame",
 	[DP_PAGE_FLAME_CALLERS] = "flame_callers",
+	[DP_PAGE_SANDWICH] = "sandwich",
+	[DP_PAGE_SEARCH] = "search",
 	[DP_PAGE_DUMP_PS] = "dump_ps",
 	[DP_PAGE_DUMP_PD] = "dump_pd",
 	[DP_PAGE_DUMP_CSS] = "dump_css",
@@ -37,26 +39,32 @@ const char *const dp_q_group_names[4] = {"site", "proc", "module", "clique"};
 const char *const dp_q_unit_names[5] = {"auto", "s", "ms", "us", "ticks"};
 const char *const dp_q_mq_names[3] = {"diff", "always", "never"};
 const char *const dp_q_view_names[2] = {"merged", "threads"};
+const char *const dp_q_libs_names[2] = {"show", "fold"};
 const char *const dp_q_format_names[3] = {"text", "json", "html"};
-const char *const dp_q_sort_names[3] = {"context", "name", "cost"};
+const char *const dp_q_sort_names[3] = {"source", "name", "cost"};
+const char *const dp_q_match_names[2] = {"substring", "regex"};
 
 #define DP_QP_DUMPS                                                                           \
 	(DP_QPAGE(DP_PAGE_DUMP_PS) | DP_QPAGE(DP_PAGE_DUMP_PD) | DP_QPAGE(DP_PAGE_DUMP_CSS) | \
 	 DP_QPAGE(DP_PAGE_DUMP_CSD) | DP_QPAGE(DP_PAGE_DUMP_CLIQUE))
-#define DP_QP_FLAMES (DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_FLAME_CALLERS))
+#define DP_QP_FLAMES \
+	(DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_SANDWICH))
+/* the pages about one procedure's graphs (proc= or name=) */
+#define DP_QP_PROC_GRAPHS \
+	(DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_FLAME) | DP_QPAGE(DP_PAGE_SANDWICH))
 /* the pages shown one bunch of rows at a time */
 #define DP_QP_PAGED                                                                       \
 	(DP_QPAGE(DP_PAGE_CALLERS) | DP_QPAGE(DP_PAGE_SITE) | DP_QPAGE(DP_PAGE_MODULES) | \
-	 DP_QPAGE(DP_PAGE_MODULE))
+	 DP_QPAGE(DP_PAGE_MODULE) | DP_QPAGE(DP_PAGE_SEARCH))
 
 const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 	[DP_QK_PAGE] = {"page", 0},
 	[DP_QK_ID] = {"id", DP_QPAGE(DP_PAGE_CLIQUE) | DP_QPAGE(DP_PAGE_PROC) |
 				    DP_QPAGE(DP_PAGE_MODULE) | DP_QPAGE(DP_PAGE_SITE) |
 				    DP_QP_DUMPS},
-	[DP_QK_PROC] = {"proc", DP_QPAGE(DP_PAGE_CALLERS) | DP_QPAGE(DP_PAGE_FLAME_CALLERS)},
+	[DP_QK_PROC] = {"proc", DP_QPAGE(DP_PAGE_CALLERS) | DP_QP_PROC_GRAPHS},
 	[DP_QK_NAME] = {"name", DP_QPAGE(DP_PAGE_PROC) | DP_QPAGE(DP_PAGE_CALLERS) |
-					DP_QPAGE(DP_PAGE_FLAME_CALLERS) | DP_QPAGE(DP_PAGE_MODULE)},
+					DP_QP_PROC_GRAPHS | DP_QPAGE(DP_PAGE_MODULE)},
 	[DP_QK_PERCENT] = {"percent", DP_QPAGE(DP_PAGE_ACTION)},
 	[DP_QK_GROUP] = {"group", DP_QPAGE(DP_PAGE_CALLERS)},
 	[DP_QK_BUNCH] = {"bunch", DP_QP_PAGED},
@@ -66,18 +74,24 @@ const struct dp_qkey_desc dp_qkeys[DP_QK_COUNT] = {
 			  DP_QPAGE(DP_PAGE_TOP) | DP_QPAGE(DP_PAGE_ACTION) | DP_QP_FLAMES},
 	[DP_QK_SCOPE] = {"scope", DP_QPAGE(DP_PAGE_TOP)},
 	[DP_QK_PER] = {"per", DP_QPAGE(DP_PAGE_TOP)},
-	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QP_FLAMES},
+	[DP_QK_THREAD] = {"thread", DP_QPAGE(DP_PAGE_THREADS) | DP_QPAGE(DP_PAGE_FLAME) |
+					    DP_QPAGE(DP_PAGE_FLAME_CALLERS)},
 	[DP_QK_MIN] = {"min", DP_QP_FLAMES},
 	[DP_QK_DEPTH] = {"depth", DP_QP_FLAMES},
+	[DP_QK_ROOT] = {"root", DP_QPAGE(DP_PAGE_FLAME)},
+	[DP_QK_Q] = {"q", DP_QPAGE(DP_PAGE_SEARCH)},
+	[DP_QK_MATCH] = {"match", DP_QPAGE(DP_PAGE_SEARCH)},
 	[DP_QK_FIELDS] = {"fields", 0},
 	[DP_QK_SORT] = {"sort", 0},
 	[DP_QK_ANC] = {"anc", 0},
 	[DP_QK_SUM] = {"sum", 0},
 	[DP_QK_CONTOUR] = {"contour", 0},
+	[DP_QK_SPLIT] = {"split", 0},
 	[DP_QK_INACTIVE] = {"inactive", 0},
 	[DP_QK_UNIT] = {"unit", 0},
 	[DP_QK_MQ] = {"mq", 0},
 	[DP_QK_VIEW] = {"view", 0},
+	[DP_QK_LIBS] = {"libs", 0},
 	[DP_QK_FORMAT] = {"format", 0},
 	[DP_QK_FILE] = {"file", 0},
 };
@@ -96,8 +110,8 @@ void dp_prefs_default(struct dp_prefs *p, bool has_time)
 {
 	memset(p, 0, sizeof(*p));
 	p->fields = DP_Q_FIELDS_BASE | (has_time ? DP_FIELD_TIME : 0);
-	p->sort = DP_SORT_CONTEXT;
-	p->sort_metric = DP_METRIC_TIME;
+	p->sort = DP_SORT_COST;
+	p->sort_metric = has_time ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;
 	p->sort_scope = DP_SCOPE_TOTAL;
 	p->sort_per = DP_PER_OVERALL;
 	p->ancestors = DP_Q_ANC_DEF;
@@ -107,6 +121,7 @@ void dp_prefs_default(struct dp_prefs *p, bool has_time)
 	p->time_unit = DP_TIME_AUTO;
 	p->mq = DP_MQ_DIFF;
 	p->view = DP_VIEW_MERGED;
+	p->libs = DP_LIBS_SHOW;
 }
 
 void dp_query_reset_params(struct dp_query *q, enum dp_page page)
@@ -129,6 +144,9 @@ void dp_query_reset_params(struct dp_query *q, enum dp_page page)
 	q->thread = 0;
 	q->min_pct = DP_Q_MIN_DEF;
 	q->depth = 0;
+	q->root = 0;
+	q->text[0] = 0;
+	q->regex = false;
 }
 
 static void add_key(struct dp_buf *b, enum dp_qkey k)
@@ -199,6 +217,23 @@ static void format_params(const struct dp_query *q, struct dp_buf *b)
 	}
 	if (q->depth && (dp_qkeys[DP_QK_DEPTH].pages & bit))
 		add_uint(b, DP_QK_DEPTH, q->depth);
+	if (q->root && (dp_qkeys[DP_QK_ROOT].pages & bit))
+		add_uint(b, DP_QK_ROOT, q->root);
+	if (q->page == DP_PAGE_SEARCH && q->text[0]) {
+		add_key(b, DP_QK_Q);
+		dp_q_add_encoded(b, q->text);
+	}
+	if (q->page == DP_PAGE_SEARCH && q->regex)
+		add_word(b, DP_QK_MATCH, dp_q_match_names[1]);
+}
+
+/* whether the sort of @p differs from the default one @d */
+static bool sort_differs(const struct dp_prefs *p, const struct dp_prefs *d)
+{
+	return p->sort != d->sort || p->sort_rev != d->sort_rev ||
+	       (p->sort == DP_SORT_COST &&
+		(p->sort_metric != d->sort_metric || p->sort_scope != d->sort_scope ||
+		 p->sort_per != d->sort_per));
 }
 
 /* the preferences that differ from their defaults */
@@ -208,16 +243,17 @@ static void format_prefs(const struct dp_query *q, struct dp_buf *b)
 	struct dp_prefs d;
 	unsigned fields = p->fields;
 
-	dp_prefs_default(&d, false);
+	dp_prefs_default(&d, q->has_time);
+	d.fields = DP_Q_FIELDS_BASE;
 	if (q->time_default)
 		fields &= ~DP_FIELD_TIME; /* the profile decides the time bit */
 	if (!q->time_default || fields != d.fields) {
 		add_key(b, DP_QK_FIELDS);
 		dp_q_add_fields(b, p->fields);
 	}
-	if (p->sort != d.sort) {
+	if (!q->sort_default || sort_differs(p, &d)) {
 		add_key(b, DP_QK_SORT);
-		dp_q_add_sort(b, p);
+		dp_q_add_sort(b, p, q->has_time);
 	}
 	if (p->ancestors != d.ancestors) {
 		if (p->ancestors < 0)
@@ -229,6 +265,8 @@ static void format_prefs(const struct dp_query *q, struct dp_buf *b)
 		dp_buf_adds(b, "&sum=1");
 	if (p->contour)
 		dp_buf_adds(b, "&contour=1");
+	if (p->split)
+		dp_buf_adds(b, "&split=1");
 	if (p->inactive & 7u)
 		dp_buf_addf(b, "&inactive=%c%c%c", p->inactive & 1u ? 's' : 'h',
 			    p->inactive & 2u ? 's' : 'h', p->inactive & 4u ? 's' : 'h');
@@ -238,6 +276,8 @@ static void format_prefs(const struct dp_query *q, struct dp_buf *b)
 		add_word(b, DP_QK_MQ, dp_q_mq_names[p->mq]);
 	if (p->view != d.view)
 		add_word(b, DP_QK_VIEW, dp_q_view_names[p->view]);
+	if (p->libs != d.libs)
+		add_word(b, DP_QK_LIBS, dp_q_libs_names[p->libs]);
 }
 
 int dp_query_format(const struct dp_query *q, struct dp_buf *out)

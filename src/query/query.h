@@ -31,8 +31,12 @@ enum dp_page {
 	DP_PAGE_SITE,	       /* id=N: a static call site in every context */
 	DP_PAGE_THREADS,       /* every thread with its totals */
 	DP_PAGE_FLAME,	       /* flame graph / tree of the calling-context tree (metric=,
-				  min=, depth=) */
+				  min=, depth=; root=C from clique C, proc=N the callees of
+				  procedure N) */
 	DP_PAGE_FLAME_CALLERS, /* inverted flame graph of proc=N's callers (metric=) */
+	DP_PAGE_SANDWICH,      /* proc=N (or name=F): its callers graph and callees graph */
+	DP_PAGE_SEARCH,	       /* q=TEXT (match=substring|regex): procedures, modules and
+				  objects whose names match */
 	DP_PAGE_DUMP_PS,       /* id=N raw dumps */
 	DP_PAGE_DUMP_PD,
 	DP_PAGE_DUMP_CSS,
@@ -71,15 +75,19 @@ enum dp_limit_kind { DP_LIMIT_RANKS = 0, DP_LIMIT_PCT, DP_LIMIT_VAL };
 #define DP_FIELD_BYTES_PC    0x100u
 #define DP_FIELD_TICKS	     0x200u /* raw sample counts beside time */
 
+/* Row orders (sort=); each has a natural direction, which prefs.sort_rev reverses. */
 enum dp_sort {
-	DP_SORT_CONTEXT = 0, /* source position (file:line), mdprof's default */
-	DP_SORT_NAME,
-	DP_SORT_COST /* by sort_metric / sort_scope / sort_per, descending */
+	DP_SORT_SOURCE = 0, /* source order (file:line, ascending), mdprof's default */
+	DP_SORT_NAME,	    /* name, ascending */
+	DP_SORT_COST	    /* by sort_metric / sort_scope / sort_per, descending: the default */
 };
 
 enum dp_time_unit { DP_TIME_AUTO = 0, DP_TIME_S, DP_TIME_MS, DP_TIME_US, DP_TIME_TICKS };
 enum dp_mq { DP_MQ_DIFF = 0, DP_MQ_ALWAYS, DP_MQ_NEVER };  /* module qualification */
 enum dp_view_kind { DP_VIEW_MERGED = 0, DP_VIEW_THREADS }; /* thread view */
+/* library leaves (procedures of kind library: samples outside instrumented code) shown,
+ * or folded into their callers' own cost */
+enum dp_libs { DP_LIBS_SHOW = 0, DP_LIBS_FOLD };
 
 /* Inactive (never called / zero-cost) rows shown (inactive=, 3 letters h|s). */
 #define DP_SHOW_INACTIVE_SITES	 0x1u
@@ -94,16 +102,20 @@ enum dp_view_kind { DP_VIEW_MERGED = 0, DP_VIEW_THREADS }; /* thread view */
 struct dp_prefs {
 	unsigned fields; /* DP_FIELD_* */
 	enum dp_sort sort;
-	enum dp_metric sort_metric;
+	enum dp_metric sort_metric; /* default: time, or callseqs when the profile has no
+				       time (dp_prefs_default's has_time) */
 	enum dp_scope sort_scope;
 	enum dp_per sort_per;
+	bool sort_rev;	   /* the other direction: ascending costs, descending names */
 	int ancestors;	   /* ancestor call sites on clique pages; -1 = all */
 	bool summarise;	   /* one row per indirect call site, not per callee */
 	bool contour;	   /* apply contour exclusion on callers pages */
+	bool split;	   /* call sites of one source line and callee apart (else merged) */
 	unsigned inactive; /* DP_SHOW_INACTIVE_* */
 	enum dp_time_unit time_unit;
 	enum dp_mq mq;
 	enum dp_view_kind view;
+	enum dp_libs libs;
 };
 
 #define DP_QUERY_NAME_MAX 1024 /* longest name= / module name / file= accepted */
@@ -112,7 +124,8 @@ struct dp_prefs {
 struct dp_query {
 	enum dp_page page;
 	uint32_t id;		       /* id= (clique, PS, CSS, PD, CSD, module); 0 = none */
-	uint32_t proc;		       /* proc= of callers / flame_callers; 0 = none */
+	uint32_t proc;		       /* proc= of callers / flame_callers / flame / sandwich;
+					  0 = none */
 	char name[DP_QUERY_NAME_MAX];  /* name= (procedure or module), "" = none */
 	double percent;		       /* action: percent= (default 90) */
 	enum dp_group group;	       /* callers: group= (default site) */
@@ -128,13 +141,22 @@ struct dp_query {
 	double min_pct;	 /* flame, flame_callers: min= smallest node kept, % of
 			    the total (default 0.1) */
 	uint32_t depth;	 /* flame, flame_callers: depth= levels kept (0 = all) */
+	uint32_t root;	 /* flame: root= the clique the graph starts at (0 = the root's) */
 	int format;	 /* format=text|json|html: enum dp_format, -1 = not given */
 	char file[DP_QUERY_NAME_MAX]; /* file= (front ends choose the data file), "" = none */
+	char text[DP_QUERY_NAME_MAX]; /* search: q= the text looked for, "" = none */
+	bool regex;		      /* search: match=regex (else substring) */
 	struct dp_prefs prefs;
 	bool time_default; /* whether prefs.fields' time bit is still the default */
+	bool sort_default; /* whether sort= was not given: then the page's own order (the
+			      top page: its ranking), and links leave sort= out unless the
+			      prefs' sort differs from the default */
+	bool has_time;	   /* the has_time the query was parsed with (the defaults') */
 };
 
-/* dp_prefs_default - the default preferences; @has_time: the profile has > 10 samples. */
+/* dp_prefs_default - the default preferences; @has_time: the profile has > 10 samples
+ * (then time is a default field and the default sort is by total time, else by total
+ * callseqs). */
 void dp_prefs_default(struct dp_prefs *p, bool has_time);
 
 /*

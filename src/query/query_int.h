@@ -47,15 +47,20 @@ enum dp_qkey {
 	DP_QK_THREAD,
 	DP_QK_MIN,
 	DP_QK_DEPTH,
+	DP_QK_ROOT,
+	DP_QK_Q,
+	DP_QK_MATCH,
 	DP_QK_FIELDS, /* preferences from here */
 	DP_QK_SORT,
 	DP_QK_ANC,
 	DP_QK_SUM,
 	DP_QK_CONTOUR,
+	DP_QK_SPLIT,
 	DP_QK_INACTIVE,
 	DP_QK_UNIT,
 	DP_QK_MQ,
 	DP_QK_VIEW,
+	DP_QK_LIBS,
 	DP_QK_FORMAT, /* front-end choices, last */
 	DP_QK_FILE,
 	DP_QK_COUNT
@@ -78,8 +83,10 @@ extern const char *const dp_q_group_names[4];
 extern const char *const dp_q_unit_names[5];
 extern const char *const dp_q_mq_names[3];
 extern const char *const dp_q_view_names[2];
+extern const char *const dp_q_libs_names[2];
 extern const char *const dp_q_format_names[3];
 extern const char *const dp_q_sort_names[3];
+extern const char *const dp_q_match_names[2];
 
 /* The letters of fields=, in canonical order, with the bits each sets. */
 struct dp_qfield {
@@ -127,8 +134,9 @@ int dp_q_add_real(struct dp_buf *b, double v);
  * -DP_EUSAGE with the message set. (query_values.c) */
 int dp_q_parse_value(struct dp_query *q, enum dp_qkey k, const char *val);
 
-/* dp_q_add_fields / dp_q_add_sort - append the canonical value of fields= / sort=. */
+/* dp_q_add_fields / dp_q_add_sort - append the canonical value of fields= / sort= (the
+ * metric of a cost sort is written when it is not the default of @has_time). */
 int dp_q_add_fields(struct dp_buf *b, unsigned fields);
-int dp_q_add_sort(struct dp_buf *b, const struct dp_prefs *p);
+int dp_q_add_sort(struct dp_buf *b, const struct dp_prefs *p, bool has_time);
 
 #endif /* DP_QUERY_QUERY_INT_H */

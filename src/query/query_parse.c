@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/suggest.h"
 #include "query_int.h"
 
 /* The decoded value of each key seen so far (NULL = not given), into the scratch copy. */
@@ -22,13 +23,16 @@ static int unknown_key(const char *key)
 
 	for (unsigned k = 0; k < DP_QK_COUNT; k++)
 		names[k] = dp_qkeys[k].key;
+	const char *near = dp_suggest(key, names, DP_QK_COUNT);
+
 	dp_q_quote(key, strlen(key), qb);
 	dp_q_join(names, DP_QK_FIELDS, params, sizeof(params));
 	dp_q_join(names + DP_QK_FIELDS, DP_QK_FORMAT - DP_QK_FIELDS, prefs, sizeof(prefs));
 	return dp_error(DP_EUSAGE,
-			"unknown parameter '%s'; parameters: %s, format, file; "
+			"unknown parameter '%s'; %s%s%sparameters: %s, format, file; "
 			"preferences: %s",
-			qb, params, prefs);
+			qb, near ? "did you mean '" : "", near ? near : "", near ? "'? " : "",
+			params, prefs);
 }
 
 static int lookup_key(const char *key, const char *val, enum dp_qkey *out)
@@ -107,6 +111,10 @@ static int check_pages(const struct dp_query *q, const struct dp_qseen *seen)
 
 		if (!seen->val[k] || (pages & DP_QPAGE(q->page)))
 			continue;
+		if (k == DP_QK_ID && q->page == DP_PAGE_FLAME)
+			return dp_error(DP_EUSAGE, "id= does not apply to page=flame: it starts at "
+						   "a clique with root=CLIQUE, and shows a "
+						   "procedure's callees with proc=N or name=F");
 		page_list(pages, list, sizeof(list));
 		return dp_error(DP_EUSAGE,
 				"%s=%s does not apply to page=%s; pages that take it: %s",
@@ -130,14 +138,26 @@ static int check_needs(const struct dp_query *q)
 		break;
 	case DP_PAGE_CALLERS:
 	case DP_PAGE_FLAME_CALLERS:
+	case DP_PAGE_SANDWICH:
 		if (!q->proc && !q->name[0])
 			return dp_error(DP_EUSAGE, "page=%s needs proc=N or name=FUNCTION", page);
+		break;
+	case DP_PAGE_SEARCH:
+		if (!q->text[0])
+			return dp_error(DP_EUSAGE, "page=search needs q=TEXT (a part of a name, "
+						   "or a regular expression with match=regex)");
 		break;
 	default:
 		if ((dp_qkeys[DP_QK_ID].pages & DP_QPAGE(q->page)) && !q->id)
 			return dp_error(DP_EUSAGE, "page=%s needs id=N", page);
 		break;
 	}
+	if (q->page == DP_PAGE_FLAME && q->root && (q->proc || q->name[0]))
+		return dp_error(DP_EUSAGE, "page=flame takes root=CLIQUE or proc=N (name=F), "
+					   "not both");
+	if (q->page == DP_PAGE_FLAME && q->thread && (q->proc || q->name[0]))
+		return dp_error(DP_EUSAGE, "page=flame with proc=N or name=F takes no thread=: "
+					   "its graph gathers every context of the procedure");
 	if (q->page == DP_PAGE_TOP && q->metric == DP_METRIC_CALLS &&
 	    (q->scope != DP_SCOPE_SELF || q->per != DP_PER_OVERALL))
 		return dp_error(DP_EUSAGE,
@@ -157,6 +177,8 @@ static void query_init(struct dp_query *q, bool has_time)
 	dp_query_reset_params(q, DP_PAGE_MENU);
 	dp_prefs_default(&q->prefs, has_time);
 	q->time_default = true;
+	q->sort_default = true;
+	q->has_time = has_time;
 	q->format = -1;
 }
 

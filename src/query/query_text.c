@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/suggest.h"
 #include "../core/url.h"
 #include "query_int.h"
 
@@ -155,8 +156,13 @@ int dp_q_enum(const char *key, const char *val, const char *const *names, unsign
 			return 0;
 		}
 	}
+	const char *near = dp_suggest(val, names, n);
+
 	dp_q_quote(val, strlen(val), qb);
 	dp_q_join(names, n, list, sizeof(list));
+	if (near)
+		return dp_error(DP_EUSAGE, "unknown %s '%s'; did you mean '%s'? %s is one of: %s",
+				key, qb, near, key, list);
 	return dp_error(DP_EUSAGE, "unknown %s '%s'; %s is one of: %s", key, qb, key, list);
 }
 

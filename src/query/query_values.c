@@ -66,15 +66,46 @@ int dp_q_add_fields(struct dp_buf *b, unsigned fields)
 	return dp_buf_error(b);
 }
 
-/* sort=cost[:METRIC][:SCOPE][:PER], the options in any order, each at most once */
-static int parse_sort_cost(struct dp_prefs *p, const char *opts, const char *val)
+/* One option of sort=: a metric (kind 0), a scope (1), a per (2) or a direction (3, only
+ * kind for name and source orders) into @p. Return: its kind, or -1 if unknown. */
+static int sort_option(struct dp_prefs *p, const char *tok)
+{
+	unsigned idx;
+
+	if (!strcmp(tok, "asc") || !strcmp(tok, "desc")) {
+		/* the natural direction: descending costs, ascending names and positions */
+		p->sort_rev = (tok[0] == 'a') == (p->sort == DP_SORT_COST);
+		return 3;
+	}
+	if (p->sort != DP_SORT_COST)
+		return -1;
+	for (idx = 0; idx < DP_METRIC_COUNT && strcmp(tok, dp_q_metric_names[idx]); idx++)
+		;
+	if (idx < DP_METRIC_COUNT) {
+		p->sort_metric = (enum dp_metric)idx;
+		return 0;
+	}
+	if (!strcmp(tok, "self") || !strcmp(tok, "total")) {
+		p->sort_scope = tok[0] == 's' ? DP_SCOPE_SELF : DP_SCOPE_TOTAL;
+		return 1;
+	}
+	if (!strcmp(tok, "overall") || !strcmp(tok, "call")) {
+		p->sort_per = tok[0] == 'o' ? DP_PER_OVERALL : DP_PER_CALL;
+		return 2;
+	}
+	return -1;
+}
+
+/* the options of sort=ORDER[:OPT...] after ORDER: in any order, each kind at most once */
+static int parse_sort_opts(struct dp_prefs *p, const char *opts, const char *val)
 {
 	char qb[DP_Q_QUOTE_MAX], tok[32];
-	bool seen[3] = {false, false, false};
+	bool seen[4] = {false, false, false, false};
+	static const char *const kinds[4] = {"the metric", "the scope", "per", "the direction"};
 
 	while (*opts == ':') {
 		size_t len = strcspn(++opts, ":");
-		unsigned kind = 0, idx;
+		int kind;
 
 		dp_q_quote(opts, len, qb);
 		if (len >= sizeof(tok))
@@ -82,69 +113,67 @@ static int parse_sort_cost(struct dp_prefs *p, const char *opts, const char *val
 		memcpy(tok, opts, len);
 		tok[len] = 0;
 		opts += len;
-		for (idx = 0; idx < DP_METRIC_COUNT && strcmp(tok, dp_q_metric_names[idx]); idx++)
-			;
-		if (idx < DP_METRIC_COUNT) {
-			p->sort_metric = (enum dp_metric)idx;
-		} else if (!strcmp(tok, "self") || !strcmp(tok, "total")) {
-			kind = 1;
-			p->sort_scope = tok[0] == 's' ? DP_SCOPE_SELF : DP_SCOPE_TOTAL;
-		} else if (!strcmp(tok, "overall") || !strcmp(tok, "call")) {
-			kind = 2;
-			p->sort_per = tok[0] == 'o' ? DP_PER_OVERALL : DP_PER_CALL;
-		} else {
+		kind = sort_option(p, tok);
+		if (kind < 0)
 			goto bad;
-		}
 		if (seen[kind]) {
 			dp_q_quote(val, strlen(val), qb);
 			return dp_error(DP_EUSAGE, "bad sort '%s': %s given twice", qb,
-					kind == 0   ? "the metric"
-					: kind == 1 ? "the scope"
-						    : "per");
+					kinds[kind]);
 		}
 		seen[kind] = true;
 	}
 	return 0;
 bad:
+	if (p->sort != DP_SORT_COST)
+		return dp_error(DP_EUSAGE, "bad sort option '%s'; after sort=%s: comes asc or desc",
+				qb, dp_q_sort_names[p->sort]);
 	return dp_error(DP_EUSAGE,
 			"bad sort option '%s'; after sort=cost: come a metric (time, calls, "
-			"callseqs, allocs, bytes), self or total, overall or call",
+			"callseqs, allocs, bytes), self or total, overall or call, asc or desc",
 			qb);
 }
 
 static int parse_sort(struct dp_query *q, const char *val)
 {
-	static const char *const choices[] = {"context", "name",
-					      "cost[:METRIC][:self|total][:overall|call]"};
+	static const char *const choices[] = {
+		"source[:asc|desc]", "name[:asc|desc]",
+		"cost[:METRIC][:self|total][:overall|call][:asc|desc]"};
 	char qb[DP_Q_QUOTE_MAX], list[200];
 	size_t len = strcspn(val, ":");
 
 	for (unsigned i = 0; i < 3; i++) {
-		if (strlen(dp_q_sort_names[i]) != len || memcmp(val, dp_q_sort_names[i], len))
+		const char *n = dp_q_sort_names[i];
+
+		/* "context" is the old name of the source order */
+		if (i == DP_SORT_SOURCE && len == 7 && !memcmp(val, "context", 7))
+			n = "context";
+		if (strlen(n) != len || memcmp(val, n, len))
 			continue;
 		q->prefs.sort = (enum dp_sort)i;
-		if (i == DP_SORT_COST)
-			return parse_sort_cost(&q->prefs, val + len, val);
-		if (val[len])
-			break;
-		return 0;
+		q->sort_default = false;
+		return parse_sort_opts(&q->prefs, val + len, val);
 	}
 	dp_q_quote(val, strlen(val), qb);
 	dp_q_join(choices, 3, list, sizeof(list));
 	return dp_error(DP_EUSAGE, "unknown sort '%s'; sort is one of: %s", qb, list);
 }
 
-int dp_q_add_sort(struct dp_buf *b, const struct dp_prefs *p)
+int dp_q_add_sort(struct dp_buf *b, const struct dp_prefs *p, bool has_time)
 {
+	enum dp_metric def = has_time ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;
+
 	dp_buf_adds(b, dp_q_sort_names[p->sort]);
-	if (p->sort != DP_SORT_COST)
-		return dp_buf_error(b);
-	if (p->sort_metric != DP_METRIC_TIME)
-		dp_buf_addf(b, ":%s", dp_q_metric_names[p->sort_metric]);
-	if (p->sort_scope != DP_SCOPE_TOTAL)
-		dp_buf_adds(b, ":self");
-	if (p->sort_per != DP_PER_OVERALL)
-		dp_buf_adds(b, ":call");
+	if (p->sort == DP_SORT_COST) {
+		if (p->sort_metric != def)
+			dp_buf_addf(b, ":%s", dp_q_metric_names[p->sort_metric]);
+		if (p->sort_scope != DP_SCOPE_TOTAL)
+			dp_buf_adds(b, ":self");
+		if (p->sort_per != DP_PER_OVERALL)
+			dp_buf_adds(b, ":call");
+	}
+	if (p->sort_rev)
+		dp_buf_adds(b, p->sort == DP_SORT_COST ? ":asc" : ":desc");
 	return dp_buf_error(b);
 }
 
@@ -269,7 +298,9 @@ static int parse_enum(struct dp_query *q, enum dp_qkey k, const char *val)
 		[DP_QK_UNIT] = {dp_q_unit_names, 5},
 		[DP_QK_MQ] = {dp_q_mq_names, 3},
 		[DP_QK_VIEW] = {dp_q_view_names, 2},
+		[DP_QK_LIBS] = {dp_q_libs_names, 2},
 		[DP_QK_FORMAT] = {dp_q_format_names, 3},
+		[DP_QK_MATCH] = {dp_q_match_names, 2},
 	};
 	unsigned i;
 	int rc;
@@ -303,6 +334,12 @@ static int parse_enum(struct dp_query *q, enum dp_qkey k, const char *val)
 		break;
 	case DP_QK_VIEW:
 		q->prefs.view = (enum dp_view_kind)i;
+		break;
+	case DP_QK_MATCH:
+		q->regex = i == 1;
+		break;
+	case DP_QK_LIBS:
+		q->prefs.libs = (enum dp_libs)i;
 		break;
 	default:
 		q->format = (int)i;
@@ -345,6 +382,8 @@ int dp_q_parse_value(struct dp_query *q, enum dp_qkey k, const char *val)
 		return dp_q_real("min", val, 0, 100, &q->min_pct);
 	case DP_QK_DEPTH:
 		return parse_u32("depth", val, 0, DP_Q_DEPTH_MAX, &q->depth);
+	case DP_QK_ROOT:
+		return parse_u32("root", val, 1, UINT32_MAX, &q->root);
 	case DP_QK_FIELDS:
 		return parse_fields(q, val);
 	case DP_QK_SORT:
@@ -355,10 +394,14 @@ int dp_q_parse_value(struct dp_query *q, enum dp_qkey k, const char *val)
 		return parse_bool("sum", val, &q->prefs.summarise);
 	case DP_QK_CONTOUR:
 		return parse_bool("contour", val, &q->prefs.contour);
+	case DP_QK_SPLIT:
+		return parse_bool("split", val, &q->prefs.split);
 	case DP_QK_INACTIVE:
 		return parse_inactive(q, val);
 	case DP_QK_FILE:
 		return parse_name("file", val, q->file);
+	case DP_QK_Q:
+		return parse_name("q", val, q->text);
 	default:
 		return parse_enum(q, k, val);
 	}

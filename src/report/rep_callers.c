@@ -9,7 +9,8 @@
  *     the caller procedure, callee = this procedure, position = the call site), caller
  *     procedure (kind PS), caller module (kind MODULE) or caller clique (kind CLIQUE, name
  *     = its entry procedure). Each row is SUM with n = its CSDs, own/desc = their sum;
- *     clique and thread are set when n = 1 (site, proc groups). With prefs.contour each
+ *     clique, thread and path (dp_rep_path: the call path to the caller) are set when n
+ *     = 1 (site, proc groups); a clique row's path is its entry's. With prefs.contour each
  *     CSD is first moved to dp_contour_site() (the key moves, the costs stay, the row gets
  *     CONTOUR). Rows sorted by prefs (ties by id), then only bunch K (size S rows,
  *     1-based) is kept: r->n_items = the groups, r->n_bunches, r->bunch.
@@ -29,6 +30,7 @@
 #include "../core/par.h"
 #include "../core/sort.h"
 #include "../core/vec.h"
+#include "deepprof/format.h"
 #include "flame_index.h"
 #include "report_int.h"
 
@@ -85,6 +87,8 @@ static uint32_t group_key(const struct dp_report_ctx *c, uint32_t csd, uint32_t 
 
 static const char *bare_name(const struct dp_profile *p, uint32_t ps)
 {
+	if (p->ps[ps].kind == DP_PS_THREAD || p->ps[ps].kind == DP_PS_ROOT)
+		return p->ps[ps].kind == DP_PS_THREAD ? "<thread>" : "<program>";
 	return p->ps[ps].name ? dp_profile_str(p, p->ps[ps].name) : "";
 }
 
@@ -419,6 +423,8 @@ static int caller_groups(struct dp_report *r, const struct dp_report_ctx *c,
 		tmp.desc = gs->desc[i];
 		g[i].metric =
 			dp_rep_row_metric(&tmp, pr->sort_metric, pr->sort_scope, pr->sort_per);
+		if (pr->sort_rev) /* ascending: the order of the negated costs */
+			g[i].metric = -g[i].metric;
 	}
 	if (gs->costs && hi > 0 && hi - lo < ng / 4) {
 		double *v = malloc((size_t)ng * sizeof(*v));
@@ -468,11 +474,12 @@ DP_SELECT_RANK_DEFINE(select_rank, struct skey, int, skey_less)
 
 /*
  * sort_keys - the keys of the groups @g[@ix[0..n)] for @how into @k: cost (descending), then name;
- * name, then file (NULL last) and line; or file, line and name; the group's key last. Names and
- * files are ranked first (dp_rep_str_ranks), so that the sort compares integers only.
+ * name, then file (NULL last) and line; or file, line and name; the group's key last; @rev:
+ * names and positions the other way round (costs come negated for that). Names and files
+ * are ranked first (dp_rep_str_ranks), so that the sort compares integers only.
  */
 static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t *ix, uint32_t n,
-		     enum dp_sort how, struct skey *k)
+		     enum dp_sort how, bool rev, struct skey *k)
 {
 	const char **s = dp_arena_array(&r->arena, n ? n : 1, sizeof(*s));
 	uint32_t *name = dp_arena_array(&r->arena, n ? n : 1, sizeof(*name));
@@ -506,6 +513,10 @@ static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t
 			k[i].pre = (uint64_t)file[i] << 32 | x->line;
 			k[i].sub = (uint64_t)name[i] << 32 | x->key;
 		}
+		if (rev && how != DP_SORT_COST) {
+			k[i].pre = ~k[i].pre;
+			k[i].sub = ~k[i].sub;
+		}
 	}
 	return 0;
 }
@@ -517,13 +528,13 @@ static int sort_keys(struct dp_report *r, const struct cgroup *g, const uint32_t
  * selections give up (then everything is sorted).
  */
 static int sort_groups(struct dp_report *r, const struct cgroup *g, const uint32_t *ix, uint32_t n,
-		       enum dp_sort how, uint32_t lo, uint32_t hi, struct skey **out)
+		       enum dp_sort how, bool rev, uint32_t lo, uint32_t hi, struct skey **out)
 {
 	struct skey *k = dp_arena_array(&r->arena, n ? n : 1, sizeof(*k));
 	struct skey *tmp = dp_arena_array(&r->arena, n ? n : 1, sizeof(*tmp));
 	uint32_t sorted = 1;
 
-	if (!k || !tmp || sort_keys(r, g, ix, n, how, k) < 0)
+	if (!k || !tmp || sort_keys(r, g, ix, n, how, rev, k) < 0)
 		return -DP_ENOMEM;
 	*out = k;
 	while (sorted < n && !skey_less(0, &k[sorted], &k[sorted - 1]))
@@ -542,10 +553,10 @@ static int sort_groups(struct dp_report *r, const struct cgroup *g, const uint32
 	return 0;
 }
 
-/* the row of caller group @g (of procedure @ps) */
-static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
-		       const uint32_t *v, const struct cgroups *gs, uint32_t x,
-		       struct dp_rep_row *row)
+/* the row of caller group @g (of procedure @ps). Return: 0 or -DP_ENOMEM. */
+static int caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
+		      const uint32_t *v, const struct cgroups *gs, uint32_t x,
+		      struct dp_rep_row *row)
 {
 	const struct dp_profile *p = c->p;
 	uint32_t mod = c->a->ps_module[ps];
@@ -576,13 +587,17 @@ static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint3
 		break;
 	case DP_GROUP_CLIQUE:
 		dp_rep_row_clique_node(r, c, g->key, row);
+		row->name = dp_rep_ps_name(r, c, row->ps, 0); /* as it sorts: threads too */
 		break;
 	}
 	if (g->n == 1 && (r->q.group == DP_GROUP_SITE || r->q.group == DP_GROUP_PROC)) {
 		row->clique = c->a->pd_clique[pd1];
 		row->thread = p->pd[pd1].thread;
+		row->path = dp_rep_path(r, c, pd1, 0); /* one context: which one */
 	} else if (r->q.group != DP_GROUP_CLIQUE) {
 		row->thread = 0;
+	} else { /* a clique: the path to its entry */
+		row->path = dp_rep_path(r, c, dp_csr_items(&c->a->clique_pds, g->key)[0], 0);
 	}
 	row->flags = g->flags;
 	row->n = g->n;
@@ -592,6 +607,11 @@ static void caller_row(struct dp_report *r, const struct dp_report_ctx *c, uint3
 	} else {
 		group_costs(c, v, g, row);
 	}
+	/* a path was to be made (a clique, or one context) and could not be */
+	return !row->path && (r->q.group == DP_GROUP_CLIQUE ||
+			      (g->n == 1 && r->q.group != DP_GROUP_MODULE))
+		       ? -DP_ENOMEM
+		       : 0;
 }
 
 /* the pager and grouping links of a callers page */
@@ -654,8 +674,8 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 	if (rc == 0)
 		rc = caller_groups(r, c, &gs, (uint32_t)lo, (uint32_t)hi, &ix, &m);
 	if (rc == 0)
-		rc = sort_groups(r, gs.g, ix, m, r->q.prefs.sort, (uint32_t)lo, (uint32_t)hi,
-				 &order);
+		rc = sort_groups(r, gs.g, ix, m, r->q.prefs.sort, r->q.prefs.sort_rev, (uint32_t)lo,
+				 (uint32_t)hi, &order);
 	dp_rep_rows_init(&l, r);
 	for (uint64_t i = lo; rc == 0 && i < hi; i++) {
 		struct dp_rep_row *row = dp_rep_rows_add(&l);
@@ -663,7 +683,7 @@ int dp_rep_callers(struct dp_report *r, const struct dp_report_ctx *c)
 		if (!row)
 			rc = -DP_ENOMEM;
 		else
-			caller_row(r, c, ps, v, &gs, order[i].idx, row);
+			rc = caller_row(r, c, ps, v, &gs, order[i].idx, row);
 	}
 	free(gs.g);
 	free(gs.own);

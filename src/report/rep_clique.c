@@ -13,13 +13,17 @@
  *   section "procs": the member PDs grouped by procedure, the entry's procedure first,
  *     the others sorted by prefs. Per procedure a PS row (depth 0, id = PS, clique = this
  *     clique, own/desc = the sum over its PDs in this clique, SUM with n = #PDs when
- *     several). If several PDs: a PD row each at depth 1 (own/desc = the PD's). Under the
+ *     several; in a clique of several PDs own + desc = the clique's total, as for
+ *     dp_rep_row_pd). If several PDs: a PD row each at depth 1 (own/desc = the PD's).
+ *     Under the
  *     PD (depth + 1), every call site of the procedure (analysis ps_csss), sorted by
  *     prefs: no CSD of this PD at it -> a CSS row with zero costs, INACTIVE ("no calls
  *     made"); one -> that CSD's row (RECURSIVE when the callee stays in this clique:
  *     then it has no desc and its clique is this one); several callees -> a CSS row,
  *     MULTI | SUM (n = #CSDs, costs = their sum), then each CSD row at depth + 1 sorted by
- *     prefs, unless prefs.summarise. Costs are this context's only.
+ *     prefs, unless prefs.summarise. Costs are this context's only. The sites of one line
+ *     and callee (one-callee rows) are merged into the first, SUM with n = the sites,
+ *     unless prefs.split (dp_rep_coalesce_sites).
  *   facts: pds (members), procs (distinct procedures among them).
  *   links: "entry procedure" (proc page), "parent clique" (clique page of the caller of
  *     the entry CSD, if any), "flame graph" (flame page).
@@ -36,6 +40,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "deepprof/format.h"
 #include "report_int.h"
 
 /* the "ancestors" section of @clique */
@@ -55,7 +60,9 @@ static int ancestors(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 		if (!row)
 			return -DP_ENOMEM;
 		dp_rep_row_csd(r, c, e, row);
-		from = dp_rep_ps_name(r, c, p->pd[caller].ps, 0);
+		from = p->ps[p->pd[caller].ps].kind == DP_PS_THREAD
+			       ? dp_rep_thread_name(r, c, caller)
+			       : dp_rep_ps_name(r, c, p->pd[caller].ps, 0);
 		row->name = dp_rep_printf(r, "%s -> %s", from, row->callee);
 		if (!row->name)
 			return -DP_ENOMEM;
@@ -151,7 +158,8 @@ static int pd_sites(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	}
 	if (rc < 0)
 		return rc;
-	return dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
+	rc = dp_rep_coalesce_sites(r, l, first);
+	return rc < 0 ? rc : dp_rep_sort(r, l->rows + first, l->n - first, &r->q.prefs);
 }
 
 /* one procedure's rows: its PDs @m[0..n) (all of procedure m[0].key) in clique @clique */
@@ -189,6 +197,14 @@ static int proc_rows(struct dp_report *r, const struct dp_report_ctx *c, uint32_
 		rc = pd_sites(r, c, m[i].id, ps, n > 1 ? 2 : 1, l);
 		if (rc < 0)
 			return rc;
+	}
+	if (dp_csr_count(&c->a->clique_pds, clique) > 1) { /* the recursion's total, once */
+		struct dp_rep_row *p = &l->rows[at];
+		const struct dp_inherit *t = &c->a->clique_total[clique];
+
+		p->desc = (struct dp_inherit){
+			t->samples - p->own.samples, t->callseqs - p->own.callseqs,
+			t->allocs - p->own.allocs, t->alloc_bytes - p->own.alloc_bytes};
 	}
 	return 0;
 }
@@ -360,11 +376,31 @@ static uint64_t root_value(const struct dp_inherit *t, enum dp_metric m)
 	}
 }
 
+int dp_rep_hot_path(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    double pct, uint32_t max_steps, struct dp_rep_rows *path, uint32_t *end)
+{
+	const struct dp_analysis *a = c->a;
+	double min = (double)root_value(&a->root_total, m) * pct / 100.0;
+	uint32_t cur = a->root_clique, next, via = 0;
+
+	/* child cliques have smaller ids than their parents: the descent ends */
+	while (path->n < max_steps && (next = action_step(c, cur, m, min, &via)) != 0) {
+		struct dp_rep_row *row = dp_rep_rows_add(path);
+
+		if (!row)
+			return -DP_ENOMEM;
+		dp_rep_row_csd(r, c, via, row);
+		cur = next;
+	}
+	*end = cur;
+	return 0;
+}
+
 int dp_rep_action(struct dp_report *r, const struct dp_report_ctx *c)
 {
 	const struct dp_analysis *a = c->a;
-	double pct = r->q.percent, min;
-	uint32_t cur = a->root_clique, next, via = 0;
+	double pct = r->q.percent;
+	uint32_t cur = a->root_clique;
 	struct dp_rep_rows path;
 	enum dp_metric m;
 	int rc;
@@ -376,17 +412,10 @@ int dp_rep_action(struct dp_report *r, const struct dp_report_ctx *c)
 	rc = action_metric(r, c, &m);
 	if (rc < 0)
 		return rc;
-	min = (double)root_value(&a->root_total, m) * pct / 100.0;
 	dp_rep_rows_init(&path, r);
-	/* child cliques have smaller ids than their parents: the descent ends */
-	while ((next = action_step(c, cur, m, min, &via)) != 0) {
-		struct dp_rep_row *row = dp_rep_rows_add(&path);
-
-		if (!row)
-			return -DP_ENOMEM;
-		dp_rep_row_csd(r, c, via, row);
-		cur = next;
-	}
+	rc = dp_rep_hot_path(r, c, m, pct, UINT32_MAX, &path, &cur);
+	if (rc < 0)
+		return rc;
 	rc = dp_rep_section(r, "path", "Path from the root", &path);
 	if (rc == 0)
 		rc = dp_rep_fact_f64(r, "percent", "threshold (% of the root total)", pct);

@@ -82,15 +82,17 @@ static int dump_section(struct dp_report *r, const struct dp_report_ctx *c, cons
 
 static const char *ps_kind_name(uint32_t k)
 {
-	static const char *const names[] = {"function", "root", "thread", "region", "program"};
+	static const char *const names[] = {"function", "root",	   "thread",
+					    "region",	"program", "library"};
 
 	return k <= DP_PS_KIND_FILE_MAX ? names[k] : "invalid";
 }
 
 static const char *css_kind_name(uint32_t k)
 {
-	static const char *const names[] = {"unknown", "direct",  "indirect", "callback", "thread",
-					    "entry",   "inlined", "tail",     "program"};
+	static const char *const names[] = {"unknown", "direct", "indirect", "callback",
+					    "thread",  "entry",	 "inlined",  "tail",
+					    "program", "library"};
 
 	return k <= DP_CSS_KIND_FILE_MAX ? names[k] : "invalid";
 }

@@ -19,15 +19,20 @@
  * other than "(other)"), dropped (children dropped by min, not counting their subtrees),
  * and metric.
  *
- * page=flame&metric=M&min=P&depth=D[&thread=N]:
+ * page=flame&metric=M&min=P&depth=D[&thread=N][&root=C]:
  *   subject: the depth-0 clique row. Rows (section "tree"): depth 0 = the root clique
- *     (kind CLIQUE, dp_rep_row_clique), or with thread=N the clique of thread N's root PD;
+ *     (kind CLIQUE, dp_rep_row_clique), or with thread=N the clique of thread N's root PD,
+ *     or with root=C clique C (which must be under the former: its "path" section,
+ *     rep_flame_ctx.c, lists the cliques from there down to C's parent);
  *     the children of a clique node are the cliques entered from it (the analysis's
  *     clique_kids index): for each CSD of a member PD that is the entry CSD of its
  *     callee's clique, that CSD's row (kind CSD,
  *     id = the entry CSD, clique = the child clique, own/desc = the CSD's, so own + desc
  *     = the child clique's total). Crossing CSDs that are not their clique's entry (never
- *     in runtime files) are not children.
+ *     in runtime files) are not children. Section "members" (rep_flame_ctx.c): the
+ *     procedures of the tree's recursive cliques.
+ * page=flame&proc=N (or name=F), metric, min, depth: the callees tree of the procedure
+ *   (rep_flame_callees.c).
  * page=flame_callers&proc=N (or name=F), metric, min, depth:
  *   subject and depth 0: the PS row (all contexts, dp_rep_row_ps). Each PD of the
  *     procedure contributes its own + desc (PD costs) to every node of its ancestor chain:
@@ -238,6 +243,8 @@ int dp_fl_kids(struct fl *f, uint32_t id)
 	f->n_kids = f->n_lz = 0;
 	f->lazy = false;
 	memset(&f->other, 0, sizeof(f->other));
+	if (f->callees)
+		return dp_fe_kids(f, id);
 	return f->callers ? callers_kids(f, id) : flame_kids(f, id);
 }
 
@@ -247,6 +254,8 @@ const char *dp_fl_name(struct fl *f, uint32_t id)
 
 	if (f->callers)
 		return dp_rep_ps_name(f->r, f->c, f->t[id].ps, 0);
+	if (f->callees)
+		return dp_rep_ps_name(f->r, f->c, f->e[id].ps, 0);
 	return dp_rep_ps_name(f->r, f->c, p->pd[p->csd[id].callee].ps,
 			      f->c->a->ps_module[p->pd[p->csd[id].caller].ps]);
 }
@@ -263,6 +272,9 @@ void dp_fl_costs(const struct fl *f, uint32_t id, struct fl_node *x)
 	if (f->callers) {
 		x->own = f->tc[id].own;
 		x->desc = f->tc[id].desc;
+	} else if (f->callees) {
+		x->own = f->e[id].own;
+		x->desc = f->e[id].desc;
 	} else {
 		csd_costs(f->c, id, x);
 	}
@@ -272,8 +284,8 @@ void dp_fl_prefetch(const struct fl *f, uint32_t id, int stage)
 {
 	const struct dp_profile *p = f->c->p;
 
-	if (f->callers || id == 0)
-		return; /* the callers tree is the page's own, small */
+	if (f->callers || f->callees || id == 0)
+		return; /* the callers and callees trees are the page's own, small */
 	dp_rep_csd_prefetch(p, f->c->a, id, stage);
 	if (stage == 1) { /* and the PDs its name and row read */
 		__builtin_prefetch(&p->pd[p->csd[id].callee]);
@@ -288,6 +300,17 @@ void dp_fl_row(struct fl *f, const struct fl_node *x, struct dp_rep_row *row)
 		row->name = "(other)";
 		row->flags = DP_ROW_SUM;
 		row->n = x->n_other;
+	} else if (f->callees) {
+		const struct fe_node *e = &f->e[x->id];
+
+		dp_rep_row_ps(f->r, f->c, e->ps, row);
+		row->clique = 0; /* a single context: the clique to zoom the flame graph at */
+		if (e->n_src == 1 && !f->es[e->src].pd)
+			row->clique = f->es[e->src].id;
+		row->flags = (row->flags & DP_ROW_REGION) | DP_ROW_SUM;
+		row->n = e->n_src;
+		row->own = e->own;
+		row->desc = e->desc;
 	} else if (!f->callers) {
 		if (x->id)
 			dp_rep_row_csd(f->r, f->c, x->id, row);
@@ -310,9 +333,9 @@ void dp_fl_row(struct fl *f, const struct fl_node *x, struct dp_rep_row *row)
 	row->depth = x->depth;
 }
 
-/* min_value - the smallest v with (double)v >= @min: conversion to double is monotonic,
- * so v is kept exactly when v >= it (@min never exceeds 2^64: it is a part of a total) */
-static uint64_t min_value(double min)
+/* conversion to double is monotonic, so v is kept exactly when v >= it (@min never
+ * exceeds 2^64: it is a part of a total) */
+uint64_t dp_fl_min_value(double min)
 {
 	uint64_t lo = 0, hi = UINT64_MAX;
 
@@ -335,6 +358,12 @@ void dp_fl_free(struct fl *f)
 	free(f->tv);
 	free(f->kids);
 	free(f->lz);
+	free(f->e);
+	free(f->es);
+	free(f->ps_mark);
+	free(f->ps_gen);
+	free(f->kid_of);
+	free(f->flat);
 }
 
 int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c)
@@ -351,34 +380,100 @@ int dp_fl_setup(struct fl *f, struct dp_report *r, const struct dp_report_ctx *c
 	return 0;
 }
 
-int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
+/* flame_top - the depth-0 clique of a flame page: root=C, else the clique of thread N's
+ * root PD, else the root clique; 0 with the message set when there is none */
+static uint32_t flame_top(struct dp_report *r, const struct dp_report_ctx *c, uint32_t *top)
 {
 	const struct dp_profile *p = c->p;
 	const struct dp_analysis *a = c->a;
+
+	*top = a->root_clique;
+	if (r->q.thread) {
+		if (r->q.thread > p->n_threads) {
+			dp_error(DP_ENOENT, "unknown thread=%u (valid: 1..%u)", r->q.thread,
+				 p->n_threads);
+			return 0;
+		}
+		*top = a->pd_clique[p->threads[r->q.thread].root_pd];
+	}
+	if (*top == 0) {
+		dp_error(DP_ENOENT, "the profile has no root clique");
+		return 0;
+	}
+	if (!r->q.root)
+		return *top;
+	if (dp_rep_check_id(r, "clique", r->q.root, a->n_cliques) < 0)
+		return 0;
+	return r->q.root;
+}
+
+/* flame_title - the page's title */
+static const char *flame_title(struct dp_report *r, const struct fl *f)
+{
+	if (f->callees)
+		return dp_rep_printf(r, "Callees of %s (flame graph)", r->subject.name);
+	if (r->q.root)
+		return dp_rep_printf(r, "Flame graph from %s (clique %u)%s", r->subject.name,
+				     f->top, r->q.thread ? ", in its thread" : "");
+	return r->q.thread ? dp_rep_printf(r, "Flame graph of thread %u", r->q.thread)
+			   : "Flame graph";
+}
+
+/* flame_callees - the flame page of proc=N: the callees tree */
+static int flame_callees(struct dp_report *r, const struct dp_report_ctx *c, struct fl *f)
+{
+	int rc = dp_rep_resolve_proc(r, c, r->q.proc);
+
+	if (rc < 0)
+		return rc;
+	f->callees = true;
+	f->top = (uint32_t)rc;
+	rc = dp_fe_callees_root(f);
+	if (rc < 0)
+		return rc;
+	r->has_subject = true;
+	dp_rep_row_ps(r, c, f->top, &r->subject);
+	r->subject.clique = 0;
+	r->subject.own = f->e[1].own;
+	r->subject.desc = f->e[1].desc;
+	r->subject.flags = (r->subject.flags & DP_ROW_REGION) | DP_ROW_SUM;
+	r->subject.n = f->e[1].n_src;
+	return 0;
+}
+
+int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c)
+{
 	uint64_t rv;
+	uint32_t top = 0;
 	struct fl f;
 	int rc = dp_fl_setup(&f, r, c);
 
 	if (rc < 0)
 		return rc;
-	f.top = a->root_clique;
-	f.ix = c->flame_ix;
-	if (r->q.thread) {
-		if (r->q.thread > p->n_threads)
-			return dp_error(DP_ENOENT, "unknown thread=%u (valid: 1..%u)", r->q.thread,
-					p->n_threads);
-		f.top = a->pd_clique[p->threads[r->q.thread].root_pd];
+	if (r->q.proc || r->q.name[0]) {
+		rc = flame_callees(r, c, &f);
+	} else {
+		f.top = flame_top(r, c, &top);
+		f.ix = c->flame_ix;
+		rc = f.top ? 0 : -DP_ENOENT;
+		if (rc == 0) {
+			r->has_subject = true;
+			dp_rep_row_clique(r, c, f.top, &r->subject);
+		}
 	}
-	if (f.top == 0)
-		return dp_error(DP_ENOENT, "the profile has no root clique");
-	r->has_subject = true;
-	dp_rep_row_clique(r, c, f.top, &r->subject);
+	if (rc < 0) {
+		dp_fl_free(&f);
+		return rc;
+	}
 	rv = dp_fl_value(f.m, &r->subject.own, &r->subject.desc);
 	f.min = (double)rv * r->q.min_pct / 100.0;
-	f.min_v = min_value(f.min);
-	r->title = r->q.thread ? dp_rep_printf(r, "Flame graph of thread %u", r->q.thread)
-			       : "Flame graph";
-	rc = r->title ? dp_fl_walk_capped(&f, 0, rv) : -DP_ENOMEM;
+	f.min_v = dp_fl_min_value(f.min);
+	r->title = flame_title(r, &f);
+	rc = r->title ? dp_fl_walk_capped(&f, f.callees ? 1 : 0, rv) : -DP_ENOMEM;
+	if (rc == 0 && !f.callees)
+		rc = dp_fl_members(r, c);
+	if (rc == 0 && r->q.root)
+		rc = dp_fl_path(r, c, top, f.top);
 	dp_fl_free(&f);
 	return rc;
 }

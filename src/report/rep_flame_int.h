@@ -52,11 +52,30 @@ struct fc_climb {
 	uint32_t ps; /* cur's procedure, once it has stepped */
 };
 
+/* A node of the callees tree (flame&proc=N): a procedure at its place under its parent,
+ * standing for its sources merged: f->es[src .. src + n_src). */
+struct fe_node {
+	uint32_t ps, src, n_src;
+	uint64_t value;
+	struct dp_costs own;
+	struct dp_inherit desc;
+};
+
+/* A source of a callees tree node: clique @id (its children: the clique's), or, at the
+ * top only, with @pd set, that PD, a member other than its clique's entry (its children:
+ * the cliques it enters). */
+struct fe_src {
+	uint32_t id, pd;
+};
+
 struct fl {
 	struct dp_report *r;
 	const struct dp_report_ctx *c;
 	enum dp_metric m;
 	bool callers;			  /* flame_callers */
+	bool callees;			  /* flame&proc=N: the callees tree, f->e */
+	const char *sec;		  /* the section's id: NULL = "tree", else its facts are
+					     prefixed "SEC_" (the sandwich's two trees) */
 	uint32_t top;			  /* flame: the depth-0 clique; callers: the procedure */
 	const struct dp_report_index *ix; /* flame: the analysis's index, or NULL */
 	double min;			  /* values below are dropped */
@@ -78,11 +97,26 @@ struct fl {
 	uint32_t n_lz, cap_lz;
 	struct fl_node all; /* and the sums over all the children (n_other = how many) */
 	uint32_t n_kids, cap_kids;
+	struct fe_node *e; /* callees tree, e[0] unused, e[1] = the root */
+	uint32_t n_e, cap_e;
+	struct fe_src *es; /* its nodes' sources */
+	uint32_t n_es, cap_es;
+	uint32_t *ps_mark; /* [n_ps + 1]: per procedure, the child made for it by the expansion
+			      under way (+ 1; valid when ps_gen matches) */
+	uint32_t *ps_gen, gen;
+	uint32_t *kid_of; /* an expansion's children CSDs' nodes, in order */
+	uint32_t cap_kid_of;
+	uint32_t *flat; /* an expansion's children CSDs, then their cliques */
+	uint32_t cap_flat;
 };
 
 /* dp_fl_value - the value of a node of costs @o + @d for metric @m (metric=calls weighs by
  * the callseqs of the subtree: calls are not inherited). */
 uint64_t dp_fl_value(enum dp_metric m, const struct dp_costs *o, const struct dp_inherit *d);
+
+/* dp_fl_min_value - the smallest value v with (double)v >= @min (a node of value v is
+ * kept by a minimum of @min exactly when v >= it). */
+uint64_t dp_fl_min_value(double min);
 
 /* dp_fl_setup - zero @f for report @r in context @c, checking min_pct and metric.
  * Return: 0 or -DP_EUSAGE (message set). */
@@ -132,6 +166,28 @@ int dp_fl_walk_capped(struct fl *f, uint32_t root_id, uint64_t rv);
  * Return: 0 or -DP_ENOMEM.
  */
 int dp_fc_callers_tree(struct fl *f, uint32_t limit);
+
+/*
+ * dp_fe_callees_root - make the root of the callees tree of procedure f->top in f->e: its
+ * sources are the contexts of the procedure that no other context of it contains (an
+ * entry PD stands for its whole clique), so that every cost under the procedure is
+ * counted once whatever the recursion; its costs their sum (rep_flame_callees.c).
+ * Return: 0 or -DP_ENOMEM.
+ */
+int dp_fe_callees_root(struct fl *f);
+
+/* dp_fe_kids - dp_fl_kids() for the callees tree: the children of node @id, made (merged
+ * by procedure) from the children of its sources. Return: 0 or -DP_ENOMEM. */
+int dp_fe_kids(struct fl *f, uint32_t id);
+
+/* dp_fl_path - the "path" section of a flame page from clique @root: the cliques from
+ * @top down to @root's parent (rep_flame_ctx.c). Return: 0, -DP_ENOENT (@root is not
+ * under @top) or -DP_ENOMEM. */
+int dp_fl_path(struct dp_report *r, const struct dp_report_ctx *c, uint32_t top, uint32_t root);
+
+/* dp_fl_members - the "members" section: the procedures of the recursive cliques of the
+ * report's last section (a flame tree). Return: 0 or -DP_ENOMEM. */
+int dp_fl_members(struct dp_report *r, const struct dp_report_ctx *c);
 
 /* dp_fl_free - free what @f holds (not @f). */
 void dp_fl_free(struct fl *f);

@@ -291,6 +291,40 @@ static void other_of(const struct fl_walk *w, const struct fl_rec *e, struct fl_
 	}
 }
 
+/* fact_u64 / fact_f64 - fact @key of @f's tree, keyed "SEC_KEY" and labelled "SEC:
+ * LABEL" for a named section */
+static int fact_u64(struct fl *f, const char *key, const char *label, uint64_t v)
+{
+	if (f->sec && (!(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)) ||
+		       !(label = dp_rep_printf(f->r, "%s: %s", f->sec, label))))
+		return -DP_ENOMEM;
+	return dp_rep_fact_u64(f->r, key, label, v);
+}
+
+static int fact_f64(struct fl *f, const char *key, const char *label, double v)
+{
+	if (f->sec && (!(key = dp_rep_printf(f->r, "%s_%s", f->sec, key)) ||
+		       !(label = dp_rep_printf(f->r, "%s: %s", f->sec, label))))
+		return -DP_ENOMEM;
+	return dp_rep_fact_f64(f->r, key, label, v);
+}
+
+/* clique_self - a node of a clique of several procedures, its children read (@e): its
+ * self is all its members' own, what its total leaves to its children (the entry's
+ * own alone, 0 for an interpreter's entry, would hide where the recursion's time is);
+ * calls stay the entry's. */
+static void clique_self(const struct fl_rec *e, struct dp_rep_row *row)
+{
+	struct dp_inherit kids = dp_costs_inherit(&e->kid_own);
+
+	dp_inherit_add(&kids, &e->kid_desc);
+	row->own.samples = row->own.samples + row->desc.samples - kids.samples;
+	row->own.callseqs = row->own.callseqs + row->desc.callseqs - kids.callseqs;
+	row->own.allocs = row->own.allocs + row->desc.allocs - kids.allocs;
+	row->own.alloc_bytes = row->own.alloc_bytes + row->desc.alloc_bytes - kids.alloc_bytes;
+	row->desc = kids;
+}
+
 /*
  * emit - the kept records in preorder into section "tree", each expanded one's kept
  * children (sorted by name) followed by its "(other)" row when the children not kept add
@@ -330,6 +364,9 @@ static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 		dp_fl_row(f, &x, row);
 		if (!e->expanded)
 			continue;
+		if (!f->callers && !f->callees && row->clique &&
+		    dp_csr_count(&f->c->a->clique_pds, row->clique) > 1)
+			clique_self(e, row);
 		o = &w->others[n_others];
 		other_of(w, e, o);
 		dropped += o->n_other;
@@ -341,12 +378,12 @@ static int emit(struct fl *f, struct fl_walk *w, uint32_t n_kept)
 			w->stack[n_stack++] = 2 * w->kid[e->first + k - 1].rec;
 	}
 	if (rc == 0)
-		rc = dp_rep_section(f->r, "tree", NULL, &l);
+		rc = dp_rep_section(f->r, f->sec ? f->sec : "tree", NULL, &l);
 	if (rc == 0)
-		rc = dp_rep_fact_u64(f->r, "kept", "nodes kept", n_kept);
+		rc = fact_u64(f, "kept", "nodes kept", n_kept);
 	if (rc == 0)
-		rc = dp_rep_fact_u64(f->r, "dropped", "nodes dropped", dropped);
-	if (rc == 0)
+		rc = fact_u64(f, "dropped", "nodes dropped", dropped);
+	if (rc == 0 && !f->sec)
 		rc = dp_rep_fact_str(f->r, "metric", "metric", dp_metric_name(f->m));
 	return rc;
 }
@@ -366,10 +403,10 @@ int dp_fl_walk_capped(struct fl *f, uint32_t root_id, uint64_t rv)
 	n_kept = rc < 0 ? rc : keep(f, &w, capped ? t : 0);
 	rc = n_kept < 0 ? (int)n_kept : emit(f, &w, (uint32_t)n_kept);
 	if (rc == 0 && capped)
-		rc = dp_rep_fact_u64(f->r, "capped", "nodes at most", cap);
+		rc = fact_u64(f, "capped", "nodes at most", cap);
 	if (rc == 0 && capped)
-		rc = dp_rep_fact_f64(f->r, "min_used", "minimum used (%)",
-				     rv ? 100.0 * (double)t / (double)rv : 0.0);
+		rc = fact_f64(f, "min_used", "minimum used (%)",
+			      rv ? 100.0 * (double)t / (double)rv : 0.0);
 	free(w.heap);
 	free(w.cost);
 	free(w.rec);

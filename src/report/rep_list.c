@@ -18,14 +18,16 @@
  *
  * top (limit=, metric=, scope=, per=): no subject. Candidates: every PS of kind function
  * whose value of the metric is non-zero. Value: calls (scope self, per overall only,
- * otherwise -DP_EUSAGE), or samples / callseqs / allocs / bytes, own (self) or own + desc
- * (total), per call divided by calls. Sorted by value descending, ties by total samples,
- * then total bytes (both descending), then name, then id. limit=M-N keeps ranks M..N;
- * pct:X keeps values >= X% of the root total of the metric (not for calls, not per call:
- * -DP_EUSAGE); val:X keeps values >= X in the metric's unit (seconds for time: samples *
- * sample_period_ns / 1e9; a count for the others). Section "procs": the PS rows kept,
- * in rank order, depth 0. n_items = the number of candidates; facts: n_candidates,
- * first_rank (the rank of the first row, 1-based).
+ * otherwise -DP_EUSAGE), or samples / callseqs / allocs / bytes, own (self) or the
+ * procedure's total (ps_total, as its row: dp_rep_row_ps), per call divided by calls. Ranked by
+ * value descending, ties by total samples, then total bytes (both descending), then name, then id.
+ * A sort= given by cost ranks by that cost instead (its metric, scope and per; ascending with
+ * sort_rev: the cheapest non-zero first); a sort= by name or source order keeps the ranking's rows
+ * and orders them so (dp_rep_sort). limit=M-N keeps ranks M..N; pct:X keeps values >= X% of the
+ * root total of the metric (not for calls, not per call: -DP_EUSAGE); val:X keeps values >= X in
+ * the metric's unit (seconds for time: samples * sample_period_ns / 1e9; a count for the others).
+ * Section "procs": the PS rows kept, in rank order, depth 0. n_items = the number of candidates;
+ * facts: n_candidates, first_rank (the rank of the first row, 1-based).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +219,7 @@ struct top_cand {
 	uint32_t ps;
 };
 
+/* the order of the ranking: value descending, then the ties */
 static int cmp_cand(const void *x, const void *y)
 {
 	const struct top_cand *a = x, *b = y;
@@ -268,11 +271,34 @@ static double root_of(const struct dp_report *r, enum dp_metric m)
 	}
 }
 
-/* ps_value - a procedure's value of the query's metric (as dp_rep_row_metric(), without
- * making a row: this runs once per procedure) */
-static double ps_value(const struct dp_costs *own, const struct dp_inherit *desc,
-		       const struct dp_query *q)
+/* What the top page ranks by: a metric in a scope and per, in a direction. */
+struct top_key {
+	enum dp_metric metric;
+	enum dp_scope scope;
+	enum dp_per per;
+	bool rev; /* ascending */
+};
+
+/* top_rank_key - the ranking: the query's metric, scope and per, or the sort= given by
+ * cost */
+static struct top_key top_rank_key(const struct dp_query *q)
 {
+	const struct dp_prefs *p = &q->prefs;
+
+	if (!q->sort_default && p->sort == DP_SORT_COST)
+		return (struct top_key){p->sort_metric, p->sort_scope, p->sort_per, p->sort_rev};
+	return (struct top_key){q->metric, q->scope, q->per, false};
+}
+
+/* ps_value - a procedure's value of @k, from its own costs and its total (as
+ * dp_rep_row_metric() of its row, without making a row: this runs once per procedure) */
+static double ps_value(const struct dp_costs *own, const struct dp_inherit *total,
+		       const struct top_key *q)
+{
+	struct dp_inherit dd = {total->samples - own->samples, total->callseqs - own->callseqs,
+				total->allocs - own->allocs, total->alloc_bytes - own->alloc_bytes};
+	const struct dp_inherit *desc = &dd;
+
 	uint64_t o, d;
 	double v;
 
@@ -304,11 +330,9 @@ static double ps_value(const struct dp_costs *own, const struct dp_inherit *desc
 	return v;
 }
 
-/* top_min - the smallest value a pct: or val: limit keeps */
-static double top_min(const struct dp_report *r)
+/* top_min - the smallest value a pct: or val: limit of @q keeps */
+static double top_min(const struct dp_report *r, const struct dp_query *q)
 {
-	const struct dp_query *q = &r->q;
-
 	if (q->limit_kind == DP_LIMIT_PCT)
 		return q->limit_value / 100.0 * root_of(r, q->metric);
 	if (q->metric == DP_METRIC_TIME)
@@ -376,38 +400,44 @@ static void top_offer(struct top_sel *t, const struct top_cand *x)
 }
 
 /*
- * top_select - fill @t with the candidates the limit keeps, sorted: one pass over the
- * procedures keeping the best limit_hi in a heap (ranks) or those over the threshold,
- * so that only the kept ones are sorted. Return: 0 or -DP_ENOMEM.
+ * top_select - fill @t with the candidates the limit of @q keeps, sorted: one pass over
+ * the procedures keeping the best limit_hi in a heap (ranks) or those over the
+ * threshold, so that only the kept ones are sorted. Return: 0 or -DP_ENOMEM.
  */
-static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct top_sel *t)
+static int top_select(struct dp_report *r, const struct dp_report_ctx *c, const struct dp_query *q,
+		      struct top_sel *t)
 {
 	const struct dp_profile *p = c->p;
-	const struct dp_query *q = &r->q;
+	struct top_key by = {q->metric, q->scope, q->per, false};
 
 	t->ranks = q->limit_kind == DP_LIMIT_RANKS;
-	t->min = t->ranks ? 0.0 : top_min(r);
+	t->min = t->ranks ? 0.0 : top_min(r, q);
+	if (t->ranks) /* a threshold is on the query's metric; ranks follow the ranking */
+		by = top_rank_key(q);
 	t->cap = t->ranks && q->limit_hi < p->n_ps ? q->limit_hi : p->n_ps;
 	t->kept = dp_arena_array(&r->arena, (size_t)t->cap + 1, sizeof(*t->kept));
 	if (!t->kept)
 		return dp_error(DP_ENOMEM, "out of memory ranking procedures");
 	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
 		const struct dp_costs *own = &c->a->ps_own[ps];
-		const struct dp_inherit *desc = &c->a->ps_desc[ps];
+		const struct dp_inherit *tot = &c->a->ps_total[ps];
 		struct top_cand x;
 
-		if (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_REGION)
+		if (p->ps[ps].kind != DP_PS_FUNCTION && p->ps[ps].kind != DP_PS_REGION &&
+		    p->ps[ps].kind != DP_PS_LIBRARY)
 			continue;
-		x.value = ps_value(own, desc, q);
+		x.value = ps_value(own, tot, &by);
 		if (x.value == 0.0)
 			continue;
+		if (by.rev) /* the heap keeps the largest: of the negated values */
+			x.value = -x.value;
 		/* worse than the worst kept: only counted */
 		if (t->ranks && t->n_kept == t->cap && t->cap && x.value < t->kept[0].value) {
 			t->n_all++;
 			continue;
 		}
-		x.total_samples = own->samples + desc->samples;
-		x.total_bytes = own->alloc_bytes + desc->alloc_bytes;
+		x.total_samples = tot->samples;
+		x.total_bytes = tot->alloc_bytes;
 		x.name = dp_profile_str(p, p->ps[ps].name);
 		x.ps = ps;
 		top_offer(t, &x);
@@ -419,13 +449,19 @@ static int top_select(struct dp_report *r, const struct dp_report_ctx *c, struct
 static const char *top_title(struct dp_report *r)
 {
 	const struct dp_query *q = &r->q;
-	const char *scope = q->scope == DP_SCOPE_SELF ? "self" : "self+descendants";
-	const char *per = q->per == DP_PER_CALL ? ", per call" : "";
-	const char *m = dp_metric_name(q->metric);
+	struct top_key k = top_rank_key(q);
+	const char *scope = k.scope == DP_SCOPE_SELF ? ", self" : ", total";
+	const char *per = k.per == DP_PER_CALL ? ", per call" : "";
+	const char *m = dp_metric_name(k.metric);
 
+	if (k.metric == DP_METRIC_CALLS)
+		scope = "";
 	if (q->limit_kind == DP_LIMIT_RANKS)
-		return dp_rep_printf(r, "Top procedures %u-%u by %s, %s%s", q->limit_lo,
-				     q->limit_hi, m, scope, per);
+		return dp_rep_printf(r, "%s procedures %u-%u by %s%s%s", k.rev ? "Bottom" : "Top",
+				     q->limit_lo, q->limit_hi, m, scope, per);
+	scope = q->scope == DP_SCOPE_SELF ? "self" : "total";
+	per = q->per == DP_PER_CALL ? ", per call" : "";
+	m = dp_metric_name(q->metric);
 	return dp_rep_printf(r, "Procedures with %s, %s%s >= %g%s", m, scope, per, q->limit_value,
 			     q->limit_kind == DP_LIMIT_PCT ? "%"
 			     : q->metric == DP_METRIC_TIME ? " s"
@@ -444,7 +480,7 @@ int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c)
 	r->title = top_title(r);
 	if (!r->title)
 		return -DP_ENOMEM;
-	rc = top_select(r, c, &t);
+	rc = top_select(r, c, &r->q, &t);
 	if (rc < 0)
 		return rc;
 	if (t.ranks)
@@ -457,10 +493,37 @@ int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c)
 			return -DP_ENOMEM;
 		dp_rep_row_ps(r, c, t.kept[i].ps, row);
 	}
+	/* rows in the ranking's order, unless sort= asks for another */
+	if (!r->q.sort_default && (r->q.prefs.sort != DP_SORT_COST || !t.ranks) &&
+	    (rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs)) < 0)
+		return rc;
 	r->n_items = t.n_all;
 	rc = dp_rep_fact_u64(r, "n_candidates", "procedures with a non-zero value", t.n_all);
 	rc |= dp_rep_fact_u64(r, "first_rank", "rank of the first row", (uint64_t)lo + 1);
 	if (rc < 0)
 		return -DP_ENOMEM;
 	return dp_rep_section(r, "procs", NULL, &l);
+}
+
+int dp_rep_top_rows(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    enum dp_scope scope, uint32_t n, struct dp_rep_rows *l)
+{
+	struct top_sel t = {0};
+	struct dp_query q = r->q;
+	int rc;
+
+	dp_query_reset_params(&q, DP_PAGE_TOP);
+	q.metric = m;
+	q.scope = scope;
+	q.limit_hi = n;
+	q.sort_default = true;
+	rc = top_select(r, c, &q, &t);
+	for (uint32_t i = 0; rc == 0 && i < t.n_kept; i++) {
+		struct dp_rep_row *row = dp_rep_rows_add(l);
+
+		if (!row)
+			return -DP_ENOMEM;
+		dp_rep_row_ps(r, c, t.kept[i].ps, row);
+	}
+	return rc;
 }

@@ -3,9 +3,17 @@
  * links mdprof's menu offers) and the threads page (one row per thread root).
  *
  * menu: subject = the program (kind PROGRAM, id 0, name = the program's path, own zero,
- * desc = the root total). No sections. Facts, in order (keys): program, command_line
- * (argv joined by spaces), pid, ppid, start_ns, end_ns, duration_ns (end - start, 0 if
- * unknown), exit_status (only when known), sample_period_ns, hz, samples_inside,
+ * desc = the root total). Sections, the answers first: "top_self" and "top_total", the
+ * PS rows of the 5 procedures with the largest self and total time (callseqs when the
+ * root total has 10 samples or fewer), as the top page ranks them; "hot_path", the
+ * action page's first 8 steps at 90% (its "path" rows). A sort= given orders the top 5
+ * rows (the ranking chose them). Note, when the runtime took
+ * samples in itself: their share, and that every cost leaves them out. Facts, in order
+ * (keys): program, command_line (argv joined by spaces), run_seconds (f64: end - start,
+ * 0 if unknown), cpu_seconds (f64: samples x period), runtime_share (f64: samples inside
+ * the runtime / all samples, 0 without samples), pid, ppid, start_ns, end_ns,
+ * duration_ns (end - start, 0 if unknown), exit_status (only when known),
+ * sample_period_ns, hz, samples_inside,
  * samples_outside (samples taken inside / outside the runtime), total_callseqs, then only
  * when non-zero: lost_calls, lost_samples, lost_allocs, stop_reason (a string, when set);
  * then n_threads, n_ps, n_css, n_pd, n_csd, n_cliques, n_modules, n_objects,
@@ -19,9 +27,10 @@
  * threads: subject = the program row as on the menu. Section "threads": one row per
  * thread root PD (the callees of the program root PD), kind THREAD, depth 0, own = the
  * PD's own, desc = its desc, clique = its clique, ps = the thread root procedure. A root
- * of one thread: id = thread = the 1-based thread index, n = 1, name = the thread's name
- * or "thread TID". A root of several threads (merged view): id = the lowest index,
- * thread = 0, n = how many, flags SUM, name = their names joined by ", ". INACTIVE when
+ * of one thread: id = thread = the 1-based thread index, n = 1. A root of several threads
+ * (merged view): id = the lowest index, thread = 0, n = how many, flags SUM. Name: the
+ * entry function and the thread numbers (dp_rep_thread_name: "worker (threads 2-5)"),
+ * "(threads)" for a root no thread has. INACTIVE when
  * no cost. q.thread=N keeps only the row holding thread N. Order: by (lowest) thread
  * index, or as prefs.sort says when it is name or cost. Facts, for every thread T of the
  * profile (1..n_threads): thread_T_tid, thread_T_start_ns, thread_T_end_ns (0 = still
@@ -79,6 +88,17 @@ static int menu_run_facts(struct dp_report *r, const struct dp_profile *p)
 				      dp_profile_str(p, p->origin_note));
 	rc |= dp_rep_fact_str(r, "program", "program", dp_profile_str(p, p->program));
 	rc |= dp_rep_fact_str(r, "command_line", "command line", cmd);
+	rc |= dp_rep_fact_f64(r, "run_seconds", "run time",
+			      p->end_ns > p->start_ns ? (double)(p->end_ns - p->start_ns) * 1e-9
+						      : 0.0);
+	rc |= dp_rep_fact_f64(r, "cpu_seconds", "CPU time sampled",
+			      (double)(p->samples_inside + p->samples_outside) *
+				      (double)p->sample_period_ns * 1e-9);
+	rc |= dp_rep_fact_f64(r, "runtime_share", "samples in deepprof's runtime",
+			      p->samples_inside + p->samples_outside
+				      ? (double)p->samples_inside /
+						(double)(p->samples_inside + p->samples_outside)
+				      : 0.0);
 	rc |= dp_rep_fact_u64(r, "pid", "process id", p->pid);
 	rc |= dp_rep_fact_u64(r, "ppid", "parent process id", p->ppid);
 	rc |= dp_rep_fact_u64(r, "start_ns", "start time (ns since the epoch)", p->start_ns);
@@ -159,24 +179,16 @@ static int menu_top_links(struct dp_report *r, bool time)
 	int rc = 0;
 
 	if (time) {
-		rc |= link_top(r, "Top 100 most expensive procedures: time, self.", DP_METRIC_TIME,
-			       s, k, 0);
-		rc |= link_top(r, "Top 100 most expensive procedures: time, self+descendants.",
-			       DP_METRIC_TIME, t, k, 0);
+		rc |= link_top(r, "Top 100 by time, self", DP_METRIC_TIME, s, k, 0);
+		rc |= link_top(r, "Top 100 by time, total", DP_METRIC_TIME, t, k, 0);
 	}
-	rc |= link_top(r, "Top 100 most frequently called procedures.", DP_METRIC_CALLS, s, k, 0);
-	rc |= link_top(r, "Top 100 most expensive procedures: callseqs, self.", DP_METRIC_CALLSEQS,
-		       s, k, 0);
-	rc |= link_top(r, "Top 100 most expensive procedures: callseqs, self+descendants.",
-		       DP_METRIC_CALLSEQS, t, k, 0);
-	rc |= link_top(r, "Top 100 most expensive procedures: allocations, self.", DP_METRIC_ALLOCS,
-		       s, k, 0);
-	rc |= link_top(r, "Top 100 most expensive procedures: allocations, self+descendants.",
-		       DP_METRIC_ALLOCS, t, k, 0);
-	rc |= link_top(r, "Top 100 most expensive procedures: bytes, self.", DP_METRIC_BYTES, s, k,
-		       0);
-	rc |= link_top(r, "Top 100 most expensive procedures: bytes, self+descendants.",
-		       DP_METRIC_BYTES, t, k, 0);
+	rc |= link_top(r, "Top 100 by calls", DP_METRIC_CALLS, s, k, 0);
+	rc |= link_top(r, "Top 100 by callseqs, self", DP_METRIC_CALLSEQS, s, k, 0);
+	rc |= link_top(r, "Top 100 by callseqs, total", DP_METRIC_CALLSEQS, t, k, 0);
+	rc |= link_top(r, "Top 100 by allocations, self", DP_METRIC_ALLOCS, s, k, 0);
+	rc |= link_top(r, "Top 100 by allocations, total", DP_METRIC_ALLOCS, t, k, 0);
+	rc |= link_top(r, "Top 100 by bytes, self", DP_METRIC_BYTES, s, k, 0);
+	rc |= link_top(r, "Top 100 by bytes, total", DP_METRIC_BYTES, t, k, 0);
 	return rc < 0 ? -DP_ENOMEM : 0;
 }
 
@@ -187,21 +199,14 @@ static int menu_threshold_links(struct dp_report *r, bool time)
 	int rc = 0;
 
 	if (time) {
-		rc |= link_top(r, "Procedures above 0.1% threshold: time, self.", DP_METRIC_TIME, s,
-			       pct, 0.1);
-		rc |= link_top(r, "Procedures above 1% threshold: time, self+descendants.",
-			       DP_METRIC_TIME, t, pct, 1.0);
-		rc |= link_top(r, "Procedures above 1 second threshold: time, self+descendants.",
-			       DP_METRIC_TIME, t, DP_LIMIT_VAL, 1.0);
+		rc |= link_top(r, "At least 0.1% of the time, self", DP_METRIC_TIME, s, pct, 0.1);
+		rc |= link_top(r, "At least 1% of the time, total", DP_METRIC_TIME, t, pct, 1.0);
+		rc |= link_top(r, "At least 1 second, total", DP_METRIC_TIME, t, DP_LIMIT_VAL, 1.0);
 	}
-	rc |= link_top(r, "Procedures above 0.1% threshold: callseqs, self.", DP_METRIC_CALLSEQS, s,
-		       pct, 0.1);
-	rc |= link_top(r, "Procedures above 1% threshold: callseqs, self+descendants.",
-		       DP_METRIC_CALLSEQS, t, pct, 1.0);
-	rc |= link_top(r, "Procedures above 0.1% threshold: bytes, self.", DP_METRIC_BYTES, s, pct,
-		       0.1);
-	rc |= link_top(r, "Procedures above 1% threshold: bytes, self+descendants.",
-		       DP_METRIC_BYTES, t, pct, 1.0);
+	rc |= link_top(r, "At least 0.1% of the callseqs, self", DP_METRIC_CALLSEQS, s, pct, 0.1);
+	rc |= link_top(r, "At least 1% of the callseqs, total", DP_METRIC_CALLSEQS, t, pct, 1.0);
+	rc |= link_top(r, "At least 0.1% of the bytes, self", DP_METRIC_BYTES, s, pct, 0.1);
+	rc |= link_top(r, "At least 1% of the bytes, total", DP_METRIC_BYTES, t, pct, 1.0);
 	return rc < 0 ? -DP_ENOMEM : 0;
 }
 
@@ -211,17 +216,68 @@ static int menu_links(struct dp_report *r)
 	struct dp_query q = r->q;
 	int rc = 0;
 
-	rc |= link_page(r, "Exploring the call graph, starting at the root.", DP_PAGE_ROOT);
+	rc |= link_page(r, "The call graph from the root", DP_PAGE_ROOT);
 	dp_query_reset_params(&q, DP_PAGE_ACTION);
 	q.percent = 90.0;
-	rc |= dp_rep_link(r, "Exploring the call graph, starting at the action.", &q);
-	rc |= link_page(r, "Exploring the program's modules.", DP_PAGE_MODULES);
-	rc |= link_page(r, "Exploring the program's threads.", DP_PAGE_THREADS);
-	rc |= link_page(r, "Flame graph of the call graph.", DP_PAGE_FLAME);
+	rc |= dp_rep_link(r, "Where most of the cost is (action)", &q);
+	rc |= link_page(r, "Modules (source files)", DP_PAGE_MODULES);
+	rc |= link_page(r, "Threads", DP_PAGE_THREADS);
+	rc |= link_page(r, "Flame graph", DP_PAGE_FLAME);
 	if (rc < 0)
 		return -DP_ENOMEM;
 	rc = menu_top_links(r, time);
 	return rc < 0 ? rc : menu_threshold_links(r, time);
+}
+
+/* the note saying how many samples the runtime took in itself, left out of everything */
+static int menu_runtime_note(struct dp_report *r, const struct dp_profile *p)
+{
+	uint64_t in = p->samples_inside, all = in + p->samples_outside;
+
+	if (!in || !all)
+		return 0;
+	r->note =
+		dp_rep_printf(r,
+			      "%.1f%% of the CPU samples (%" PRIu64 " of %" PRIu64 ") fell inside "
+			      "deepprof's own runtime (its hooks and bookkeeping); every cost and "
+			      "percentage below leaves them out.",
+			      100.0 * (double)in / (double)all, in, all);
+	return r->note ? 0 : -DP_ENOMEM;
+}
+
+/* the answers first: the top 5 by self and by total cost, and the hot path */
+static int menu_sections(struct dp_report *r, const struct dp_report_ctx *c)
+{
+	bool time = r->root_total.samples > 10;
+	enum dp_metric m = time ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;
+	struct dp_rep_rows self, total, path;
+	uint32_t end = 0;
+	int rc;
+
+	dp_rep_rows_init(&self, r);
+	dp_rep_rows_init(&total, r);
+	dp_rep_rows_init(&path, r);
+	rc = dp_rep_top_rows(r, c, m, DP_SCOPE_SELF, 5, &self);
+	/* a sort= given orders the 5 (a header clicked), as on the top page */
+	if (rc == 0 && !r->q.sort_default)
+		rc = dp_rep_sort(r, self.rows, self.n, &r->q.prefs);
+	if (rc == 0)
+		rc = dp_rep_section(r, "top_self",
+				    time ? "Top 5 by self time" : "Top 5 by self callseqs", &self);
+	if (rc == 0)
+		rc = dp_rep_top_rows(r, c, m, DP_SCOPE_TOTAL, 5, &total);
+	if (rc == 0 && !r->q.sort_default)
+		rc = dp_rep_sort(r, total.rows, total.n, &r->q.prefs);
+	if (rc == 0)
+		rc = dp_rep_section(r, "top_total",
+				    time ? "Top 5 by total time" : "Top 5 by total callseqs",
+				    &total);
+	if (rc == 0 && c->a->root_clique)
+		rc = dp_rep_hot_path(r, c, m, 90.0, 8, &path, &end);
+	if (rc == 0)
+		rc = dp_rep_section(r, "hot_path", "Hot path (calls holding 90% of the total)",
+				    &path);
+	return rc;
 }
 
 int dp_rep_menu(struct dp_report *r, const struct dp_report_ctx *c)
@@ -236,6 +292,10 @@ int dp_rep_menu(struct dp_report *r, const struct dp_report_ctx *c)
 	rc = menu_run_facts(r, c->p);
 	if (rc == 0)
 		rc = menu_count_facts(r, c);
+	if (rc == 0)
+		rc = menu_runtime_note(r, c->p);
+	if (rc == 0)
+		rc = menu_sections(r, c);
 	return rc < 0 ? rc : menu_links(r);
 }
 
@@ -262,14 +322,6 @@ static int cmp_u32(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* thread_label - the thread's name, or "thread TID" */
-static const char *thread_label(struct dp_report *r, const struct dp_profile *p, uint32_t t)
-{
-	const char *name = dp_profile_str(p, p->threads[t].name);
-
-	return name[0] ? name : dp_rep_printf(r, "thread %" PRIu64, p->threads[t].tid);
-}
-
 /*
  * name_threads - fill @row's id, thread, n and name from the threads whose root is @pd:
  * tr[0..n_tr) sorted by PD. A PD that names its thread (per-thread view) is that thread.
@@ -281,7 +333,6 @@ static int name_threads(struct dp_report *r, const struct dp_report_ctx *c,
 	const struct dp_profile *p = c->p;
 	struct thread_root key = {pd, 0};
 	const struct thread_root *lo = tr, *hi = tr + n_tr;
-	struct dp_buf b;
 
 	row->kind = DP_ENT_THREAD;
 	row->thread = p->pd[pd].thread <= p->n_threads ? p->pd[pd].thread : 0;
@@ -294,27 +345,18 @@ static int name_threads(struct dp_report *r, const struct dp_report_ctx *c,
 			hi = mid;
 	}
 	row->n = 0;
-	dp_buf_init(&b, (size_t)1 << 24);
-	for (const struct thread_root *t = lo; t < tr + n_tr && t->pd == pd; t++) {
+	for (const struct thread_root *t = lo; t < tr + n_tr && t->pd == pd; t++)
 		if (row->n++ == 0)
 			row->id = t->thread;
-		dp_buf_adds(&b, row->n > 1 ? ", " : "");
-		dp_buf_adds(&b, thread_label(r, p, t->thread));
-	}
 	if (row->thread && row->n <= 1) {
 		row->id = row->thread;
 		row->n = 1;
-		row->name = thread_label(r, p, row->thread);
 	} else {
 		row->thread = 0;
 		row->flags |= DP_ROW_SUM;
-		row->name = row->n ? dp_rep_strdup(r, dp_buf_cstr(&b)) : "(threads)";
 	}
-	if (dp_buf_error(&b) || !row->name) {
-		dp_buf_release(&b);
-		return dp_error(DP_ENOMEM, "out of memory naming threads");
-	}
-	dp_buf_release(&b);
+	/* named by what they run and their numbers: the OS names are mostly the program's */
+	row->name = row->n ? dp_rep_thread_name(r, c, pd) : "(threads)";
 	return 0;
 }
 
@@ -455,9 +497,17 @@ int dp_rep_threads(struct dp_report *r, const struct dp_report_ctx *c)
 		return rc;
 	if (l.n > 1)
 		qsort(l.rows, l.n, sizeof(*l.rows), cmp_row_id);
-	if (r->q.prefs.sort != DP_SORT_CONTEXT &&
-	    (rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs)) < 0)
+	if (r->q.prefs.sort == DP_SORT_SOURCE && r->q.prefs.sort_rev) {
+		for (uint32_t i = 0; i < l.n / 2; i++) { /* source order: by thread number */
+			struct dp_rep_row t = l.rows[i];
+
+			l.rows[i] = l.rows[l.n - 1 - i];
+			l.rows[l.n - 1 - i] = t;
+		}
+	} else if (r->q.prefs.sort != DP_SORT_SOURCE &&
+		   (rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs)) < 0) {
 		return rc;
+	}
 	rc = dp_rep_section(r, "threads", NULL, &l);
 	return rc < 0 ? rc : thread_facts(r, c->p);
 }

@@ -3,14 +3,18 @@
  * callers page is rep_callers.c, the site page rep_site.c.
  *
  * page=proc&id=N (or name=F):
- *   subject: the PS row (dp_rep_row_ps: ps_own / ps_desc, all contexts). Title
- *     "Procedure N: NAME".
+ *   subject: the PS row (dp_rep_row_ps: own = ps_own, own + desc = ps_total, all
+ *     contexts). Title "Procedure N: NAME".
  *   section "callers": one row, kind NONE, name "(all callers)", SUM with n = the caller
- *     CSDs, own/desc = the sum of those CSDs' own/desc; ps = the procedure. Callers are the
- *     CSDs calling any PD of the procedure, self-recursive ones (caller PS == the PS)
- *     excluded.
+ *     CSDs, own = the sum of those CSDs' own, own + desc = the procedure's total (every
+ *     cost with the procedure on the stack is under a call from another procedure; zero
+ *     for a procedure nothing calls, the program's root); ps =
+ *     the procedure. Callers are the CSDs calling any PD of the procedure,
+ *     self-recursive ones (caller PS == the PS) excluded.
  *   section "sites": per call site of the procedure (analysis ps_csss) the CSS row
- *     (dp_rep_row_css: the sum over its CSDs), depth 0, sorted by prefs. A site whose
+ *     (dp_rep_row_css: the sum over its CSDs), depth 0, sorted by prefs; the sites of
+ *     one line and callee merged into the first (SUM, n = the sites) unless prefs.split
+ *     (dp_rep_coalesce_sites). A site whose
  *     CSDs reach several callee procedures is MULTI, and is followed at depth 1 by one
  *     row per callee procedure (kind PS, id = callee, css = the site, SUM with n = its
  *     CSDs, own/desc = the sum over its CSDs at this site), sorted by prefs.
@@ -117,7 +121,15 @@ static int proc_callers(struct dp_report *r, const struct dp_report_ctx *c, uint
 	}
 	row->own = a->ps_own[ps];
 	dp_costs_sub(&row->own, &a->ps_self_own[ps]);
-	row->desc = a->ps_in_desc[ps];
+	/* every cost with the procedure on the stack is under a call from another
+	 * procedure: the total of those calls is the procedure's */
+	if (k) {
+		row->desc = r->subject.desc;
+		dp_inherit_add(&row->desc, &(struct dp_inherit){a->ps_self_own[ps].samples,
+								a->ps_self_own[ps].callseqs,
+								a->ps_self_own[ps].allocs,
+								a->ps_self_own[ps].alloc_bytes});
+	}
 	row->n = k;
 	rc = dp_rep_section(r, "callers", "Callers", &l);
 	if (rc == 0)
@@ -200,6 +212,8 @@ int dp_rep_proc(struct dp_report *r, const struct dp_report_ctx *c)
 		rc = dp_rep_rows_room(&l, ns);
 	for (uint32_t i = 0; i < ns && rc == 0; i++)
 		rc = proc_site(r, c, sites[i], &l);
+	if (rc == 0)
+		rc = dp_rep_coalesce_sites(r, &l, 0);
 	if (rc == 0)
 		rc = dp_rep_sort(r, l.rows, l.n, &r->q.prefs);
 	if (rc == 0)

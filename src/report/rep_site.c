@@ -6,9 +6,11 @@
  * page=site&id=N:
  *   subject: the CSS row. Title "Call site N: CALLER -> CALLEE".
  *   section "contexts": one CSD row per CSD of the site (name = the callee, clique = the
- *     callee's clique, thread = the thread) with n = THE CALLER'S CLIQUE (SUM is not set:
+ *     callee's clique, thread = the thread, path = the call path down to the callee,
+ *     dp_rep_path) with n = THE CALLER'S CLIQUE (SUM is not set:
  *     n is not a count here), sorted by cost descending (prefs' cost if sort=cost, else
- *     total time, or total callseqs without samples), then only bunch K (bunch=K,
+ *     total time, or total callseqs without samples; ascending for sort=cost with
+ *     sort_rev: every context names the same callee), then only bunch K (bunch=K,
  *     size=S, as on the callers page) is kept.
  *   facts: contexts. links: "caller" (proc page of the caller), "callee" (when single).
  */
@@ -119,6 +121,8 @@ static struct site_ctx *site_contexts(struct dp_report *r, const struct dp_repor
 		x[i] = (struct site_ctx){
 			dp_rep_row_metric(&row, by->sort_metric, by->sort_scope, by->sort_per),
 			last_name, ids[i], i};
+		if (by->sort_rev) /* ascending: the order of the negated values */
+			x[i].v = -x[i].v;
 	}
 	return x;
 }
@@ -146,6 +150,7 @@ int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c)
 		by.sort_metric = a->root_total.samples ? DP_METRIC_TIME : DP_METRIC_CALLSEQS;
 		by.sort_scope = DP_SCOPE_TOTAL;
 		by.sort_per = DP_PER_OVERALL;
+		by.sort_rev = false;
 	}
 	n = dp_csr_count(&a->css_csds, css);
 	x = site_contexts(r, c, css, &by);
@@ -164,6 +169,9 @@ int dp_rep_site(struct dp_report *r, const struct dp_report_ctx *c)
 			return -DP_ENOMEM;
 		dp_rep_row_csd(r, c, x[i].csd, row);
 		row->n = a->pd_clique[p->csd[x[i].csd].caller];
+		row->path = dp_rep_path(r, c, p->csd[x[i].csd].caller, row->ps);
+		if (!row->path)
+			return -DP_ENOMEM;
 	}
 	if (rc == 0)
 		rc = dp_rep_section(r, "contexts", "Contexts", &l);

@@ -44,6 +44,10 @@ static dp_rep_builder dp_rep_builder_of(enum dp_page page)
 		return dp_rep_flame;
 	case DP_PAGE_FLAME_CALLERS:
 		return dp_rep_flame_callers;
+	case DP_PAGE_SANDWICH:
+		return dp_rep_sandwich;
+	case DP_PAGE_SEARCH:
+		return dp_rep_search;
 	case DP_PAGE_DUMP_PS:
 	case DP_PAGE_DUMP_PD:
 	case DP_PAGE_DUMP_CSS:
@@ -134,9 +138,12 @@ int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 	r->root_total = ctx->a->root_total;
 	r->sample_period_ns = ctx->p->sample_period_ns;
 	r->imported = ctx->p->origin != 0;
+	r->has_libs = ctx->has_libs;
 	r->measured = r->imported ? ctx->p->metrics : DP_CSD_FIELDS_KNOWN;
 	r->title = "";
 	rc = build(r, ctx);
+	if (rc == 0 && r->err)
+		rc = dp_error(DP_ENOMEM, "out of memory building a report");
 	if (rc < 0) {
 		dp_report_free(r);
 		return rc;

@@ -40,14 +40,15 @@ enum dp_ent {
 #define DP_ROW_INACTIVE                                                    \
 	0x02u /* never called / zero cost: the display hides it unless the \
 		 matching DP_SHOW_INACTIVE_* preference is on */
-#define DP_ROW_MULTI                                                                 \
-	0x04u		     /* a call site with several callees: a summary row, its \
-				callees follow at depth + 1 (unless summarise is on) */
-#define DP_ROW_SUM     0x08u /* a sum over several nodes (n says how many) */
-#define DP_ROW_CONTOUR 0x10u /* regrouped by contour exclusion */
-#define DP_ROW_SELF    0x20u /* the subject itself (a recursive caller, a clique member) */
-#define DP_ROW_TAIL    0x40u /* a call through a tail-call site (docs/FORMAT.md, CSS kind tail) */
-#define DP_ROW_REGION  0x80u /* the row's procedure is a region (deepprof_enter/leave) */
+#define DP_ROW_MULTI                                                                  \
+	0x04u		      /* a call site with several callees: a summary row, its \
+				 callees follow at depth + 1 (unless summarise is on) */
+#define DP_ROW_SUM     0x08u  /* a sum over several nodes (n says how many) */
+#define DP_ROW_CONTOUR 0x10u  /* regrouped by contour exclusion */
+#define DP_ROW_SELF    0x20u  /* the subject itself (a recursive caller, a clique member) */
+#define DP_ROW_TAIL    0x40u  /* a call through a tail-call site (docs/FORMAT.md, CSS kind tail) */
+#define DP_ROW_REGION  0x80u  /* the row's procedure is a region (deepprof_enter/leave) */
+#define DP_ROW_THREAD  0x100u /* a thread's root, named by its entry (dp_rep_thread_name) */
 
 /*
  * One row. The costs are the row's node's (or the sum over the nodes it stands for):
@@ -74,6 +75,9 @@ struct dp_rep_row {
 	uint64_t n;	 /* DP_ROW_SUM: how many nodes were summed */
 	struct dp_costs own;
 	struct dp_inherit desc;
+	const char *path; /* rows that can repeat (a context of a callers or site page): the
+			     call path to it ("main > parse > expr", dp_rep_path), else NULL
+			     or "" */
 };
 
 struct dp_rep_section {
@@ -81,6 +85,8 @@ struct dp_rep_section {
 	const char *id;	   /* a stable key for JSON and HTML anchors ("ancestors", "sites"...) */
 	uint32_t n_rows;
 	struct dp_rep_row *rows;
+	bool costless; /* its rows name things and carry no costs (a flame page's "members"):
+			  a comparison with a base leaves them out */
 };
 
 enum dp_fact_type { DP_FACT_U64 = 0, DP_FACT_STR, DP_FACT_F64 };
@@ -151,6 +157,42 @@ struct dp_report_ctx {
 						   pages scan */
 	uint32_t flame_max_nodes; /* the most nodes a flame page keeps (0: the default,
 				     DP_FLAME_MAX_NODES of report_int.h) */
+	bool has_libs;		  /* the file has library leaves (libs=fold makes a difference) */
+	/* what comparisons keep of this profile's contexts from one query to the next
+	   (dp_cmp_memo_new()), or NULL: each comparison works it out again */
+	struct dp_cmp_memo *cmp_memo;
+};
+
+/* dp_cmp_memo_new - an empty memo of one analysis's contexts for comparisons
+ * (dp_report_ctx.cmp_memo: each clique's paths from its entry, found once); free it
+ * with dp_cmp_memo_free() before the analysis. NULL on out of memory. Not thread-safe:
+ * one query at a time. */
+struct dp_cmp_memo *dp_cmp_memo_new(void);
+
+/* dp_cmp_memo_free - free @m (NULL is fine). */
+void dp_cmp_memo_free(struct dp_cmp_memo *m);
+
+/* A row's counterpart in the base profile of a comparison (dp_report_compare()). */
+struct dp_rep_base {
+	bool found;	     /* the row's node is in the base profile */
+	struct dp_costs own; /* its costs there (zero when not found) */
+	struct dp_inherit desc;
+};
+
+/* A report's page compared with the same page of a base profile. */
+struct dp_rep_compare {
+	const char *base_name;	      /* the base profile, as the front end names it */
+	bool found;		      /* the base has the page (its subject): else no row is
+					 found and every value is new */
+	bool absolute;		      /* time in seconds, not as a share of each run's samples */
+	enum dp_metric metric;	      /* what is compared: the page's metric (top, flame
+					 graphs), its sort's when by cost, else total time */
+	enum dp_scope scope;	      /* (total callseqs without samples) */
+	struct dp_inherit base_total; /* the base's root total (the 100 % of its shares) */
+	uint64_t base_period_ns;      /* the base's sampling period */
+	struct dp_rep_base subject;   /* the subject's counterpart */
+	struct dp_rep_base **rows;    /* [section][row]: each row's counterpart */
+	uint32_t n_rows, n_found;     /* rows in all sections, and those found in the base */
 };
 
 struct dp_report {
@@ -175,12 +217,18 @@ struct dp_report {
 	   with any cost are not DP_ROW_INACTIVE (no calls is not no activity) */
 	bool imported;
 	uint32_t measured;
+	bool has_libs; /* the file has library leaves: the display offers libs=fold */
 	/* pages of long lists (callers, top): items in all, this page, pages in all */
 	uint64_t n_items;
 	uint32_t bunch, n_bunches;
 	/* dp_rep_ps_name()'s names, made once per report: [q * (n_ps + 1) + ps], q = 1 when
 	   module-qualified (NULL until first used; not part of the answer) */
 	const char **ps_names;
+	/* a failure met where none can be returned (a row maker naming a thread): the build
+	   fails with it (0 = none) */
+	int err;
+	/* the comparison with a base profile (dp_report_compare()), NULL without one */
+	struct dp_rep_compare *cmp;
 };
 
 /*
@@ -191,6 +239,28 @@ struct dp_report {
  */
 int dp_report_build(const struct dp_report_ctx *ctx, const struct dp_query *q,
 		    struct dp_report **out);
+
+/* How dp_report_compare() compares. */
+struct dp_compare_opts {
+	const char *base_name; /* the base's name for the pages (copied), NULL: "base" */
+	bool absolute;	       /* time in seconds rather than as a share of each run */
+};
+
+/*
+ * dp_report_compare - set r->cmp: report @r (built by dp_report_build() about @ctx) beside
+ * the same page of the base profile @base (both borrowed for the call). The page's ids
+ * are translated into @base's: procedures match by name and source file (unnamed ones by
+ * address), contexts and cliques by the chain of procedures from the root (thread roots
+ * by thread), call sites by caller, callee and line, modules by path. Each row of each
+ * section is matched with the base's row of the same kind, name, callee and file under
+ * the same chain of rows above it (of several, the one at the same line); lists (top,
+ * callers, modules) are searched whole in the base, flame graphs with min=0 (to the node
+ * cap). A page the base lacks (a procedure only the new profile has) compares with
+ * nothing: r->cmp->found is false, and so is every row's.
+ * Return: 0, or -DP_ENOMEM (r->cmp then unset).
+ */
+int dp_report_compare(struct dp_report *r, const struct dp_report_ctx *ctx,
+		      const struct dp_report_ctx *base, const struct dp_compare_opts *o);
 
 /* dp_report_free - free @r (NULL is fine). */
 void dp_report_free(struct dp_report *r);

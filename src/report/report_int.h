@@ -109,6 +109,26 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
 			   uint32_t ctx_module);
 
 /*
+ * dp_rep_thread_name - the name of thread root PD @pd: its entry function (the costliest
+ * procedure it calls) and its thread numbers, "worker (thread 2)", "worker (threads
+ * 2-5)"; in the arena (never NULL: "<thread>" on out of memory). The row makers name
+ * thread PDs so.
+ */
+const char *dp_rep_thread_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd);
+
+#define DP_REP_PATH_MAX 256 /* most procedures a path names (dp_rep_path) */
+
+/*
+ * dp_rep_path - the call path of PD @pd: the procedures from its thread's entry down to
+ * @pd's, then @last_ps (0: none), joined by " > " ("main > parse > expr"); up the clique
+ * tree (a recursion's members after its entry), at most DP_REP_PATH_MAX names ("... > "
+ * first when cut); "" for a thread's root (no procedure above). In the arena; NULL on
+ * out of memory (-DP_ENOMEM set).
+ */
+const char *dp_rep_path(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+			uint32_t last_ps);
+
+/*
  * Row makers: fill @row (already zeroed, from dp_rep_rows_add()) for one node, with its
  * costs, name, position and links; depth and flags beyond the node's own are the
  * caller's. RECURSIVE and INACTIVE are set by the makers where they apply.
@@ -117,10 +137,13 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
  * clique = the callee's clique, ps = the callee, own/desc = the CSD's */
 void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t csd,
 		    struct dp_rep_row *row);
-/* a procedure in one context: own = PD own, desc = PD desc, clique = its clique */
+/* a procedure in one context: own = PD own, desc = PD desc, clique = its clique; in a
+ * clique of several PDs (a recursion through several procedures), own + desc = the
+ * clique's total (which member called which is not kept) */
 void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
 		   struct dp_rep_row *row);
-/* a procedure over all contexts: ps_own / ps_desc, position = its definition */
+/* a procedure over all contexts: own = ps_own, own + desc = ps_total (its total: the
+ * cost with it on the stack, counted once), position = its definition */
 void dp_rep_row_ps(struct dp_report *r, const struct dp_report_ctx *c, uint32_t ps,
 		   struct dp_rep_row *row);
 /* a static call site over all contexts: css_own / css_desc; name = the statically known
@@ -138,6 +161,16 @@ void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, 
 void dp_rep_row_module(struct dp_report *r, const struct dp_report_ctx *c, uint32_t module,
 		       struct dp_rep_row *row);
 
+/*
+ * dp_rep_coalesce_sites - unless prefs.split, merge the call-site rows of @l from @first
+ * on (rows of one depth, each maybe followed by deeper ones) that are one call as the
+ * source says: the same file and line, the same callee procedure, the same kind (an
+ * unrolled loop makes a dozen sites of one line): the first keeps its place and ids
+ * (its links), gets the others' costs, SUM and n = the sites merged; rows with rows
+ * under them (MULTI) stay apart. Return: 0 or -DP_ENOMEM.
+ */
+int dp_rep_coalesce_sites(struct dp_report *r, struct dp_rep_rows *l, uint32_t first);
+
 /* dp_rep_row_add_costs - @dst's own and desc += @src's (for sums; sets DP_ROW_SUM, n++). */
 void dp_rep_row_add_costs(struct dp_rep_row *dst, const struct dp_rep_row *src);
 
@@ -149,7 +182,9 @@ double dp_rep_row_metric(const struct dp_rep_row *row, enum dp_metric m, enum dp
 /*
  * dp_rep_sort - sort rows [0, n) of @rows that are all at the same depth, keeping each
  * row's following deeper rows attached to it, as @prefs says: by position (file, line,
- * then name), by name, or by cost (descending, ties by name). Stable.
+ * then name), by name, or by cost (descending, ties by name), each the other way round
+ * when prefs->sort_rev is set (a reversed comparison: ties still keep their order).
+ * Stable.
  * Return: 0 or -DP_ENOMEM.
  */
 int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
@@ -169,6 +204,34 @@ int dp_rep_str_ranks(struct dp_report *r, const char *const *s, uint32_t n, uint
 
 /* The page builders, one per page (or family); each fills @r (r->q is set) or returns a
  * negative dp_err with the message set. */
+/* rep_compare_map.c: the nodes of profile @a found in profile @b (dp_report_compare()) */
+/* dp_cmp_ps - the procedure of @b that is @a's procedure @ps (name and file), 0 if none */
+uint32_t dp_cmp_ps(const struct dp_report_ctx *a, uint32_t ps, const struct dp_report_ctx *b);
+/* What the chains of one profile's contexts keep from call to call (dp_cmp_memo_new()):
+ * each clique's breadth-first search from its entry, done once. */
+struct dp_cmp_memo {
+	uint32_t *parent;	  /* [pd]: the member PD it is reached from in its clique (0 for an
+				     entry or none), for the members of the cliques searched */
+	uint8_t *done;		  /* [clique]: searched */
+	uint32_t n_pd, n_cliques; /* the sizes the arrays were made for (0: not yet) */
+};
+/* dp_cmp_pd - into *@out the PD of @b reached from the root by the chain of procedures
+ * that reaches @a's PD @pd (0 if none); @m is @a's memo. Return: 0 or -DP_ENOMEM. */
+int dp_cmp_pd(const struct dp_report_ctx *a, struct dp_cmp_memo *m, uint32_t pd,
+	      const struct dp_report_ctx *b, uint32_t *out);
+/* dp_cmp_row_node - into *@out the id in @b of the node row @row of a report about @a
+ * stands for (a PD, CSD, clique, call site, procedure or module; 0 if none or another
+ * kind), found as dp_cmp_pd() and dp_cmp_query() find them; @m is @a's memo.
+ * Return: 0 or -DP_ENOMEM. */
+int dp_cmp_row_node(const struct dp_report_ctx *a, struct dp_cmp_memo *m,
+		    const struct dp_rep_row *row, const struct dp_report_ctx *b, uint32_t *out);
+/* dp_cmp_query - the query of report @r (about @a, memo @m) as a query about @b into @out: the
+ * subject's ids translated, every item of a list (bunch 1 of any size, top's every rank),
+ * flame graphs at min=0. Return: 1, 0 when @b has no counterpart of the subject, or
+ * -DP_ENOMEM. */
+int dp_cmp_query(const struct dp_report_ctx *a, struct dp_cmp_memo *m, const struct dp_report *r,
+		 const struct dp_report_ctx *b, struct dp_query *out);
+
 int dp_rep_menu(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_menu.c */
 int dp_rep_threads(struct dp_report *r, const struct dp_report_ctx *c); /* rep_menu.c */
 int dp_rep_clique(struct dp_report *r, const struct dp_report_ctx *c);	/* rep_clique.c: */
@@ -182,7 +245,24 @@ int dp_rep_module(struct dp_report *r, const struct dp_report_ctx *c);	/* module
 int dp_rep_top(struct dp_report *r, const struct dp_report_ctx *c);
 int dp_rep_flame(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame.c */
 int dp_rep_flame_callers(struct dp_report *r, const struct dp_report_ctx *c);
-int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c); /* rep_dump.c: all 5 */
+int dp_rep_sandwich(struct dp_report *r, const struct dp_report_ctx *c); /* rep_flame_callees.c */
+int dp_rep_dump(struct dp_report *r, const struct dp_report_ctx *c);	 /* rep_dump.c: all 5 */
+int dp_rep_search(struct dp_report *r, const struct dp_report_ctx *c);	 /* rep_search.c */
+
+/* dp_rep_top_rows - the PS rows of the @n procedures (functions and regions) with the
+ * largest non-zero value of @m in @scope, largest first, appended to @l, as the top page
+ * ranks them (rep_list.c). Return: 0 or -DP_ENOMEM. */
+int dp_rep_top_rows(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    enum dp_scope scope, uint32_t n, struct dp_rep_rows *l);
+
+/*
+ * dp_rep_hot_path - the action page's descent (rep_clique.c): from the root clique, while
+ * exactly one child clique holds at least @pct % of the root total of @m (not calls) and
+ * fewer than @max_steps are made, a CSD row (dp_rep_row_csd) of the crossing call into
+ * it appended to @path; *@end = the clique reached. Return: 0 or -DP_ENOMEM.
+ */
+int dp_rep_hot_path(struct dp_report *r, const struct dp_report_ctx *c, enum dp_metric m,
+		    double pct, uint32_t max_steps, struct dp_rep_rows *path, uint32_t *end);
 
 /* dp_rep_subject_proc - the procedure of a proc or callers page (@id, or r->q.name),
  * with r->subject set to its row. Return: its PS id, or a negative enum dp_err. */
@@ -190,11 +270,24 @@ int dp_rep_subject_proc(struct dp_report *r, const struct dp_report_ctx *c, uint
 
 /*
  * dp_rep_resolve_proc - the PS the query names for a procedure page: @id if non-zero
- * (checked against 1..n_ps), else the procedure whose name equals q.name exactly (if
- * several match: -DP_EUSAGE listing up to 10 candidates with their ids and files).
- * Return: the PS id (> 0) or a negative dp_err (-DP_ENOENT: "no procedure ..."), message set.
+ * (checked against 1..n_ps), else the procedure q.name names (report_names.c): its name
+ * (demangled or linkage) exactly, else as typed (dp_rep_name_like: without its parameter
+ * list, "..." for any text), optionally after "file.c: " (a module's base name). Several
+ * matching: -DP_EUSAGE listing up to 10 with their ids, names and files.
+ * Return: the PS id (> 0) or a negative dp_err (-DP_ENOENT: "no procedure ...", with the
+ * nearest name by edit distance when one is near), message set.
  */
 int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id);
+
+/* dp_rep_name_base - the length of @name without its parameter list and the qualifiers
+ * after it ("ns::f(int) const" -> 4, "ns::f"); strlen(@name) when it has none. */
+size_t dp_rep_name_base(const char *name);
+
+/* dp_rep_name_like - whether @name answers to @pat as a user types it: equal, with "..."
+ * (a run of three dots or more, as a shortened name may show "....)") in @pat standing
+ * for any text, and, when @pat has no '(', up to @name's parameter list
+ * ("Json::throwLogicError" answers for "Json::throwLogicError(std::string const&)"). */
+bool dp_rep_name_like(const char *pat, const char *name);
 
 /* dp_rep_check_id - 0 if 1 <= @id <= @n, else -DP_ENOENT "unknown WHAT id=ID (valid:
  * 1..N)"; id 0 gives -DP_EUSAGE "page P needs id=N". */

@@ -11,7 +11,7 @@
 #include "report_int.h"
 
 /* The schema version: bump on any incompatible change (docs/REPORTS.md). */
-#define DP_REPORT_SCHEMA 1
+#define DP_REPORT_SCHEMA 2
 
 /* Pretty layout: top-level members, sections, section members and rows one per line;
  * a row, a fact or a link on one line. */
@@ -19,7 +19,7 @@
 #define DP_JSON_PRETTY_FLAT 2u
 
 static const char *const dp_row_flag_names[] = {
-	"recursive", "inactive", "multi", "sum", "contour", "self", "tail", "region",
+	"recursive", "inactive", "multi", "sum", "contour", "self", "tail", "region", "thread",
 };
 
 /* A row is always one compact line: it is written straight into the buffer, member
@@ -88,8 +88,26 @@ static void json_inherit(struct dp_json *j, const char *key, const struct dp_inh
 	dp_json_end_object(j);
 }
 
-/* The members of a row, compact (the object's braces are the caller's). */
-static void json_row_members(struct dp_buf *o, const struct dp_rep_row *row)
+/* ,"base": the costs of a row's counterpart in a comparison's base profile, or null. */
+static void json_row_base(struct dp_buf *o, const struct dp_rep_base *b)
+{
+	if (!b->found) {
+		dp_buf_adds(o, ",\"base\":null");
+		return;
+	}
+	dp_buf_adds(o, ",\"base\":{\"found\":true");
+	json_own(o, &b->own);
+	JR_U64(o, ",\"desc\":{\"samples\":", b->desc.samples);
+	JR_U64(o, ",\"callseqs\":", b->desc.callseqs);
+	JR_U64(o, ",\"allocs\":", b->desc.allocs);
+	JR_U64(o, ",\"bytes\":", b->desc.alloc_bytes);
+	dp_buf_add(o, "}}", 2);
+}
+
+/* The members of a row, compact (the object's braces are the caller's), with its
+ * counterpart @b in a comparison's base (NULL: no comparison). */
+static void json_row_members(struct dp_buf *o, const struct dp_rep_row *row,
+			     const struct dp_rep_base *b)
 {
 	JR_STR(o, "\"kind\":", dp_ent_name(row->kind));
 	JR_U64(o, ",\"id\":", row->id);
@@ -110,19 +128,28 @@ static void json_row_members(struct dp_buf *o, const struct dp_rep_row *row)
 	JR_U64(o, ",\"callseqs\":", row->desc.callseqs);
 	JR_U64(o, ",\"allocs\":", row->desc.allocs);
 	JR_U64(o, ",\"bytes\":", row->desc.alloc_bytes);
+	/* own + desc, said once: for a procedure its total (the cost with it on the stack) */
+	JR_U64(o, "},\"total\":{\"samples\":", row->own.samples + row->desc.samples);
+	JR_U64(o, ",\"callseqs\":", row->own.callseqs + row->desc.callseqs);
+	JR_U64(o, ",\"allocs\":", row->own.allocs + row->desc.allocs);
+	JR_U64(o, ",\"bytes\":", row->own.alloc_bytes + row->desc.alloc_bytes);
 	dp_buf_addc(o, '}');
+	if (row->path && row->path[0])
+		JR_STR(o, ",\"path\":", row->path);
+	if (b)
+		json_row_base(o, b);
 }
 
 /* A row as one compact object (its members never indented: the layout keeps j->pretty
  * at most the depth the row is written at; a deeper one is clamped for the row). */
-static void json_row(struct dp_json *j, const struct dp_rep_row *row)
+static void json_row(struct dp_json *j, const struct dp_rep_row *row, const struct dp_rep_base *b)
 {
 	unsigned saved = j->pretty;
 
 	dp_json_begin_object(j);
 	if (j->pretty >= j->depth)
 		j->pretty = j->depth - 1;
-	json_row_members(j->out, row);
+	json_row_members(j->out, row, b);
 	j->last = 'v';
 	dp_json_end_object(j);
 	j->pretty = saved;
@@ -146,7 +173,7 @@ static void json_sections(struct dp_json *j, const struct dp_report *r)
 		dp_json_key(j, "rows");
 		dp_json_begin_array(j);
 		for (uint32_t i = 0; i < sec->n_rows; i++)
-			json_row(j, &sec->rows[i]);
+			json_row(j, &sec->rows[i], r->cmp ? &r->cmp->rows[s][i] : NULL);
 		dp_json_end_array(j);
 		dp_json_end_object(j);
 	}
@@ -222,7 +249,7 @@ static void json_head(struct dp_json *j, const struct dp_report *r, struct dp_bu
 		unsigned saved = j->pretty;
 
 		j->pretty = saved ? 1 : 0; /* the subject on one line, like a row */
-		json_row(j, &r->subject);
+		json_row(j, &r->subject, r->cmp ? &r->cmp->subject : NULL);
 		j->pretty = saved;
 	} else {
 		dp_json_null(j);
@@ -243,6 +270,28 @@ static void json_measured(struct dp_json *j, const struct dp_report *r)
 		if (r->measured & (1u << i))
 			dp_json_str(j, names[i]);
 	dp_json_end_array(j);
+}
+
+/* "compare": what a comparison with a base profile compares (absent without one). */
+static void json_compare(struct dp_json *j, const struct dp_report *r)
+{
+	const struct dp_rep_compare *c = r->cmp;
+
+	if (!c)
+		return;
+	dp_json_key(j, "compare");
+	dp_json_begin_object(j);
+	dp_json_kv_str(j, "base", c->base_name);
+	dp_json_kv_bool(j, "found", c->found);
+	dp_json_kv_str(j, "metric", dp_metric_name(c->metric));
+	dp_json_kv_str(j, "scope", c->scope == DP_SCOPE_TOTAL ? "total" : "self");
+	dp_json_kv_str(j, "unit",
+		       c->metric == DP_METRIC_TIME ? c->absolute ? "ns" : "share" : "count");
+	json_inherit(j, "base_totals", &c->base_total);
+	dp_json_kv_u64(j, "base_sample_period_ns", c->base_period_ns);
+	dp_json_kv_u64(j, "rows", c->n_rows);
+	dp_json_kv_u64(j, "rows_found", c->n_found);
+	dp_json_end_object(j);
 }
 
 int dp_report_json(const struct dp_report *r, bool pretty, struct dp_buf *out)
@@ -267,6 +316,7 @@ int dp_report_json(const struct dp_report *r, bool pretty, struct dp_buf *out)
 	dp_json_kv_u64(&j, "sample_period_ns", r->sample_period_ns);
 	json_measured(&j, r);
 	json_pager(&j, r);
+	json_compare(&j, r);
 	rc = dp_json_end_object(&j);
 	if (pretty)
 		dp_buf_addc(out, '\n');

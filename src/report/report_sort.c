@@ -23,6 +23,19 @@ struct sort_group {
 	const struct dp_rep_row *row;
 };
 
+/* sort_name - the name a row sorts by: its procedure's, without the "file.c: " the
+ * module qualification puts before it (dp_rep_ps_name), so that names sort as names */
+static const char *sort_name(const struct dp_rep_row *row)
+{
+	const char *s = row->name, *colon;
+
+	if (row->kind == DP_ENT_MODULE || row->kind == DP_ENT_OBJECT ||
+	    !(colon = strstr(s, ": ")) || colon == s || colon[-1] == ':' ||
+	    memchr(s, ' ', (size_t)(colon - s)))
+		return s;
+	return colon + 2;
+}
+
 /* cmp_str - strcmp with NULL (unknown) after every string */
 static int cmp_str(const char *a, const char *b)
 {
@@ -105,16 +118,16 @@ static void sort_prefix(struct sort_group *g, enum dp_sort how, uint32_t rank)
 	case DP_SORT_COST: /* keys are >= 0: their bits order as they do; descending */
 		memcpy(&bits, &g->key, sizeof(bits));
 		g->pre = ~bits;
-		g->sub = dp_rep_str_bytes(row->name, 0, 8);
+		g->sub = dp_rep_str_bytes(sort_name(row), 0, 8);
 		break;
 	case DP_SORT_NAME:
-		g->pre = dp_rep_str_bytes(row->name, 0, 8);
-		g->sub = dp_rep_str_bytes(row->name, 8, 8);
+		g->pre = dp_rep_str_bytes(sort_name(row), 0, 8);
+		g->sub = dp_rep_str_bytes(sort_name(row), 8, 8);
 		break;
-	case DP_SORT_CONTEXT:
+	case DP_SORT_SOURCE:
 	default:
 		g->pre = (uint64_t)rank << 32 | row->line;
-		g->sub = dp_rep_str_bytes(row->name, 0, 8);
+		g->sub = dp_rep_str_bytes(sort_name(row), 0, 8);
 		break;
 	}
 }
@@ -125,7 +138,7 @@ static int sort_prefixes(struct dp_report *r, struct sort_group *g, uint32_t ng,
 	const char **files = NULL;
 	uint32_t *rank = NULL;
 
-	if (how == DP_SORT_CONTEXT) {
+	if (how == DP_SORT_SOURCE) {
 		files = dp_arena_array(&r->arena, ng, sizeof(*files));
 		rank = dp_arena_array(&r->arena, ng, sizeof(*rank));
 		if (!files || !rank)
@@ -153,33 +166,44 @@ static int group_cmp(const struct sort_group *x, const struct sort_group *y, enu
 	case DP_SORT_COST:
 		if (x->key != y->key)
 			return x->key > y->key ? -1 : 1;
-		return strcmp(a->name, b->name);
+		return strcmp(sort_name(a), sort_name(b));
 	case DP_SORT_NAME:
-		c = strcmp(a->name, b->name);
+		c = strcmp(sort_name(a), sort_name(b));
 		if (c)
 			return c;
 		c = cmp_str(a->file, b->file);
 		return c ? c : (a->line > b->line) - (a->line < b->line);
-	case DP_SORT_CONTEXT:
+	case DP_SORT_SOURCE:
 	default:
 		c = cmp_str(a->file, b->file);
 		if (c)
 			return c;
 		if (a->line != b->line)
 			return a->line < b->line ? -1 : 1;
-		return strcmp(a->name, b->name);
+		return strcmp(sort_name(a), sort_name(b));
 	}
 }
 
-/* group_less - whether group @a goes before group @b in order @how (stable: ties keep
- * their order) */
-static inline bool group_less(enum dp_sort how, const struct sort_group *a,
-			      const struct sort_group *b)
+/* The order of a sort: the key (enum dp_sort) and, in bit 4, the reversed direction. */
+#define SORT_REV 0x10u
+
+/* order_cmp - group_cmp() in @order's direction */
+static inline int order_cmp(const struct sort_group *x, const struct sort_group *y, unsigned order)
 {
-	return group_cmp(a, b, how) < 0;
+	enum dp_sort how = (enum dp_sort)(order & 0xfu);
+
+	return order & SORT_REV ? group_cmp(y, x, how) : group_cmp(x, y, how);
 }
 
-DP_MERGE_SORT_DEFINE(merge_sort, struct sort_group, enum dp_sort, group_less)
+/* group_less - whether group @a goes before group @b in @order (stable: ties keep their
+ * order) */
+static inline bool group_less(unsigned order, const struct sort_group *a,
+			      const struct sort_group *b)
+{
+	return order_cmp(a, b, order) < 0;
+}
+
+DP_MERGE_SORT_DEFINE(merge_sort, struct sort_group, unsigned, group_less)
 
 int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
 		const struct dp_prefs *prefs)
@@ -187,6 +211,7 @@ int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
 	struct sort_group *g, *tmp;
 	struct dp_rep_row *copy;
 	uint32_t ng = 0, top, k = 1;
+	unsigned order = (unsigned)prefs->sort | (prefs->sort_rev ? SORT_REV : 0);
 
 	if (n < 2)
 		return 0;
@@ -209,7 +234,7 @@ int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
 	}
 	if (sort_prefixes(r, g, ng, prefs->sort) < 0)
 		return -DP_ENOMEM;
-	while (k < ng && group_cmp(&g[k - 1], &g[k], prefs->sort) <= 0)
+	while (k < ng && order_cmp(&g[k - 1], &g[k], order) <= 0)
 		k++;
 	if (k >= ng)
 		return 0; /* already in order (rows often come in position order) */
@@ -217,7 +242,7 @@ int dp_rep_sort(struct dp_report *r, struct dp_rep_row *rows, uint32_t n,
 	copy = dp_arena_array(&r->arena, n, sizeof(*copy));
 	if (!tmp || !copy)
 		return dp_error(DP_ENOMEM, "out of memory sorting %u rows", n);
-	if (merge_sort(g, tmp, ng, prefs->sort) != g)
+	if (merge_sort(g, tmp, ng, order) != g)
 		memcpy(g, tmp, (size_t)ng * sizeof(*g));
 	/* the comparisons are over: now the rows may move */
 	memcpy(copy, rows, (size_t)n * sizeof(*copy));

@@ -110,6 +110,7 @@ int dp_rep_section(struct dp_report *r, const char *id, const char *title,
 	s->title = title;
 	s->n_rows = l ? l->n : 0;
 	s->rows = l ? l->rows : NULL;
+	s->costless = false;
 	return 0;
 }
 
@@ -278,6 +279,137 @@ const char *dp_rep_ps_name(struct dp_report *r, const struct dp_report_ctx *c, u
 	return q;
 }
 
+/* thread_entry - the procedure thread root PD @pd calls (the costliest if several), 0
+ * if none */
+static uint32_t thread_entry(const struct dp_report_ctx *c, uint32_t pd)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t n = dp_csr_count(&c->a->pd_csds, pd), best = 0;
+	const uint32_t *ids = dp_csr_items(&c->a->pd_csds, pd);
+	uint64_t most = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct dp_csd *d = &p->csd[ids[i]];
+		struct dp_inherit desc = dp_analysis_csd_desc(c->a, ids[i]);
+		uint64_t v = d->samples + desc.samples + d->callseqs + desc.callseqs + d->calls;
+
+		if (!best || v > most) {
+			best = p->pd[d->callee].ps;
+			most = v;
+		}
+	}
+	return best;
+}
+
+/* thread_numbers - "thread N", or "threads N, M" / "threads N-M" for the threads whose
+ * root is @pd (a thread root of the merged view stands for several), into @b */
+static void thread_numbers(const struct dp_report_ctx *c, uint32_t pd, struct dp_buf *b)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t n = 0, run_lo = 0, run_hi = 0, shown = 0;
+
+	for (uint32_t t = 1; t <= p->n_threads; t++)
+		n += p->threads[t].root_pd == pd;
+	if (n == 0) { /* (a view that does not know its threads' roots) */
+		dp_buf_addf(b, "thread %u", p->pd[pd].thread);
+		return;
+	}
+	dp_buf_adds(b, n == 1 ? "thread " : "threads ");
+	for (uint32_t t = 1; t <= p->n_threads + 1; t++) {
+		bool in = t <= p->n_threads && p->threads[t].root_pd == pd;
+
+		if (in && run_hi && t == run_hi + 1) {
+			run_hi = t;
+			continue;
+		}
+		if (run_hi && shown < 8) { /* a run ends */
+			dp_buf_addf(b, shown ? ", %u" : "%u", run_lo);
+			if (run_hi > run_lo)
+				dp_buf_addf(b, run_hi > run_lo + 1 ? "-%u" : ", %u", run_hi);
+			shown++;
+		} else if (run_hi && shown == 8) {
+			dp_buf_adds(b, ", ...");
+			shown++;
+		}
+		run_lo = run_hi = in ? t : 0;
+	}
+}
+
+const char *dp_rep_thread_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd)
+{
+	uint32_t entry = thread_entry(c, pd);
+	struct dp_buf b;
+	const char *s;
+
+	dp_buf_init(&b, 1 << 12);
+	dp_buf_adds(&b, entry ? dp_rep_ps_name(r, c, entry, 0) : "<thread>");
+	dp_buf_adds(&b, " (");
+	thread_numbers(c, pd, &b);
+	dp_buf_addc(&b, ')');
+	s = dp_buf_error(&b) ? NULL : dp_rep_strdup(r, dp_buf_cstr(&b));
+	dp_buf_release(&b);
+	if (!s)
+		r->err = -DP_ENOMEM; /* the report fails (dp_report_build) */
+	return s ? s : "<thread>";
+}
+
+/* pd_name - the name of PD @pd's procedure (dp_rep_ps_name), a thread's by its entry
+ * (then DP_ROW_THREAD goes into *@flags) */
+static const char *pd_name(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+			   uint32_t ctx_module, unsigned *flags)
+{
+	uint32_t ps = c->p->pd[pd].ps;
+
+	if (ps && ps <= c->p->n_ps && c->p->ps[ps].kind == DP_PS_THREAD) {
+		*flags |= DP_ROW_THREAD;
+		return dp_rep_thread_name(r, c, pd);
+	}
+	return dp_rep_ps_name(r, c, ps, ctx_module);
+}
+
+const char *dp_rep_path(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
+			uint32_t last_ps)
+{
+	const struct dp_profile *p = c->p;
+	uint32_t ps[DP_REP_PATH_MAX], n = 0;
+	bool cut = false;
+	struct dp_buf b;
+	const char *s;
+
+	if (last_ps)
+		ps[n++] = last_ps;
+	for (uint32_t x = pd; x; x = c->a->pd_up[x].pd) {
+		uint32_t k = p->pd[x].ps;
+
+		if (k == 0 || k > p->n_ps || p->ps[k].kind == DP_PS_ROOT ||
+		    p->ps[k].kind == DP_PS_THREAD)
+			break;
+		if (n == DP_REP_PATH_MAX) {
+			cut = true;
+			break;
+		}
+		if (!n || ps[n - 1] != k) /* a recursion's member after its entry: once */
+			ps[n++] = k;
+	}
+	dp_buf_init(&b, 1 << 20);
+	if (cut)
+		dp_buf_adds(&b, "... > ");
+	for (uint32_t i = n; i-- > 0;) {
+		dp_buf_adds(&b, dp_rep_ps_name(r, c, ps[i], 0));
+		if (i)
+			dp_buf_adds(&b, " > ");
+	}
+	if (n == 0 && !cut) { /* a thread's root: no path to say */
+		dp_buf_release(&b);
+		return "";
+	}
+	s = dp_buf_error(&b) ? NULL : dp_rep_strdup(r, dp_buf_cstr(&b));
+	if (!s)
+		dp_error(DP_ENOMEM, "out of memory naming a call path");
+	dp_buf_release(&b);
+	return s;
+}
+
 /* is_zero - whether a row has no calls and no cost at all */
 static bool is_zero(const struct dp_costs *o, const struct dp_inherit *d)
 {
@@ -317,7 +449,7 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 	row->clique = c->a->pd_clique[d->callee];
 	row->module = c->a->ps_module[ps];
 	row->thread = p->pd[d->callee].thread;
-	row->name = dp_rep_ps_name(r, c, ps, c->a->ps_module[s->ps]);
+	row->name = pd_name(r, c, d->callee, c->a->ps_module[s->ps], &row->flags);
 	row->callee = row->name;
 	row->file = s->file ? dp_profile_str(p, s->file) : NULL;
 	row->line = s->line;
@@ -331,6 +463,19 @@ void dp_rep_row_csd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 		row->flags |= DP_ROW_INACTIVE;
 }
 
+/* inherit_sub - @a - @b per counter (modulo 2^64) */
+static struct dp_inherit inherit_sub(const struct dp_inherit *a, const struct dp_costs *b)
+{
+	struct dp_inherit d = {
+		.samples = a->samples - b->samples,
+		.callseqs = a->callseqs - b->callseqs,
+		.allocs = a->allocs - b->allocs,
+		.alloc_bytes = a->alloc_bytes - b->alloc_bytes,
+	};
+
+	return d;
+}
+
 void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t pd,
 		   struct dp_rep_row *row)
 {
@@ -342,10 +487,14 @@ void dp_rep_row_pd(struct dp_report *r, const struct dp_report_ctx *c, uint32_t 
 	row->clique = c->a->pd_clique[pd];
 	row->module = c->a->ps_module[ps];
 	row->thread = c->p->pd[pd].thread;
-	row->name = dp_rep_ps_name(r, c, ps, 0);
+	row->name = pd_name(r, c, pd, 0, &row->flags);
 	row_ps_position(c, ps, row);
 	row->own = dp_analysis_pd_own(c->a, pd);
 	row->desc = c->a->pd_desc[pd];
+	/* inside a recursion of several procedures, a context's total is the recursion's:
+	 * which member called which is not kept (the clique page shows the same for each) */
+	if (dp_csr_count(&c->a->clique_pds, row->clique) > 1)
+		row->desc = inherit_sub(&c->a->clique_total[row->clique], &row->own);
 	if (is_zero(&row->own, &row->desc))
 		row->flags |= DP_ROW_INACTIVE;
 }
@@ -365,7 +514,7 @@ void dp_rep_row_ps(struct dp_report *r, const struct dp_report_ctx *c, uint32_t 
 	row->name = dp_rep_ps_name(r, c, ps, 0);
 	row_ps_position(c, ps, row);
 	row->own = a->ps_own[ps];
-	row->desc = a->ps_desc[ps];
+	row->desc = inherit_sub(&a->ps_total[ps], &row->own); /* total = ps_total */
 	if (is_zero(&row->own, &row->desc))
 		row->flags |= DP_ROW_INACTIVE;
 }
@@ -426,19 +575,6 @@ void dp_rep_row_css(struct dp_report *r, const struct dp_report_ctx *c, uint32_t
 		row->flags |= DP_ROW_INACTIVE;
 }
 
-/* inherit_sub - @a - @b per counter (modulo 2^64) */
-static struct dp_inherit inherit_sub(const struct dp_inherit *a, const struct dp_costs *b)
-{
-	struct dp_inherit d = {
-		.samples = a->samples - b->samples,
-		.callseqs = a->callseqs - b->callseqs,
-		.allocs = a->allocs - b->allocs,
-		.alloc_bytes = a->alloc_bytes - b->alloc_bytes,
-	};
-
-	return d;
-}
-
 void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, uint32_t clique,
 			    struct dp_rep_row *row)
 {
@@ -452,7 +588,7 @@ void dp_rep_row_clique_node(struct dp_report *r, const struct dp_report_ctx *c, 
 	row->ps = ps;
 	row->module = a->ps_module[ps];
 	row->thread = c->p->pd[pd].thread;
-	row->name = dp_rep_ps_name(r, c, ps, 0);
+	row->name = pd_name(r, c, pd, 0, &row->flags);
 	row_ps_position(c, ps, row);
 }
 
@@ -529,68 +665,6 @@ double dp_rep_row_metric(const struct dp_rep_row *row, enum dp_metric m, enum dp
 	return v;
 }
 
-/* ps_name_is - whether procedure @ps is called @name (demangled, linkage or label) */
-static bool ps_name_is(const struct dp_profile *p, uint32_t ps, const char *name)
-{
-	char buf[64];
-
-	if (strcmp(dp_profile_ps_label(p, ps, buf, sizeof(buf)), name) == 0)
-		return true;
-	return p->ps[ps].linkage_name &&
-	       strcmp(dp_profile_str(p, p->ps[ps].linkage_name), name) == 0;
-}
-
-/* ambiguous - the -DP_EUSAGE error listing up to 10 procedures called @name */
-static int ambiguous(const struct dp_report_ctx *c, const char *name, uint32_t n_match)
-{
-	const struct dp_profile *p = c->p;
-	char list[768];
-	size_t len = 0;
-	uint32_t shown = 0;
-
-	list[0] = 0;
-	for (uint32_t ps = 1; ps <= p->n_ps && shown < 10; ps++) {
-		if (!ps_name_is(p, ps, name))
-			continue;
-		int w = snprintf(list + len, sizeof(list) - len, "%s id=%u (%s)", shown ? "," : "",
-				 ps, dp_analysis_module_name(c->a, c->a->ps_module[ps]));
-
-		if (w < 0 || (size_t)w >= sizeof(list) - len)
-			break;
-		len += (size_t)w;
-		shown++;
-	}
-	return dp_error(DP_EUSAGE, "%u procedures are called '%s'; choose one by id:%s%s", n_match,
-			name, list, n_match > shown ? ", ..." : "");
-}
-
-int dp_rep_resolve_proc(struct dp_report *r, const struct dp_report_ctx *c, uint32_t id)
-{
-	const struct dp_profile *p = c->p;
-	const char *name = r->q.name;
-	uint32_t found = 0, n_match = 0;
-	int rc;
-
-	if (id) {
-		rc = dp_rep_check_id(r, "procedure", id, p->n_ps);
-		return rc < 0 ? rc : (int)id;
-	}
-	if (!name[0])
-		return dp_error(DP_EUSAGE, "page %s needs id=N or name=PROCEDURE",
-				dp_query_page_name(r->q.page));
-	for (uint32_t ps = 1; ps <= p->n_ps; ps++) {
-		if (ps_name_is(p, ps, name)) {
-			found = ps;
-			n_match++;
-		}
-	}
-	if (n_match == 0)
-		return dp_error(DP_ENOENT, "no procedure is called '%s'", name);
-	if (n_match > 1)
-		return ambiguous(c, name, n_match);
-	return (int)found;
-}
-
 int dp_rep_check_id(const struct dp_report *r, const char *what, uint32_t id, uint32_t n)
 {
 	if (id == 0)
@@ -601,5 +675,76 @@ int dp_rep_check_id(const struct dp_report *r, const char *what, uint32_t id, ui
 					id);
 		return dp_error(DP_ENOENT, "unknown %s id=%u (valid: 1..%u)", what, id, n);
 	}
+	return 0;
+}
+
+/* A call-site row as dp_rep_coalesce_sites() keys it, and where it is. */
+struct site_key {
+	const char *file;
+	uint32_t line, ps, flags, at;
+};
+
+static int site_key_cmp(const void *x, const void *y)
+{
+	const struct site_key *a = x, *b = y;
+
+	if (a->file != b->file)
+		return (uintptr_t)a->file < (uintptr_t)b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->ps != b->ps)
+		return a->ps < b->ps ? -1 : 1;
+	if (a->flags != b->flags)
+		return a->flags < b->flags ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+/* the flags two rows must share to be one call site */
+#define SITE_KIND_FLAGS (DP_ROW_RECURSIVE | DP_ROW_TAIL | DP_ROW_REGION | DP_ROW_INACTIVE)
+
+int dp_rep_coalesce_sites(struct dp_report *r, struct dp_rep_rows *l, uint32_t first)
+{
+	uint32_t n = l->n - first, m = 0, depth;
+	struct dp_rep_row *rows = l->rows + first;
+	struct site_key *k;
+	uint8_t *gone;
+
+	if (r->q.prefs.split || n < 2)
+		return 0;
+	depth = rows[0].depth;
+	k = dp_arena_array(&r->arena, n, sizeof(*k));
+	gone = dp_arena_array(&r->arena, n, 1);
+	if (!k || !gone)
+		return dp_error(DP_ENOMEM, "out of memory building a report");
+	memset(gone, 0, n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct dp_rep_row *row = &rows[i];
+		bool leaf = i + 1 == n || rows[i + 1].depth <= row->depth;
+
+		/* a row of one callee with a known line and nothing under it */
+		if (row->depth == depth && leaf && row->line && row->ps &&
+		    (row->kind == DP_ENT_CSS || row->kind == DP_ENT_CSD) &&
+		    !(row->flags & DP_ROW_MULTI))
+			k[m++] = (struct site_key){row->file, row->line, row->ps,
+						   row->flags & SITE_KIND_FLAGS, i};
+	}
+	qsort(k, m, sizeof(*k), site_key_cmp);
+	for (uint32_t a = 0, b; a < m; a = b) {
+		struct dp_rep_row *into = &rows[k[a].at];
+
+		for (b = a + 1; b < m && k[b].file == k[a].file && k[b].line == k[a].line &&
+				k[b].ps == k[a].ps && k[b].flags == k[a].flags;
+		     b++) {
+			if (!(into->flags & DP_ROW_SUM))
+				into->n = 1;
+			dp_rep_row_add_costs(into, &rows[k[b].at]);
+			gone[k[b].at] = 1;
+		}
+	}
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!gone[i])
+			rows[m++] = rows[i];
+	l->n = first + m;
 	return 0;
 }

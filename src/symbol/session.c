@@ -345,6 +345,46 @@ out:
 	return r;
 }
 
+/*
+ * dp_sym_open_symbols - open, for their symbol tables only, the objects marked in @want
+ * ([1..n_objects]) that are not open yet (library leaves: the objects sampled PCs fell
+ * in). Opened last, so that nothing else (call-site lines, DWARF indexes) looks into them.
+ * A file that is missing, unreadable or of another build stays closed (its PCs are named
+ * by the object alone). Return: 0 or -DP_ENOMEM.
+ */
+int dp_sym_open_symbols(struct dp_sym_ctx *c, const uint8_t *want)
+{
+	struct dp_profile *p = c->p;
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+
+	dwfl_report_begin_add(c->dwfl);
+	for (uint32_t o = 1; o <= p->n_objects; o++) {
+		const char *path = dp_sym_obj_path(p, o);
+		int fd;
+
+		if (!want[o] || c->mods[o].state != DP_SYM_MOD_UNUSED)
+			continue;
+		c->mods[o].state = DP_SYM_MOD_MISSING;
+		fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+		if (fd < 0)
+			continue;
+		c->mods[o].mod = dwfl_report_elf(c->dwfl, path, path, fd, p->objects[o].bias, true);
+		if (!c->mods[o].mod) {
+			close(fd);
+			continue;
+		}
+		bits = NULL;
+		if (p->objects[o].build_id_len == 0 ||
+		    (dwfl_module_build_id(c->mods[o].mod, &bits, &vaddr) ==
+			     (int)p->objects[o].build_id_len &&
+		     memcmp(bits, p->objects[o].build_id, p->objects[o].build_id_len) == 0))
+			c->mods[o].state = DP_SYM_MOD_OPEN;
+	}
+	dwfl_report_end(c->dwfl, NULL, NULL);
+	return 0;
+}
+
 /* dp_sym_close - end the session and free everything the context holds. */
 void dp_sym_close(struct dp_sym_ctx *c)
 {

@@ -130,6 +130,8 @@ static int classify_one(struct dp_sym_ctx *c, uint32_t id, const struct callees 
 	struct callee ce;
 	int r = 0;
 
+	if (s->kind == DP_CSS_LIBRARY)
+		return 0; /* a library leaf's: no call, no line (leaves.c) */
 	if (s->addr && s->kind != DP_CSS_THREAD)
 		r = set_line(c, s);
 	if (r < 0 || s->kind == DP_CSS_THREAD || s->kind == DP_CSS_ENTRY || s->kind == DP_CSS_TAIL)

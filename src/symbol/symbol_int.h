@@ -85,8 +85,10 @@ struct dp_sym_mod {
 /* A defined function symbol of a module's ELF symbol table. */
 struct dp_sym_elfsym {
 	uint64_t addr;	  /* runtime address */
+	uint64_t size;	  /* st_size, 0 unknown */
 	const char *name; /* owned by libelf, valid for the session */
 	int bind;	  /* STB_* */
+	uint32_t shndx;	  /* its section's index */
 };
 
 struct dp_sym_curange {
@@ -134,6 +136,7 @@ struct dp_sym_ctx {
 
 /* session.c */
 int dp_sym_open(struct dp_sym_ctx *c);
+int dp_sym_open_symbols(struct dp_sym_ctx *c, const uint8_t *want);
 void dp_sym_close(struct dp_sym_ctx *c);
 uint32_t dp_sym_obj_of(const struct dp_sym_ctx *c, uint64_t addr);
 const char *dp_sym_obj_path(const struct dp_profile *p, uint32_t o);
@@ -155,6 +158,7 @@ const struct dp_sym_inl *dp_sym_inls_of(const struct dp_sym_mod *m, uint32_t fn,
 
 /* symtab.c */
 const struct dp_sym_elfsym *dp_sym_elfsym_at(struct dp_sym_mod *m, uint64_t addr);
+const struct dp_sym_elfsym *dp_sym_elfsym_covering(struct dp_sym_mod *m, uint64_t addr);
 int dp_sym_is_defined(struct dp_sym_mod *m, const char *name);
 
 /* cuindex.c */
@@ -173,5 +177,8 @@ uint32_t dp_sym_ps_by_name(const struct dp_sym_ctx *c, const char *name);
 /* sites.c */
 int dp_sym_classify_sites(struct dp_sym_ctx *c);
 int dp_sym_add_untaken(struct dp_sym_ctx *c);
+
+/* leaves.c */
+int dp_sym_make_leaves(struct dp_sym_ctx *c);
 
 #endif /* DP_SYMBOL_INT_H */

@@ -40,9 +40,11 @@ static void count(const struct dp_profile *p, struct dp_symbolize_opts *opts)
 {
 	uint8_t *taken = calloc((size_t)p->n_css + 1, 1);
 
-	opts->n_functions = 0;
-	for (uint32_t i = 1; i <= p->n_ps; i++)
+	opts->n_functions = opts->n_library = 0;
+	for (uint32_t i = 1; i <= p->n_ps; i++) {
 		opts->n_functions += p->ps[i].kind == DP_PS_FUNCTION;
+		opts->n_library += p->ps[i].kind == DP_PS_LIBRARY;
+	}
 	opts->n_sites = p->n_css;
 	opts->n_untaken = 0;
 	if (!taken)
@@ -74,6 +76,8 @@ int dp_symbolize(struct dp_profile *p, struct dp_symbolize_opts *opts)
 		r = dp_sym_classify_sites(&c);
 	if (r == 0)
 		r = dp_sym_add_untaken(&c);
+	if (r == 0)
+		r = dp_sym_make_leaves(&c);
 	dp_sym_close(&c);
 	if (r < 0)
 		return r;
@@ -105,6 +109,9 @@ int dp_symbolize_file(const char *path, struct dp_symbolize_opts *opts, char *su
 		     "%s: %" PRIu32 " functions, %" PRIu32 " call sites (%" PRIu32
 		     " never taken) symbolized",
 		     path, opts->n_functions, opts->n_sites, opts->n_untaken);
+	if (opts->n_library && n > 0 && (size_t)n < len)
+		n += snprintf(summary + n, len - (size_t)n, ", %" PRIu32 " library procedures",
+			      opts->n_library);
 	if (opts->unresolved && n > 0 && (size_t)n < len)
 		snprintf(summary + n, len - (size_t)n, ", %" PRIu32 " functions in missing objects",
 			 opts->unresolved);

@@ -57,8 +57,11 @@ static void load(struct dp_sym_mod *m)
 		    shndx == SHN_UNDEF || sym.st_value == 0)
 			continue;
 		m->defined[m->n_syms] = s;
-		m->syms[m->n_syms++] = (struct dp_sym_elfsym){
-			.addr = addr, .name = s, .bind = GELF_ST_BIND(sym.st_info)};
+		m->syms[m->n_syms++] = (struct dp_sym_elfsym){.addr = addr,
+							      .size = sym.st_size,
+							      .name = s,
+							      .bind = GELF_ST_BIND(sym.st_info),
+							      .shndx = shndx};
 	}
 	dp_sym_sort(m->syms, m->n_syms, sizeof(*m->syms), sym_cmp);
 	dp_sym_sort(m->defined, m->n_syms, sizeof(*m->defined), str_cmp);
@@ -82,6 +85,48 @@ const struct dp_sym_elfsym *dp_sym_elfsym_at(struct dp_sym_mod *m, uint64_t addr
 			hi = mid;
 	}
 	return lo < m->n_syms && m->syms[lo].addr == addr ? &m->syms[lo] : NULL;
+}
+
+/* The index of the section of @m holding runtime @addr, 0 if none. */
+static uint32_t section_of(struct dp_sym_mod *m, uint64_t addr)
+{
+	Dwarf_Addr a = addr, bias;
+	Elf_Scn *scn = dwfl_module_address_section(m->mod, &a, &bias);
+
+	return scn ? (uint32_t)elf_ndxscn(scn) : 0;
+}
+
+/*
+ * dp_sym_elfsym_covering - the defined function symbol of @m whose code holds runtime
+ * @addr: the last one starting at or below it (global before weak before local among
+ * aliases), if its size reaches @addr, or if it has none (assembly without .size) and
+ * @addr is in its section (not _init's reaching over the PLT); else NULL.
+ */
+const struct dp_sym_elfsym *dp_sym_elfsym_covering(struct dp_sym_mod *m, uint64_t addr)
+{
+	uint32_t lo = 0, hi;
+	const struct dp_sym_elfsym *s;
+
+	if (!m->syms_done)
+		load(m);
+	hi = m->n_syms;
+	while (lo < hi) { /* first symbol above addr */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	s = &m->syms[lo - 1];
+	while (s > m->syms && s[-1].addr == s->addr)
+		s--;
+	for (const struct dp_sym_elfsym *a = s; a < m->syms + m->n_syms && a->addr == s->addr; a++)
+		if (a->size ? addr - a->addr < a->size : a->shndx == section_of(m, addr))
+			return a; /* the best-ranked alias that covers it */
+	return NULL;
 }
 
 /* dp_sym_is_defined - whether @m's symbol table defines a function named @name. */

@@ -187,6 +187,7 @@ static int session_page(struct dp_web_router *rt, struct dp_web_reply *r, uint32
 
 	snprintf(prefix, sizeof(prefix), "/?file=%u&", i);
 	opts.link_prefix = prefix;
+	opts.asset_prefix = "/?";
 	opts.title = base_name(dp_session_path(rt->s, i));
 	opts.downloads = dp_session_downloads;
 	pthread_mutex_lock(&rt->lock);
@@ -206,6 +207,22 @@ static int session_page(struct dp_web_router *rt, struct dp_web_reply *r, uint32
 	dp_buf_release(&r->body);
 	r->body = a.body; /* the session's buffer moves into the reply */
 	return 0;
+}
+
+/* The file the pages load (asset=NAME, dp_html_asset()), or the 404 page. */
+static int asset_page(struct dp_web_reply *r, const struct dp_session *s,
+		      const struct dp_request *q)
+{
+	size_t len;
+	const char *body = dp_html_asset(q->asset, &len, &r->content_type);
+
+	if (!body)
+		return own_page(r, s, 404, q->fmt,
+				"There is no such file: asset= names a file "
+				"the pages load (deepprof.js).");
+	r->status = 200;
+	r->cache = true;
+	return dp_buf_add(&r->body, body, len);
 }
 
 int dp_web_route(struct dp_web_router *rt, const char *method, const char *uri, size_t uri_len,
@@ -241,6 +258,8 @@ int dp_web_route(struct dp_web_router *rt, const char *method, const char *uri, 
 				"with a query string (/?file=N&page=...).");
 	if (dp_request_split(qs ? qs + 1 : NULL, fmt, DP_WEB_URI_MAX, &q) != 0)
 		rc = own_page(r, q.status == 414 ? NULL : rt->s, q.status, q.fmt, q.msg);
+	else if (q.has_asset)
+		rc = asset_page(r, rt->s, &q);
 	else if ((file = pick_file(r, rt->s, &q, &rc)) >= 0)
 		rc = session_page(rt, r, (uint32_t)file, &q);
 	dp_request_release(&q);

@@ -115,6 +115,8 @@ static dp_mhd_result web_queue(struct MHD_Connection *con, struct dp_web_reply *
 		lib->add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
 	if (r->disposition[0])
 		lib->add_response_header(resp, "Content-Disposition", r->disposition);
+	if (r->cache)
+		lib->add_response_header(resp, "Cache-Control", "max-age=31536000, immutable");
 	lib->add_response_header(resp, "Server-Timing", timing);
 	ret = lib->queue_response(con, (unsigned)r->status, resp);
 	lib->destroy_response(resp);

@@ -8,6 +8,7 @@
 #define DP_WEB_WEB_INT_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../core/buf.h"
@@ -29,6 +30,8 @@ struct dp_web_reply {
 	const char *content_type; /* static string */
 	const char *allow;	  /* the Allow header of a 405, else NULL */
 	char disposition[192];	  /* a download's Content-Disposition header, or "" */
+	bool cache;		  /* the pages' script: cached for good (its URL has a
+				     version) */
 	struct dp_buf body;
 };
 

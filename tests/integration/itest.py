@@ -419,6 +419,115 @@ def t_catch(ctx, ck):
     ck.balanced(p)
 
 
+def t_builtins(ctx, ck):
+    """Functions ending in a gcc builtin that gcc marks as a tail call and expands inline
+    (an atomic store, memcpy): they build and link (no reference to __atomic_store_4),
+    and their calls and exits are counted once each."""
+    exe = ctx.build("builtins", ["builtins.c"])
+    n = 1000
+    out, p = ctx.run(exe, n)
+    ck.eq("program output", out, "on=1 b=0123456789abcde\n")
+    for fn in ("raise_flag", "copy16"):
+        ck.edge(p, "main", fn, calls=n, exits=n, unwinds=0)
+    ck.balanced(p)
+
+
+def t_libtime(ctx, ck):
+    """Samples outside instrumented code are library leaves under the current function,
+    named "SYMBOL [OBJECT]": a plainly built shared library's function (in C, in
+    assembly without a symbol size), a function of the program excluded from
+    instrumentation, the C library's memchr; the instrumented own() and the PLT stubs
+    keep their samples. libs=fold gives them back to their callers, in reports, top,
+    exports and a profile symbolized later the same way."""
+    plain = COMPILERS[ctx.family][0]
+    ctx.must([plain, ctx.opt, "-shared", "-fPIC", "-o", "libdplt.so",
+              os.path.join(PROGS, "libtime_lib.c")])
+    exe = ctx.build("libtime", ["libtime.c"],
+                    extra=["-L", ctx.work, "-ldplt", "-Wl,-rpath," + ctx.work])
+    n = 150000000 if ctx.opt == "-O2" else 50000000
+    out, p = ctx.run(exe, n)
+    ck.eq("program output", re.sub(r"work=\d+", "work=W", out),
+          "work=W scan=0 ping=0 count=1\n")
+    lib, mine = "lt_spin [libdplt.so]", "busy [libtime]"
+    for name in (lib, mine):
+        kinds = [x["kind"] for x in p.ps.values() if x["name"] == name]
+        ck.eq("procedures named %s" % name, kinds, ["library"])
+    e = p.edges()
+    total = sum(v["samples"] for (a, _), v in e.items() if a == "work") + \
+        e.get(("main", "work"), {"samples": 0})["samples"]
+    ck.true("work ran long enough to be sampled (%d samples)" % total, total >= 30)
+    for name in (lib, mine, "own"):
+        got = e.get(("work", name), {"samples": 0, "calls": -1})
+        ck.true("%s under work: %d of %d samples, a share near a third"
+                % (name, got["samples"], total), got["samples"] >= total * 0.12)
+        ck.eq("%s under work: calls" % name, got["calls"], 1 if name == "own" else 0)
+    self_work = e[("main", "work")]["samples"]
+    ck.true("work's own samples: %d of %d" % (self_work, total),
+            self_work <= max(3, total * 0.06))
+    ck.eq("leaves under own (an instrumented loop)",
+          [b for (a, b) in e if a == "own"], [])
+    libc = {b: v["samples"] for (a, b), v in e.items()
+            if a == "scan" and b.endswith("[libc.so.6]")}
+    scan_self = e[("main", "scan")]["samples"]
+    ck.true("memchr under scan as a C library leaf (%r, scan's own %d)" % (libc, scan_self),
+            len(libc) == 1 and sum(libc.values()) > scan_self)
+    # the PLT stubs ping runs through are its own code (no "_init [libtime]": _init has
+    # no size and ends where .init does); count's time is in lt_count, which has none
+    ck.true("a leaf lt_next under ping (%r)" % e.get(("ping", "lt_next [libdplt.so]")),
+            ("ping", "lt_next [libdplt.so]") in e)
+    ck.eq("leaves named _init", [b for (a, b) in e if b.startswith("_init ")], [])
+    cnt = e.get(("count", "lt_count [libdplt.so]"), {"samples": 0})["samples"]
+    ck.true("lt_count (no symbol size) under count: %d samples, count's own %d"
+            % (cnt, e[("main", "count")]["samples"]), cnt > e[("main", "count")]["samples"])
+    ck.eq("every sample still charged once", sum(c["samples"] for c in p.csd),
+          p.doc["samples_outside"])
+    ck.eq("sampled PCs dropped once symbolized", p.doc.get("pcs"), [])
+    data = os.path.join(ctx.work, "Deep.data")
+
+    def own_samples(query):
+        r = ctx.must([ctx.deepprof, "report", "--format=json", data, query])
+        return json.loads(r.stdout)["subject"]["own"]["samples"]
+    ck.eq("page=proc work: its own samples", own_samples("page=proc&name=work"), self_work)
+    ck.eq("libs=fold: work's own samples take its leaves'",
+          own_samples("page=proc&name=work&libs=fold"),
+          self_work + e[("work", lib)]["samples"] + e[("work", mine)]["samples"])
+    ck.eq("libs=fold&view=threads: the same",
+          own_samples("page=proc&name=work&libs=fold&view=threads"),
+          self_work + e[("work", lib)]["samples"] + e[("work", mine)]["samples"])
+    top = ctx.must([ctx.deepprof, "top", data]).stdout
+    folded = ctx.must([ctx.deepprof, "top", "--fold-libs", data]).stdout
+    ck.true("top lists the library leaf", lib in top)
+    ck.true("top --fold-libs does not", lib not in folded and "[libc.so.6]" not in folded)
+    for q, want in (("", True), ("libs=fold", False)):
+        r = ctx.must([ctx.deepprof, "export", "--format=folded", data, q, "-o", "-"])
+        ck.eq("export folded %r has the leaf" % q, ("work;" + lib) in r.stdout, want)
+    # written by the program itself, symbolized later (in memory by report, on disk by
+    # symbolize, twice: the same file)
+    raw = os.path.join(ctx.work, "raw.data")
+    r = subprocess.run([exe, str(n // 4)], cwd=ctx.work, capture_output=True, text=True,
+                       env=dict(ctx.env, DEEPPROF_OUTPUT=raw), check=False)
+    ck.eq("plain run", r.returncode, 0)
+    rp = Profile.load(ctx.deepprof, raw)
+    ck.true("an unsymbolized file has sampled PCs", len(rp.doc.get("pcs", [])) > 0)
+    rep = ctx.must([ctx.deepprof, "report", raw, "page=proc&name=work"]).stdout
+    ck.true("report of it names the leaves", lib in rep)
+    ctx.must([ctx.deepprof, "symbolize", raw])
+    once = ctx.must([ctx.deepprof, "dump", "--format=json", raw]).stdout
+    ctx.must([ctx.deepprof, "symbolize", raw])
+    ck.true("symbolizing again changes nothing",
+            once == ctx.must([ctx.deepprof, "dump", "--format=json", raw]).stdout)
+    ck.true("symbolized: the leaf", lib in once)
+    # two runs merged: one leaf per context and symbol, its samples summed
+    merged = os.path.join(ctx.work, "m.data")
+    ctx.must([ctx.deepprof, "merge", "-o", merged, data, raw])
+    m = Profile.load(ctx.deepprof, merged)
+    rs = Profile.load(ctx.deepprof, raw).edge("work", lib)["samples"]
+    ck.eq("merged: procedures named %s" % lib,
+          [x["kind"] for x in m.ps.values() if x["name"] == lib], ["library"])
+    ck.eq("merged: its samples under work", m.edge("work", lib)["samples"],
+          e[("work", lib)]["samples"] + rs)
+
+
 def t_fork(ctx, ck):
     """A forked child: merged into the parent's profile by default; with --per-process in
     a file of its own (.PID before .data), the parent's in the -o file."""

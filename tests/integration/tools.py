@@ -411,7 +411,13 @@ def t_cli_basics(ctx, ck):
         ck.eq("deepprof %s: status" % " ".join(argv), r.returncode, 2)
         ck.true("deepprof %s: first line %r (%r)" % (" ".join(argv), msg, r.stderr[:80]),
                 r.stderr.startswith(msg))
-        ck.true("deepprof %s: usage follows" % " ".join(argv), "usage: deepprof" in r.stderr)
+        if "bogus" in argv and "--bogus" not in argv:  # an unknown command: one line
+            ck.eq("deepprof %s: one line" % " ".join(argv), len(r.stderr.splitlines()), 1)
+            ck.true("deepprof %s: the commands listed" % " ".join(argv),
+                    "commands: cc, c++, run" in r.stderr)
+        else:
+            ck.true("deepprof %s: usage follows" % " ".join(argv),
+                    "usage: deepprof" in r.stderr)
     r = ctx.sh([dp, "run", "/nonexistent/prog"])
     ck.eq("run missing program: status", r.returncode, 127)
     ck.true("run missing program: message", "cannot run /nonexistent/prog" in r.stderr)

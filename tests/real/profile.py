@@ -5,6 +5,8 @@ usage: profile.py DEEPPROF FILE functions     NAME CALLS SELF_SAMPLES FILE:LINE,
        profile.py DEEPPROF FILE callers NAME  CALLER CALLS, every caller of function NAME
        profile.py DEEPPROF FILE threads       one line: the number of threads with calls
        profile.py DEEPPROF FILE main-calls NAME  one line: calls of NAME in the main thread
+       profile.py DEEPPROF FILE leaves        LEAF CALLER SAMPLES, every library leaf
+                                              (time outside instrumented code), by samples
 The profile is read through `deepprof dump --format=json` (tests/integration/dpprofile.py).
 """
 import os
@@ -43,6 +45,11 @@ def main():
         for (a, b), v in sorted(p.edges().items()):
             if b == sys.argv[4] and v["calls"]:
                 print("%s\t%d" % (a, v["calls"]))
+    elif what == "leaves":
+        libs = {x["name"] for x in p.ps.values() if x["kind"] == "library"}
+        rows = [(a, b, v["samples"]) for (a, b), v in p.edges().items() if b in libs]
+        for a, b, n in sorted(rows, key=lambda r: (-r[2], r[1], r[0])):
+            print("%s\t%s\t%d" % (b, a, n))
     elif what == "threads":
         print(len({p.pd[c["callee"]]["thread"] for c in p.csd if c["calls"]}))
     elif what == "main-calls" and len(sys.argv) == 5:

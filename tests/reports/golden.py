@@ -3,8 +3,9 @@
 
 For one program of progs/ (built with `deepprof cc` by gcc at -O0 and run with sampling
 off, so every number is deterministic): render the program's queries with
-`deepprof report` in text and JSON, normalise the paths, and compare with
-golden/PROG.NAME.txt|json; then check exact counts in the JSON that follow from the
+`deepprof report` in text at widths 100 and 80 (no line may be longer) and in JSON,
+normalise the paths, and compare with golden/PROG.NAME.txt|w80.txt|json; then check
+exact counts in the JSON that follow from the
 program's structure (independently of the golden files, so regenerating them cannot hide
 a wrong number); then `deepprof check` the profile.
 
@@ -14,6 +15,7 @@ Exit status: 0 pass, 1 fail, 77 skip (gcc missing).
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,12 +33,17 @@ PROGRAMS = {
         ("proc_is_even", "page=proc&name=is_even" + FIELDS),
         ("clique_is_even", "page=CLIQUE_OF:is_even" + FIELDS),
         ("callers_leaf", "page=callers&proc=PS:leaf&group=proc" + FIELDS),
+        ("proc_is_odd", "page=proc&name=is_odd" + FIELDS),
+        ("top_total", "page=top&metric=callseqs&scope=total"),
+        ("search", "page=search&q=is_"),
     ]),
     "context": (["context.c"], [
         ("tree", "page=flame&metric=bytes&min=0"),
         ("proc_compute", "page=proc&name=compute" + FIELDS),
         ("callers_compute", "page=callers&proc=PS:compute&group=site" + FIELDS),
         ("top_calls", "page=top&metric=calls&limit=1-10" + FIELDS),
+        ("menu", "page=menu"),
+        ("top_name", "page=top&metric=calls&limit=1-10&sort=name:desc"),
     ]),
     "indirect": (["indirect.c"], [
         ("proc_apply", "page=proc&name=apply" + FIELDS),
@@ -48,6 +55,7 @@ PROGRAMS = {
         ("tree_threads", "page=flame&metric=calls&min=0&view=threads"),
         ("proc_worker", "page=proc&name=worker" + FIELDS),
         ("clique_worker", "page=CLIQUE_OF:worker" + FIELDS),
+        ("threads", "page=threads&view=threads"),
     ]),
     "contour": (["contour_app.c", "contour_lib.c"], [
         ("callers_plain", "page=callers&proc=PS:tree_search&group=proc" + FIELDS),
@@ -81,8 +89,8 @@ class Run:
                                                 r.stderr))
         return r
 
-    def report(self, query, fmt="text"):
-        return self.sh([self.deepprof, "report", "--format=" + fmt, "--width", "100",
+    def report(self, query, fmt="text", width=100):
+        return self.sh([self.deepprof, "report", "--format=" + fmt, "--width", str(width),
                         "prog.data", query]).stdout
 
     def json(self, query):
@@ -93,8 +101,20 @@ class Run:
             self.errors.append("%s: got %r, want %r" % (what, got, want))
 
 
+# Facts that change from run to run (thread ids, process ids, clocks): their values are
+# replaced, in text (the rest of the label's line, or the line under it) and in JSON.
+VOLATILE_TEXT = re.compile(r"^( *(?:thread \d+ (?:tid|start \(ns\)|end \(ns\))|process id|"
+                           r"parent process id|start time[^\n]*?|end time[^\n]*?|"
+                           r"duration[^\n]*?|run time)(?: +|\n +))[0-9.]+( s)?$",
+                           re.M)
+VOLATILE_JSON = re.compile(r'("key":"(?:thread_\d+_(?:tid|start_ns|end_ns)|pid|ppid|start_ns|'
+                           r'end_ns|duration_ns|run_seconds)",[^}]*"value":)[0-9.e+-]+')
+
+
 def normalise(text, run):
-    return text.replace(run.work, "<work>").replace(PROGS, "<progs>")
+    text = text.replace(run.work, "<work>").replace(PROGS, "<progs>")
+    text = VOLATILE_TEXT.sub(lambda m: m.group(1) + "<n>" + (m.group(2) or ""), text)
+    return VOLATILE_JSON.sub(lambda m: m.group(1) + "0", text)
 
 
 def resolve(run, query):
@@ -118,8 +138,15 @@ def resolve(run, query):
 
 
 def compare_golden(run, prog, name, query):
-    for fmt, ext in (("text", "txt"), ("json", "json")):
-        got = normalise(run.report(query, fmt), run)
+    """The text at widths 100 and 80 (no line longer) and the JSON, against the golden
+    files."""
+    for fmt, ext, width in (("text", "txt", 100), ("text", "w80.txt", 80), ("json", "json", 100)):
+        got = normalise(run.report(query, fmt, width), run)
+        if fmt == "text":
+            for no, line in enumerate(run.report(query, fmt, width).splitlines(), 1):
+                if len(line) > width:
+                    run.errors.append("%s at width %d: line %d has %d columns: %r"
+                                      % (query, width, no, len(line), line))
         path = os.path.join(GOLDEN, "%s.%s.%s" % (prog, name, ext))
         if run.update:
             with open(path, "w") as f:

@@ -13,9 +13,13 @@ def total(row, metric):
 
 
 def paths(report):
-    """(path of names from the top, row) for each row of a flame report, in order."""
+    """(path of names from the top, row) for each row of a flame report's tree, in order
+    (its other sections, the members of cliques and the path above a zoom, are no
+    calls)."""
     out, stack = [], []
     for sec in report["sections"]:
+        if sec["id"] not in ("tree", "callers", "callees"):
+            continue
         for row in sec["rows"]:
             del stack[row["depth"]:]
             stack.append(row["name"])
@@ -59,6 +63,24 @@ def check_mutual(run):
                  % run.json("page=proc&name=leaf")["subject"]["id"])
     got = {bare(x["name"]): x["own"]["calls"] for x in rows(c, "callers")}
     run.check("leaf's callers", got, {"is_even": even, "is_odd": odd})
+    # one total of a procedure on every page: is_odd is inside the recursion (not its
+    # entry), so its total is the recursion's, the bytes of every leaf call below it
+    clique_bytes = 16 * (even + odd)
+    p = run.json("page=proc&name=is_odd")
+    ps, mod = p["subject"]["id"], p["subject"]["module"]
+    got = {"proc": p["subject"]["total"]["bytes"],
+           "proc (all callers)": rows(p, "callers")[0]["total"]["bytes"]}
+    got["callers"] = run.json("page=callers&proc=%d" % ps)["subject"]["total"]["bytes"]
+    got["flame_callers"] = run.json("page=flame_callers&proc=%d" % ps)["subject"]["total"]["bytes"]
+    for page, query, sec in (
+            ("top", "page=top&metric=bytes&scope=total", "procs"),
+            ("module", "page=module&id=%d" % mod, "procs"),
+            ("search", "page=search&q=is_odd", "procs")):
+        got[page] = [x["total"]["bytes"] for x in rows(run.json(query), sec) if x["id"] == ps]
+        got[page] = got[page][0] if got[page] else None
+    run.check("is_odd's total on every page", got, {k: clique_bytes for k in got})
+    text = run.report("page=top&metric=bytes&scope=total&fields=pb&limit=3", "text", 100)
+    run.check("is_odd in top by total (text)", "is_odd" in text, True)
 
 
 def check_context(run):
@@ -145,8 +167,37 @@ def check_cli(run):
         run.check("%s: its status" % args, err.get("status"),
                   404 if "999999" in args[-1] else 400)
     r = dp("report", "--format=json", "prog.data", "page=nosuch&format=text")
-    run.check("format=text over --format=json: a text error",
-              r.stderr.startswith("deepprof: prog.data"), True)
+    run.check("format=text over --format=json: a text error, one line",
+              (r.stderr.startswith("deepprof: unknown page 'nosuch'"),
+               len(r.stderr.splitlines())), (True, 1))
+    r = dp("report", "prog.data", "page=tpo")
+    run.check("unknown page: did you mean", "did you mean 'top'?" in r.stderr, True)
+    r = dp("reprot", "prog.data")
+    run.check("unknown command: one line, did you mean, the commands",
+              (r.returncode, len(r.stderr.splitlines()), "did you mean 'report'?" in r.stderr,
+               "tree" in r.stderr), (2, 1, True, True))
+    r = dp("report", "prog.data", "page=proc&name=computee")
+    run.check("unknown name: did you mean", "did you mean 'compute'?" in r.stderr, True)
+    run.check("a bare page name is the page",
+              dp("report", "prog.data", "top").stdout,
+              dp("report", "prog.data", "page=top").stdout)
+    r = dp("find", "prog.data", "via_")
+    run.check("find: the procedures matching", (r.returncode, "via_heavy" in r.stdout,
+                                                "via_light" in r.stdout, "compute" in r.stdout),
+              (0, True, True, False))
+    os.symlink("prog.data", os.path.join(run.work, "Deep.data"))
+    run.check("FILE defaults to ./Deep.data", dp("top").stdout, dp("top", "prog.data").stdout)
+    run.check("report QUERY reads ./Deep.data", dp("report", "page=modules").stdout,
+              dp("report", "prog.data", "page=modules").stdout)
+    os.unlink(os.path.join(run.work, "Deep.data"))
+    r = dp("top")
+    run.check("no ./Deep.data: said in one line", (r.returncode, len(r.stderr.splitlines()),
+                                                  "Deep.data" in r.stderr), (2, 1, True))
+    for w in (80, 100, 120):
+        for args in (["top"], ["tree"], ["report"], ["report", "top"], ["find", "e"]):
+            out = dp(args[0], "--width", str(w), "prog.data", *args[1:]).stdout
+            run.check("%s --width %d: no line longer" % (" ".join(args), w),
+                      [x for x in out.splitlines() if len(x) > w], [])
     r = dp("report", "prog.data", "page=clique&id=999999")
     run.check("unknown clique: exit 2", r.returncode, 2)
     run.check("unknown clique: the valid range", "1.." in r.stderr, True)
@@ -172,9 +223,10 @@ def check_cli(run):
     run.check("top: step first by calls",
               [x["name"] for x in tops[-1]["sections"][0]["rows"]][:1], ["step"])
     r = dp("tree", "--min", "0", "--metric", "calls", "prog.data")
+    run.check("tree: titled as a tree", r.stdout.splitlines()[0], "Call tree")
     run.check("tree: compute under heavy, indented", [
         ln.split("-- ", 1)[1].split()[0] for ln in r.stdout.splitlines() if "-- " in ln][:4],
-        ["<thread>", "main", "via_heavy", "heavy"])
+        ["main", "main", "via_heavy", "heavy"])  # the thread named by its entry
     r = dp("report", "--format=html", "prog.data", "page=proc&name=compute")
     run.check("html: a page", r.stdout.lstrip().lower().startswith("<!doctype html>"), True)
     r = dp("check", "--max", "3", "prog.data")

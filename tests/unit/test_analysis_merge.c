@@ -3,7 +3,8 @@
  * results on hand-built profiles (workers merged, the main thread and a thread with a
  * different entry set not, recursion inside workers, hostile duplicate CSDs), and
  * properties on simulated multi-thread profiles (totals and per-PS/CSS sums kept, merging
- * twice = once, one entry per clique, nothing to merge = identity).
+ * twice = once, one entry per clique, nothing to merge = identity); and the folded view
+ * of library leaves.
  */
 #include <stdlib.h>
 
@@ -487,5 +488,73 @@ TEST(simulated_deep_pool)
 	dp_profile_release(&p);
 }
 
+/*
+ * Library leaves folded (dp_profile_fold_libs): main calls work, which recurses; PS 5 is a
+ * library leaf under work (entered by CSD 3, then by its own recursive CSD 4) and under
+ * main. Folded: the leaves' PDs and CSDs go, their samples join the CSD that entered each
+ * caller (the lowest id: 3 for work, 2 for main), every total stays.
+ */
+static const uint32_t l_css_ps[] = {0, 1, 2, 3, 4, 3, 4};
+static const uint32_t l_css_kind[] = {0,
+				      DP_CSS_THREAD,
+				      DP_CSS_ENTRY,
+				      DP_CSS_DIRECT,
+				      DP_CSS_LIBRARY,
+				      DP_CSS_LIBRARY,
+				      DP_CSS_DIRECT};
+static const uint32_t l_pd_ps[] = {0, 1, 2, 3, 4, 5, 5};
+static const uint32_t l_pd_thr[] = {0, 0, 1, 1, 1, 1, 1};
+static const uint32_t l_thr_root[] = {0, 2};
+static const struct m_csd l_csd[] = {
+	{1, 1, 2, 1, 0, 0, 0, 0}, {2, 2, 3, 1, 10, 2, 1, 8}, {3, 3, 4, 2, 20, 5, 0, 0},
+	{4, 6, 4, 5, 7, 0, 0, 0}, {4, 4, 5, 0, 30, 0, 0, 0}, {3, 5, 6, 0, 40, 0, 0, 0},
+};
+static const struct m_spec l_spec = {5,		 6,	  6,	    6,		1,    l_css_ps,
+				     l_css_kind, l_pd_ps, l_pd_thr, l_thr_root, l_csd};
+
+TEST(libs_fold)
+{
+	struct dp_profile p, f;
+	struct dp_analysis *a = NULL, *b = NULL;
+	int err = 0;
+
+	CHECK_EQ(build(&p, &l_spec), 0);
+	p.ps[5].kind = DP_PS_LIBRARY;
+	p.ps[5].addr = 0x7f0000001000;
+	CHECK_EQ(dp_profile_fold_libs(&p, &f), 0);
+	CHECK_EQ(f.n_ps, 5);
+	CHECK_EQ(f.n_css, 6);
+	CHECK_EQ(f.n_pd, 4);
+	CHECK_EQ(f.n_csd, 4);
+	CHECK_EQ(f.root_pd, 1);
+	CHECK_EQ(f.threads[1].root_pd, 2);
+	check_csd(&f, 1, 1, 1, 2, 1, 0);
+	check_csd(&f, 2, 2, 2, 3, 1, 10 + 40);
+	check_csd(&f, 3, 3, 3, 4, 2, 20 + 30);
+	check_csd(&f, 4, 4, 6, 4, 5, 7);
+	CHECK_EQ(f.csd[2].callseqs, 2);
+	a = dp_analysis_new(&p, &err);
+	b = dp_analysis_new(&f, &err);
+	CHECK(a && b);
+	if (a && b) {
+		CHECK_EQ(a->root_total.samples, 107);
+		CHECK_EQ(b->root_total.samples, 107);
+		CHECK_EQ(b->ps_own[4].samples, 57);
+		CHECK_EQ(a->ps_own[4].samples, 27);
+		CHECK_EQ(a->ps_own[5].samples, 70);
+		CHECK_EQ(b->ps_own[5].samples, 0);
+	}
+	dp_analysis_free(a);
+	dp_analysis_free(b);
+	dp_profile_release(&f);
+	/* no leaves: the same nodes */
+	p.ps[5].kind = DP_PS_FUNCTION;
+	CHECK_EQ(dp_profile_fold_libs(&p, &f), 0);
+	CHECK(same_nodes(&p, &f));
+	dp_profile_release(&f);
+	dp_profile_release(&p);
+}
+
 DP_TEST_MAIN(test_workers_merge, test_recursive_workers, test_duplicate_sites_fold, test_bad_ids,
-	     test_simulated_pools, test_identity, test_many_threads, test_simulated_deep_pool)
+	     test_simulated_pools, test_identity, test_many_threads, test_simulated_deep_pool,
+	     test_libs_fold)

@@ -471,26 +471,87 @@ out:
 	free(list);
 }
 
+/*
+ * Procedure totals by brute force: clique C's total counts for procedure X when C holds a
+ * PD of X and no clique above C (along the entry CSDs' callers) does; the Mercury total
+ * (own + desc) is never more in runtime-like profiles (elsewhere it may count a nesting
+ * twice), nor the total more than the root total.
+ */
+static void check_ps_totals(const struct dp_profile *p, const struct dp_analysis *a,
+			    int runtime_like)
+{
+	uint64_t(*tot)[N_INH] = calloc((size_t)p->n_ps + 1, sizeof(*tot));
+	uint32_t *in = calloc((size_t)p->n_ps + 1, sizeof(*in)); /* last clique counted */
+	uint64_t root[N_INH];
+
+	CHECK(tot && in);
+	if (!tot || !in)
+		goto out;
+	inh(&a->root_total, root);
+	for (uint32_t c = 1; c <= a->n_cliques; c++) {
+		const uint32_t *m = dp_csr_items(&a->clique_pds, c);
+
+		for (uint32_t k = 0; k < dp_csr_count(&a->clique_pds, c); k++) {
+			uint32_t x = p->pd[m[k]].ps, up = c, e, above = 0;
+
+			if (in[x] == c)
+				continue;
+			while (!above && (e = a->clique_entry[up]) != 0) {
+				const uint32_t *um;
+
+				up = a->pd_clique[p->csd[e].caller];
+				um = dp_csr_items(&a->clique_pds, up);
+				for (uint32_t j = 0; j < dp_csr_count(&a->clique_pds, up); j++)
+					above |= p->pd[um[j]].ps == x;
+			}
+			in[x] = c;
+			if (!above)
+				add_inh(tot[x], &a->clique_total[c]);
+		}
+	}
+	for (uint32_t x = 1; x <= p->n_ps; x++) {
+		uint64_t got[N_INH], own[N_INH], desc[N_INH];
+
+		inh(&a->ps_total[x], got);
+		inh(&a->ps_desc[x], desc);
+		inh(&(struct dp_inherit){a->ps_own[x].samples, a->ps_own[x].callseqs,
+					 a->ps_own[x].allocs, a->ps_own[x].alloc_bytes},
+		    own);
+		for (int k = 0; k < N_INH; k++) {
+			CHECK_EQ(got[k], tot[x][k]);
+			CHECK(!runtime_like || own[k] + desc[k] <= got[k]);
+			CHECK(!runtime_like || got[k] <= root[k]);
+		}
+	}
+out:
+	free(tot);
+	free(in);
+}
+
 /* The group totals do not depend on where grouptotal.c splits its sweep. */
 static void check_split(struct dp_analysis *a)
 {
 	size_t nm = ((size_t)a->n_modules + 1) * sizeof(struct dp_inherit);
 	size_t no = ((size_t)a->p->n_objects + 1) * sizeof(struct dp_inherit);
-	struct dp_inherit *m = malloc(nm), *o = malloc(no);
+	size_t np = ((size_t)a->p->n_ps + 1) * sizeof(struct dp_inherit);
+	struct dp_inherit *m = malloc(nm), *o = malloc(no), *ps = malloc(np);
 	uint32_t step = a->n_cliques / 29 + 1;
 
-	CHECK(m && o);
-	if (m && o) {
+	CHECK(m && o && ps);
+	if (m && o && ps) {
 		memcpy(m, a->module_desc, nm);
 		memcpy(o, a->object_desc, no);
+		memcpy(ps, a->ps_total, np);
 		for (uint32_t mid = 0; mid <= a->n_cliques; mid += step) {
 			CHECK_EQ(dp_analysis_group_totals_at(a, mid), 0);
 			CHECK(memcmp(m, a->module_desc, nm) == 0);
 			CHECK(memcmp(o, a->object_desc, no) == 0);
+			CHECK(memcmp(ps, a->ps_total, np) == 0);
 		}
 	}
 	free(m);
 	free(o);
+	free(ps);
 }
 
 /* Every property; @runtime_like: the profile obeys the runtime's rules. */
@@ -544,6 +605,7 @@ static void check_all(const struct dp_profile *p, int runtime_like)
 	 * when every clique is also reachable from the root, else walks the clique tree */
 	if (a->n_extra_entries == 0)
 		check_module_totals(p, a, runtime_like);
+	check_ps_totals(p, a, runtime_like);
 	check_split(a);
 out:
 	dp_analysis_free(a);

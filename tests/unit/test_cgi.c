@@ -282,6 +282,18 @@ TEST(responses)
 	dp_buf_reset(&b);
 	CHECK_EQ(dp_url_encode(&b, "/a b:\xe9+", ":/"), 0);
 	CHECK_STR(dp_buf_cstr(&b), "/a%20b:%E9%2B");
+	dp_buf_reset(&b);
+	/* the pages' script: no file= needed, the security headers, cached for good; an
+	 * unknown one is the caller's 404; a page is not an asset */
+	CHECK_EQ(dp_cgi_asset("asset=deepprof.js&v=1", &b), 0);
+	s = dp_buf_cstr(&b);
+	CHECK(strstr(s, "Status: 200 OK\r\nContent-Type: text/javascript; charset=utf-8\r\n") == s);
+	CHECK(strstr(s, "script-src 'self'; connect-src 'self';") != NULL);
+	CHECK(strstr(s, "\r\nCache-Control: max-age=31536000, immutable\r\n\r\n/*\n") != NULL);
+	dp_buf_reset(&b);
+	CHECK_EQ(dp_cgi_asset("asset=nope.js", &b), -1);
+	CHECK_EQ(dp_cgi_asset("file=a.data&page=menu", &b), 1);
+	CHECK_EQ(b.len, 0);
 	dp_buf_release(&b);
 }
 

@@ -12,6 +12,7 @@
 #include "core/err.h"
 #include "core/par.h"
 #include "core/strtab.h"
+#include "core/suggest.h"
 #include "deepprof/format.h"
 #include "harness.h"
 
@@ -168,6 +169,26 @@ TEST(err_message)
 	CHECK_EQ(dp_errcode(), DP_EFORMAT);
 }
 
+/* edit distances and the nearest candidate, for "did you mean" */
+TEST(suggest_nearest)
+{
+	static const char *const pages[] = {"menu", "proc", "top", "flame", "flame_callers"};
+
+	CHECK_EQ(dp_edit_distance("kitten", "sitting", 10), 3);
+	CHECK_EQ(dp_edit_distance("kitten", "sitting", 2), 3); /* past the bound: max + 1 */
+	CHECK_EQ(dp_edit_distance("tpo", "top", 5), 1);	       /* a swap is one edit */
+	CHECK_EQ(dp_edit_distance("Report", "report", 5), 0);  /* case aside */
+	CHECK_EQ(dp_edit_distance("", "abc", 5), 3);
+	CHECK_EQ(dp_edit_distance("abc", "", 1), 2);
+	CHECK_STR(dp_suggest("prox", pages, 5), "proc");
+	CHECK_STR(dp_suggest("flame_caller", pages, 5), "flame_callers");
+	CHECK_STR(dp_suggest("tpo", pages, 5), "top");
+	CHECK(dp_suggest("zzzz", pages, 5) == NULL); /* too far: nothing */
+	CHECK(dp_suggest("top", pages, 5) == NULL);  /* itself is not a suggestion */
+	CHECK_EQ(dp_suggest_max("ab"), 1);
+	CHECK_EQ(dp_suggest_max("abcdefghijklmnop"), 3);
+}
+
 TEST(crc32_known_value)
 {
 	/* the standard check value of CRC-32/ISO-HDLC */
@@ -177,4 +198,5 @@ TEST(crc32_known_value)
 }
 
 DP_TEST_MAIN(test_arena_zeroed_aligned, test_arena_limit, test_arena_reuse_zeroed,
-	     test_par_split_covers, test_strtab_interning, test_err_message, test_crc32_known_value)
+	     test_par_split_covers, test_strtab_interning, test_err_message, test_crc32_known_value,
+	     test_suggest_nearest)

@@ -190,7 +190,10 @@ TEST(columns_follow_fields)
 	/* header links re-sort and keep every other preference */
 	CHECK_STR(t->cols[2].href, "page=clique&id=3&fields=pqT&sort=cost:calls:self");
 	CHECK(t->cols[3].href == NULL); /* exits: no such sort */
-	CHECK_STR(t->cols[9].href, "page=clique&id=3&fields=pqT&sort=cost");
+	/* the column sorted by (total time, the default) sorts the other way; sorted by
+	 * another, every column sorts its natural way, and says so */
+	CHECK(t->cols[9].sorted && !t->cols[9].rev && !t->cols[2].sorted);
+	CHECK_STR(t->cols[9].href, "page=clique&id=3&fields=pqT&sort=cost:asc");
 	CHECK_STR(t->cols[11].href, "page=clique&id=3&fields=pqT&sort=cost:self:call");
 	CHECK_STR(t->cols[1].href, "page=clique&id=3&fields=pqT&sort=name");
 	{
@@ -258,7 +261,10 @@ TEST(toggles_keep_prefs)
 	CHECK_STR(t->links[4].href, "page=clique&id=3&fields=ptsab&sort=name&unit=ms");
 	t = toggles(d, "sort");
 	CHECK(t->links[1].href == NULL); /* name: the current choice */
-	CHECK_STR(t->links[0].href, "page=clique&id=3&unit=ms");
+	CHECK_STR(t->links[0].href, "page=clique&id=3&sort=cost&unit=ms");
+	CHECK_STR(t->links[2].href, "page=clique&id=3&sort=source&unit=ms");
+	CHECK_STR(t->label, "sort");
+	CHECK_STR(t->links[2].label, "source order");
 	t = toggles(d, "ancestors");
 	CHECK_STR(t->links[3].href, "page=clique&id=3&sort=name&anc=all&unit=ms");
 	t = toggles(d, "summarise indirect calls");
@@ -276,12 +282,13 @@ TEST(nav_links)
 	struct dp_display *d = build(r);
 
 	CHECK_EQ(d->n_nav_general, 7);
-	CHECK_EQ(d->n_nav, 11);
+	CHECK_EQ(d->n_nav, 12);
 	CHECK_STR(d->nav[0].href, "page=menu&contour=1");
 	CHECK_STR(d->nav[7].href, "page=proc&id=6&contour=1");
 	CHECK(d->nav[8].href == NULL); /* callers of 6: this page */
 	CHECK_STR(d->nav[9].href, "page=flame_callers&proc=6&contour=1");
-	CHECK_STR(d->nav[10].href, "page=module&id=2&contour=1");
+	CHECK_STR(d->nav[10].href, "page=sandwich&proc=6&contour=1");
+	CHECK_STR(d->nav[11].href, "page=module&id=2&contour=1");
 	CHECK(has_toggles(d, "contour exclusion"));
 	dp_display_free(d);
 	tr_free(r);

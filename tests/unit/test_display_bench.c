@@ -47,7 +47,7 @@ static void time_page(const char *what, const struct dp_report *r, int iters)
 	size_t text_len = 0, html_len = 0;
 
 	for (int k = 0; k < iters; k++) {
-		struct dp_render_opts o = {"/?file=0&", 100, NULL, NULL};
+		struct dp_render_opts o = {.link_prefix = "/?file=0&", .width = 100};
 		struct dp_display *d = NULL;
 		struct dp_buf b;
 

@@ -55,8 +55,19 @@ TEST(clique_page_html)
 	/* header links re-sort, keeping the other preferences */
 	CHECK(tr_contains(s, "<th><a href=\"/?file=0&amp;page=clique&amp;id=3&amp;"
 			     "sort=cost:calls:self&amp;mq=never\">Calls</a></th><th>Exits</th>"));
-	CHECK(tr_contains(s, "<th rowspan=\"2\" class=\"sorted\"><a href=\"/?file=0&amp;"
-			     "page=clique&amp;id=3&amp;mq=never\">Where</a></th>"));
+	CHECK(tr_contains(s, "<th rowspan=\"2\"><a href=\"/?file=0&amp;"
+			     "page=clique&amp;id=3&amp;sort=source&amp;mq=never\">Where</a></th>"));
+	/* the sorted column (total time, the default) says so, and sorts the other way */
+	CHECK(tr_contains(s,
+			  "<th class=\"sorted\" aria-sort=\"descending\"><a href=\"/?file=0"
+			  "&amp;page=clique&amp;id=3&amp;sort=cost:asc&amp;mq=never\" title=\"sort "
+			  "the other way\">Total &#9660;</a></th>"));
+	/* the search box: to the server's path, with the file and the page's preferences */
+	CHECK(tr_contains(s,
+			  "<form class=\"search\" role=\"search\" method=\"get\" action=\"/\">"
+			  "<input type=\"hidden\" name=\"file\" value=\"0\"><input type=\"hidden\" "
+			  "name=\"page\" value=\"search\"><input type=\"hidden\" name=\"mq\" "
+			  "value=\"never\"><input type=\"search\" name=\"q\""));
 	CHECK(tr_contains(s, "<th class=\"g\" colspan=\"3\">ports</th><th class=\"g\" "
 			     "colspan=\"4\">time</th>"));
 	/* rows: depth, flags, numbers (right-aligned by the CSS) with exact values in titles */
@@ -86,7 +97,7 @@ TEST(clique_page_html)
 TEST(link_prefix_and_title_escaped)
 {
 	struct dp_report *r = tr_menu();
-	struct dp_render_opts o = {"/cgi?file=%2Fa\"b<c>&", 0, "x<y>.data", NULL};
+	struct dp_render_opts o = {.link_prefix = "/cgi?file=%2Fa\"b<c>&", .title = "x<y>.data"};
 	struct dp_display *d = NULL;
 	struct dp_buf b;
 
@@ -171,6 +182,116 @@ TEST(flame_svg)
 	tr_free(r);
 }
 
+/* Render @r as HTML with @o, the report's JSON attached as the session does. */
+static char *render_with_data(const struct dp_report *r, const struct dp_render_opts *o)
+{
+	struct dp_display *d = NULL;
+	struct dp_buf b;
+	char *s;
+
+	dp_buf_init(&b, 1 << 24);
+	CHECK_EQ(dp_display_build(r, &d), 0);
+	CHECK_EQ(dp_display_attach_data(d, r), 0);
+	CHECK_EQ(dp_render_html(d, o, &b), 0);
+	s = malloc(b.len + 1);
+	if (s)
+		memcpy(s, dp_buf_cstr(&b), b.len + 1);
+	dp_display_free(d);
+	dp_buf_release(&b);
+	return s;
+}
+
+/*
+ * The interactive flame graph's parts: the block's div says which section it draws and
+ * how; the report's JSON rides in a data block where no profile string can end the
+ * element (every '<' as \u003c); the script is loaded from the front end, or inline.
+ * Dropping the '<' rewrite, the div or the script element fails it.
+ */
+TEST(flame_data_and_script)
+{
+	struct dp_report *r = tr_flame("page=flame");
+	struct dp_render_opts served = {.link_prefix = "/?file=0&", .asset_prefix = "/?"};
+	struct dp_render_opts file = {.link_prefix = "?"};
+	char want[128];
+	const char *data;
+	char *s;
+
+	r->sections[0].rows[2].name = "x</script><!--<b>";
+	s = render_with_data(r, &served);
+	CHECK(tr_contains(s, "<div class=\"fg\" data-sec=\"flame\" data-kind=\"tree\" "
+			     "data-down=\"0\">\n<p class=\"fgnote\">Width: time."));
+	CHECK(tr_contains(s, "<script type=\"application/json\" id=\"dp-data\" "
+			     "data-prefix=\"/?file=0&amp;\">{\"schema\":2,\"page\":\"flame\""));
+	CHECK(tr_contains(s, "\"name\":\"x\\u003c/script>\\u003c!--\\u003cb>\""));
+	snprintf(want, sizeof(want), "<script src=\"/?asset=deepprof.js&amp;v=%s\" defer></script>",
+		 dp_html_asset_version());
+	CHECK(tr_contains(s, want));
+	data = strstr(s, "id=\"dp-data\"");
+	CHECK(data != NULL && strchr(data, '<') == strstr(data, "</script>"));
+	CHECK_EQ(count(s, "<script"), 2);
+	CHECK_EQ(count(s, "</script>"), 2);
+	free(s);
+	/* no server: the script is in the page */
+	s = render_with_data(r, &file);
+	CHECK(tr_contains(s, "<script>/*\n * deepprof.js - "));
+	CHECK(!tr_contains(s, "asset=deepprof.js&amp;v="));
+	free(s);
+	tr_free(r);
+	/* pages without a graph carry no data */
+	r = tr_clique("page=clique&id=3");
+	s = render_with_data(r, &served);
+	CHECK(!tr_contains(s, "dp-data"));
+	CHECK_EQ(count(s, "<script"), 1);
+	free(s);
+	tr_free(r);
+}
+
+/* The sandwich page: its callers above (root at the bottom) and callees below (root at
+ * the top), each a block drawing its section. */
+TEST(sandwich_blocks)
+{
+	struct dp_report *r = tr_flame("page=sandwich&proc=1");
+	struct dp_rep_section *two = calloc(2, sizeof(*two));
+	char *s;
+
+	two[0] = r->sections[0];
+	two[0].id = "callers";
+	two[1] = r->sections[0];
+	two[1].id = "callees";
+	r->sections = two;
+	r->n_sections = 2;
+	s = tr_render(r, true, 0);
+	CHECK(tr_contains(s, "<h2>Callers</h2>\n<div class=\"fg\" data-sec=\"callers\" "
+			     "data-kind=\"callers\" data-down=\"0\">\n<p class=\"fgnote\">Width: "
+			     "time; the procedure at the bottom, its callers above."));
+	CHECK(tr_contains(s, "<h2>Callees</h2>\n<div class=\"fg\" data-sec=\"callees\" "
+			     "data-kind=\"callees\" data-down=\"1\">\n<p class=\"fgnote\">Width: "
+			     "time; the procedure at the top, its callees below."));
+	CHECK_EQ(count(s, "<svg "), 2);
+	free(s);
+	free(two);
+	r->n_sections = 0;
+	tr_free(r);
+}
+
+/* The pages' script as the front ends serve it: present, never able to end the inline
+ * script element it is written into, with a stable version. */
+TEST(asset)
+{
+	size_t len = 0;
+	const char *ctype = NULL, *js = dp_html_asset("deepprof.js", &len, &ctype);
+	const char *v = dp_html_asset_version();
+
+	CHECK(js != NULL && len > 1000 && strlen(js) == len);
+	CHECK_STR(ctype, "text/javascript; charset=utf-8");
+	CHECK(js && !strstr(js, "</") && !strstr(js, "<!--") && !strstr(js, "<script"));
+	CHECK(dp_html_asset("../deepprof.js", &len, &ctype) == NULL);
+	CHECK(dp_html_asset(NULL, &len, &ctype) == NULL);
+	CHECK_EQ(strlen(v), 16);
+	CHECK_EQ(strspn(v, "0123456789abcdef"), 16);
+	CHECK(v == dp_html_asset_version());
+}
+
 TEST(error_page_html)
 {
 	char *s = tr_render_error(404, "no procedure named '<script>x</script>'", true);
@@ -184,4 +305,5 @@ TEST(error_page_html)
 }
 
 DP_TEST_MAIN(test_escape, test_clique_page_html, test_link_prefix_and_title_escaped,
-	     test_pager_html, test_flame_svg, test_error_page_html)
+	     test_pager_html, test_flame_svg, test_flame_data_and_script, test_sandwich_blocks,
+	     test_asset, test_error_page_html)

@@ -252,7 +252,7 @@ static char *tr_render_display(struct dp_display *d, bool html, const struct dp_
 
 char *tr_render(const struct dp_report *r, bool html, unsigned width)
 {
-	struct dp_render_opts o = {"/?file=0&", width, NULL, NULL};
+	struct dp_render_opts o = {.link_prefix = "/?file=0&", .width = width};
 	struct dp_display *d = NULL;
 
 	if (dp_display_build(r, &d) < 0) {

@@ -44,46 +44,106 @@ TEST(clique_page_golden)
 		     "  procedure      page=proc&id=2&fields=t\n"
 		     "  callers        page=callers&proc=2&fields=t\n"
 		     "  callers graph  page=flame_callers&proc=2&fields=t\n"
+		     "  sandwich       page=sandwich&proc=2&fields=t\n"
 		     "  module         page=module&id=1&fields=t\n"
 		     "\n"
-		     "Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N),\n"
-		     "     sN = call site (page=site&id=N), mN = module (page=module&id=N).\n");
+		     "Ids: cN = clique (page=clique&id=N), pN = procedure (page=proc&id=N), sN = "
+		     "call site\n"
+		     "     (page=site&id=N), mN = module (page=module&id=N).\n");
 	free(s);
 	tr_free(r);
 }
 
-TEST(wide_tables_take_two_lines)
+/* the longest line of @s */
+static size_t longest(const char *s)
 {
-	struct dp_report *r = tr_clique("page=clique&id=3");
-	char *s = tr_render(r, false, 100);
-	const char *line;
 	size_t max = 0;
 
-	CHECK(tr_contains(s, "Ancestors:\n"
-			     "Id  Name  Where\n"
-			     "    ports  time -------------------  callseqs -------------  "
-			     "bytes ----------\n"
-			     "    Calls    Self    %  Total     %  Self     % Total     %  "
-			     "Self  % Total  %\n"
-			     "c1  main -> fib  main.c:12\n"
-			     "        1  1.0 ms 0.1% 500 ms 50.0%    10 <0.1% 25.0k 50.0%   "
-			     "0 B 0%   0 B 0%\n"));
-	CHECK(tr_contains(s, "c7       <script>alert(1)</script>  fib.c:9\n"
-			     "        10  10.0 ms  1.0% 10.0 ms  1.0%    100  0.2%   100  0.2%    "
-			     "512 B <0.1%   512 B <0.1%\n"));
-	CHECK(tr_contains(s, "Exits and Unwinds are left out of tables where every row has "
-			     "exits = calls and no unwinds.\n"));
-	/* every line fits in 100 columns */
-	for (line = s; *line;) {
+	for (const char *line = s; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
 		max = len > max ? len : max;
 		line += len + (nl ? 1 : 0);
 	}
-	CHECK(max <= 100);
+	return max;
+}
+
+TEST(wide_tables_take_two_lines)
+{
+	struct dp_report *r = tr_clique("page=clique&id=3&fields=ptsb");
+	char *s = tr_render(r, false, 100);
+
+	/* zero bytes in every row: no bytes columns; the rows fit on one line */
+	CHECK(tr_contains(
+		s, "Ancestors:\n"
+		   "                 ports  time -------------------  callseqs -------------\n"
+		   "Id  Name         Calls    Self    %  Total     %  Self     % Total     %  "
+		   "Where\n"
+		   "c1  main -> fib      1  1.0 ms 0.1% 500 ms 50.0%    10 <0.1% 25.0k 50.0%  "
+		   "main.c:12\n"));
+	/* bytes in some rows, chosen: the name and where, then the numbers */
+	CHECK(tr_contains(s, "c7       <script>alert(1)</script>  fib.c:9\n"
+			     "        10  10.0 ms  1.0% 10.0 ms  1.0%    100  0.2%   100  0.2%    "
+			     "512 B <0.1%   512 B <0.1%\n"));
+	CHECK(tr_contains(s, "Exits and Unwinds left out: every row has exits = calls, no "
+			     "unwinds.\nLeft out, zero in every row: bytes.\n"));
+	CHECK(longest(s) <= 100);
+	free(s);
+	/* the default fields: groups go for the width, and the page says which */
+	tr_free(r);
+	r = tr_clique("page=clique&id=3");
+	s = tr_render(r, false, 80);
+	CHECK(tr_contains(s,
+			  "c3     fib (rec)                       99   390 ms 39.0%  390 ms 39.0%  "
+			  "fib.c:5\n"));
+	CHECK(tr_contains(s, "Left out for the width: callseqs, bytes (--width or fields= shows "
+			     "them).\n"));
+	CHECK(longest(s) <= 80);
+	free(s);
+	/* at 40 columns, numbers come in bands of whole groups */
+	tr_free(r);
+	r = tr_clique("page=clique&id=3&fields=pts");
+	s = tr_render(r, false, 40);
+	CHECK(tr_contains(s, "Id   Name  Where\n"
+			     "     ports  time ----------------------\n"
+			     "     Calls     Self     %   Total     %\n"
+			     "     callseqs --------------\n"
+			     "      Self     % Total     %\n"
+			     "p2   fib  fib.c:3\n"
+			     "       100   400 ms 40.0%  500 ms 50.0%\n"
+			     "     20.0k 40.0% 25.0k 50.0%\n"));
+	CHECK(longest(s) <= 40);
 	free(s);
 	tr_free(r);
+}
+
+/* no line of any page is longer than the width, whatever the width and fields */
+TEST(every_width_fits)
+{
+	static const char *const fields[] = {"", "&fields=p", "&fields=pTSAB", "&fields=qtsab"};
+	struct dp_report *(*const pages[])(const char *) = {tr_clique, tr_flame, tr_callers};
+	static const char *const qs[] = {"page=clique&id=3", "page=flame", "page=callers&proc=2"};
+
+	for (unsigned w = 40; w <= 160; w += 7)
+		for (unsigned f = 0; f < 4; f++)
+			for (unsigned p = 0; p < 3; p++) {
+				char q[128];
+				struct dp_report *r;
+				char *s;
+
+				snprintf(q, sizeof(q), "%s%s", qs[p], fields[f]);
+				if (p == 1 && w < 56)
+					continue; /* a tree's columns and guides need 56 */
+				r = pages[p](q);
+				s = tr_render(r, false, w);
+				if (longest(s) > w)
+					fprintf(stderr, "%s at %u: %zu columns\n%s", q, w,
+						longest(s), s);
+				CHECK(longest(s) <= w);
+				free(s);
+				tr_free(r);
+			}
 }
 
 TEST(unwinds_shown_when_they_happen)
@@ -131,8 +191,8 @@ TEST(flame_tree_golden)
 	struct dp_report *r = tr_flame("page=flame");
 	char *s = tr_render(r, false, 100);
 
-	CHECK_STR(s, "Flame graph\n"
-		     "===========\n"
+	CHECK_STR(s, "Call tree\n"
+		     "=========\n"
 		     "\n"
 		     "Total   Self    time  Calls  Call tree\n"
 		     " 100%     0%   1.0 s      1  main  main.c:10\n"
@@ -190,13 +250,15 @@ TEST(menu_and_pager_text)
 	struct dp_report *r = tr_menu();
 	char *s = tr_render(r, false, 100);
 
+	/* the summary first, where to go, then the details */
 	CHECK(tr_contains(s, "Profile of ./prog <a&b>\n=======================\n\n"
-			     "  program           ./prog\n"
-			     "  cliques           42\n"
-			     "  sample rate (Hz)  999.5\n\n"
+			     "  program  ./prog\n\n"
 			     "Starting points:\n"
 			     "  The root clique                   page=root\n"
-			     "  Top 100 procedures by total time  page=top&scope=total\n"));
+			     "  Top 100 procedures by total time  page=top&scope=total\n\n"
+			     "Details:\n"
+			     "  cliques           42\n"
+			     "  sample rate (Hz)  999.5\n"));
 	free(s);
 	tr_free(r);
 	r = tr_callers("page=callers&proc=6&bunch=2");
@@ -207,9 +269,8 @@ TEST(menu_and_pager_text)
 			     "  1      page=callers&proc=6\n"
 			     "  3      page=callers&proc=6&bunch=3\n"));
 	CHECK(tr_contains(s, "  last   page=callers&proc=6&bunch=5\n"));
-	CHECK(tr_contains(
-		s, "s41  caller22 (contour)     40  5.0 ms 0.5% 5.0 ms 0.5%     0 0%     0 0%   "
-		   "0 B 0%   0 B 0%  c.c:22\n"));
+	CHECK(tr_contains(s, "s41  caller22 (contour)     40  5.0 ms 0.5% 5.0 ms 0.5%  c.c:22\n"));
+	CHECK(tr_contains(s, "Left out, zero in every row: callseqs, bytes.\n"));
 	free(s);
 	tr_free(r);
 }
@@ -228,7 +289,7 @@ TEST(control_characters_neutralised)
 	tr_free(r);
 }
 
-DP_TEST_MAIN(test_clique_page_golden, test_wide_tables_take_two_lines,
+DP_TEST_MAIN(test_clique_page_golden, test_wide_tables_take_two_lines, test_every_width_fits,
 	     test_unwinds_shown_when_they_happen, test_names_shortened_to_fit,
 	     test_flame_tree_golden, test_tree_guides_under_last_child, test_error_page_text,
 	     test_menu_and_pager_text, test_control_characters_neutralised)

@@ -279,6 +279,85 @@ TEST(roundtrip_all_features)
 	roundtrip(DP_FEAT_SYMBOLIZED | DP_FEAT_STOPPED | DP_FEAT_COVERAGE);
 }
 
+/* Append one more element to @arr ([1..n] of @size bytes) in @p's arena. */
+static void *grow1(struct dp_profile *p, void *arr, uint32_t n, size_t size)
+{
+	void *na = dp_arena_array(&p->arena, (size_t)n + 2, size);
+
+	CHECK(na != NULL);
+	if (na)
+		memcpy(na, arr, ((size_t)n + 1) * size);
+	return na;
+}
+
+/* The sampled PCs (SPCS) and a library leaf (PS and CSS of kind library, with their
+ * addresses) are written and read back as they were, byte for byte. */
+TEST(roundtrip_sampled_pcs_and_leaves)
+{
+	struct dp_profile a, b;
+	struct dp_buf f1, f2;
+	uint32_t ps, css, pd, csd;
+
+	dp_buf_init(&f1, 1 << 20);
+	dp_buf_init(&f2, 1 << 20);
+	CHECK_EQ(dp_sample_profile(&a, DP_FEAT_SYMBOLIZED), 0);
+	a.has_pcs = true;
+	a.n_pcs = 2;
+	a.pcs = dp_arena_array(&a.arena, 2, sizeof(*a.pcs));
+	CHECK(a.pcs != NULL);
+	a.pcs[0] = (struct dp_pcs){.csd = 3, .pc = 0x7f0000041000, .samples = 2};
+	a.pcs[1] = (struct dp_pcs){.csd = 6, .pc = 0x5555000011a8, .samples = UINT64_MAX};
+	a.pcs_missed = 9;
+	a.ps = grow1(&a, a.ps, a.n_ps, sizeof(*a.ps));
+	a.css = grow1(&a, a.css, a.n_css, sizeof(*a.css));
+	a.pd = grow1(&a, a.pd, a.n_pd, sizeof(*a.pd));
+	a.csd = grow1(&a, a.csd, a.n_csd, sizeof(*a.csd));
+	ps = ++a.n_ps;
+	css = ++a.n_css;
+	pd = ++a.n_pd;
+	csd = ++a.n_csd;
+	a.ps[ps] = (struct dp_ps){
+		.kind = DP_PS_LIBRARY,
+		.addr = 0x7f0000040100,
+		.name = (uint32_t)dp_strtab_intern_cstr(&a.strs, "regexec [libc.so.6]"),
+		.linkage_name = (uint32_t)dp_strtab_intern_cstr(&a.strs, "regexec"),
+		.linkage = DP_LINK_GLOBAL,
+		.object = 2};
+	a.css[css] = (struct dp_css){
+		.ps = 3, .addr = 0x7f0000040100, .kind = DP_CSS_LIBRARY, .callee_ps = ps};
+	a.pd[pd] = (struct dp_pd){.ps = ps, .thread = 1};
+	a.csd[csd] = (struct dp_csd){.caller = 4, .css = css, .callee = pd, .samples = 4};
+	CHECK_EQ(dp_write_buffer(&a, &f1), 0);
+	if (dp_read_buffer(f1.data, f1.len, "rt", &b) != 0) {
+		fprintf(stderr, "round trip read failed: %s\n", dp_errmsg());
+		CHECK(0);
+	} else {
+		check_same(&a, &b);
+		CHECK(b.has_pcs);
+		CHECK_EQ(b.n_pcs, 2);
+		CHECK_EQ(b.pcs_missed, 9);
+		for (uint32_t i = 0; i < 2 && i < b.n_pcs; i++) {
+			CHECK_EQ(b.pcs[i].csd, a.pcs[i].csd);
+			CHECK_EQ(b.pcs[i].pc, a.pcs[i].pc);
+			CHECK_EQ(b.pcs[i].samples, a.pcs[i].samples);
+		}
+		CHECK_EQ(dp_write_buffer(&b, &f2), 0);
+		CHECK(f1.len == f2.len && memcmp(f1.data, f2.data, f1.len) == 0);
+		dp_profile_release(&b);
+	}
+	/* without the chunk, none is read back */
+	CHECK_EQ(dp_sample_profile(&b, 0), 0);
+	dp_buf_reset(&f2);
+	CHECK_EQ(dp_write_buffer(&b, &f2), 0);
+	dp_profile_release(&b);
+	CHECK_EQ(dp_read_buffer(f2.data, f2.len, "rt", &b), 0);
+	CHECK(!b.has_pcs && b.n_pcs == 0 && b.pcs_missed == 0);
+	dp_profile_release(&b);
+	dp_profile_release(&a);
+	dp_buf_release(&f1);
+	dp_buf_release(&f2);
+}
+
 TEST(layout_golden)
 {
 	struct dp_profile a;
@@ -353,5 +432,5 @@ TEST(write_file_atomic)
 }
 
 DP_TEST_MAIN(test_varint_golden, test_varint_roundtrip_sizes, test_varint_invalid,
-	     test_fixed_and_crc, test_roundtrip_all_features, test_layout_golden,
-	     test_write_file_atomic)
+	     test_fixed_and_crc, test_roundtrip_all_features, test_roundtrip_sampled_pcs_and_leaves,
+	     test_layout_golden, test_write_file_atomic)

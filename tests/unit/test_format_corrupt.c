@@ -436,7 +436,17 @@ static void m_ps_kind(struct dp_profile *p, int bad)
 }
 static void m_css_kind(struct dp_profile *p, int bad)
 {
-	p->css[2].kind = bad ? 9 : 5;
+	p->css[2].kind = bad ? DP_CSS_KIND_FILE_MAX + 1 : 5;
+}
+static void m_pcs_csd(struct dp_profile *p, int bad)
+{
+	static struct dp_pcs r;
+
+	r = (struct dp_pcs){
+		.csd = bad ? DP_SAMPLE_N_CSD + 1 : DP_SAMPLE_N_CSD, .pc = 77, .samples = 1};
+	p->has_pcs = true;
+	p->n_pcs = 1;
+	p->pcs = &r;
 }
 static void m_root(struct dp_profile *p, int bad)
 {
@@ -481,7 +491,8 @@ TEST(bad_ids_kinds_links)
 	bad_field(m_caller, "CSD 2 has caller PD 0 but there are 9 PDs", __LINE__);
 	bad_field(m_css_ps, "CSD 4 has CSS 4 of PS 4 but its caller PD 4 has PS 3", __LINE__);
 	bad_field(m_ps_kind, "PS 4 has bad kind 7", __LINE__);
-	bad_field(m_css_kind, "CSS 2 has bad kind 9", __LINE__);
+	bad_field(m_css_kind, "CSS 2 has bad kind 10", __LINE__);
+	bad_field(m_pcs_csd, "sampled PC 1 has csd 11 but there are 10 CSDs", __LINE__);
 	/* reported at INFO's root_pd: after the 32-byte header, INFO's 16-byte chunk header
 	 * and the four one-byte node counts */
 	bad_field_at(m_root, "root PD 1 has a PS of kind 2 (must be 1, root)", 32 + 16 + 4,

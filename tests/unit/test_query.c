@@ -59,13 +59,16 @@ TEST(defaults)
 	CHECK_EQ(q.prefs.fields,
 		 DP_FIELD_PORTS | DP_FIELD_TIME | DP_FIELD_CALLSEQS | DP_FIELD_BYTES);
 	CHECK(q.time_default);
-	CHECK_EQ(q.prefs.sort, DP_SORT_CONTEXT);
+	CHECK_EQ(q.prefs.sort, DP_SORT_COST);
+	CHECK_EQ(q.prefs.sort_metric, DP_METRIC_TIME);
+	CHECK(q.sort_default);
 	CHECK_EQ(q.prefs.ancestors, 5);
 	CHECK(!q.prefs.summarise && !q.prefs.contour);
 	CHECK_EQ(q.prefs.inactive, 0);
 	CHECK_EQ(q.prefs.time_unit, DP_TIME_AUTO);
 	CHECK_EQ(q.prefs.mq, DP_MQ_DIFF);
 	CHECK_EQ(q.prefs.view, DP_VIEW_MERGED);
+	CHECK_EQ(q.prefs.libs, DP_LIBS_SHOW);
 	CHECK_EQ(q.percent, 90);
 	CHECK_EQ(q.group, DP_GROUP_SITE);
 	CHECK_EQ(q.bunch, 1);
@@ -91,12 +94,13 @@ TEST(defaults)
 TEST(every_page)
 {
 	static const char *const need[DP_PAGE_COUNT] = {
-		[DP_PAGE_CLIQUE] = "&id=1",	 [DP_PAGE_PROC] = "&id=1",
-		[DP_PAGE_CALLERS] = "&proc=1",	 [DP_PAGE_MODULE] = "&name=a.c",
-		[DP_PAGE_SITE] = "&id=1",	 [DP_PAGE_FLAME_CALLERS] = "&name=f",
-		[DP_PAGE_DUMP_PS] = "&id=1",	 [DP_PAGE_DUMP_PD] = "&id=1",
-		[DP_PAGE_DUMP_CSS] = "&id=1",	 [DP_PAGE_DUMP_CSD] = "&id=1",
-		[DP_PAGE_DUMP_CLIQUE] = "&id=1",
+		[DP_PAGE_CLIQUE] = "&id=1",	[DP_PAGE_PROC] = "&id=1",
+		[DP_PAGE_CALLERS] = "&proc=1",	[DP_PAGE_MODULE] = "&name=a.c",
+		[DP_PAGE_SITE] = "&id=1",	[DP_PAGE_FLAME_CALLERS] = "&name=f",
+		[DP_PAGE_SANDWICH] = "&proc=2", [DP_PAGE_DUMP_PS] = "&id=1",
+		[DP_PAGE_DUMP_PD] = "&id=1",	[DP_PAGE_DUMP_CSS] = "&id=1",
+		[DP_PAGE_DUMP_CSD] = "&id=1",	[DP_PAGE_DUMP_CLIQUE] = "&id=1",
+		[DP_PAGE_SEARCH] = "&q=json",
 	};
 	char s[200];
 
@@ -210,6 +214,36 @@ TEST(prefs)
 	CHECK(ok("sort=cost:call:calls"));
 	CHECK_EQ(q.prefs.sort_metric, DP_METRIC_CALLS);
 	CHECK_EQ(q.prefs.sort_per, DP_PER_CALL);
+	/* both directions of every order; "context" is the source order's old name */
+	CHECK(ok("sort=cost:asc:calls"));
+	CHECK(q.prefs.sort_rev && !q.sort_default);
+	CHECK(ok("sort=cost:desc"));
+	CHECK(!q.prefs.sort_rev);
+	CHECK(ok("sort=name:desc"));
+	CHECK(q.prefs.sort == DP_SORT_NAME && q.prefs.sort_rev);
+	CHECK(ok("sort=name:asc"));
+	CHECK(!q.prefs.sort_rev);
+	CHECK(ok("sort=context"));
+	CHECK(q.prefs.sort == DP_SORT_SOURCE && !q.prefs.sort_rev);
+	check_format(&q, "page=menu&sort=source");
+	CHECK(ok("sort=source:desc"));
+	CHECK(q.prefs.sort == DP_SORT_SOURCE && q.prefs.sort_rev);
+	check_format(&q, "page=menu&sort=source:desc");
+	CHECK(ok("sort=cost:bytes:asc"));
+	check_format(&q, "page=menu&sort=cost:bytes:asc");
+	/* without samples the default sort is by callseqs, and links say time when asked */
+	CHECK_EQ(dp_query_parse("sort=cost", false, &q), 0);
+	CHECK_EQ(q.prefs.sort_metric, DP_METRIC_CALLSEQS);
+	check_format(&q, "page=menu&sort=cost");
+	CHECK_EQ(dp_query_parse("sort=cost:time", false, &q), 0);
+	check_format(&q, "page=menu&sort=cost:time");
+	CHECK_EQ(dp_query_parse("page=top", false, &q), 0);
+	check_format(&q, "page=top");
+	/* the search page */
+	CHECK(ok("page=search&q=Json%3A%3A&match=regex&bunch=2"));
+	CHECK(q.regex && q.bunch == 2);
+	CHECK_STR(q.text, "Json::");
+	check_format(&q, "page=search&bunch=2&q=Json::&match=regex");
 	CHECK(ok("anc=all"));
 	CHECK_EQ(q.prefs.ancestors, (uint64_t)(int64_t)-1);
 	CHECK(ok("anc=0"));
@@ -220,10 +254,12 @@ TEST(prefs)
 	CHECK(ok("sum=0&contour=0&inactive=shs"));
 	CHECK(!q.prefs.summarise && !q.prefs.contour);
 	CHECK_EQ(q.prefs.inactive, DP_SHOW_INACTIVE_SITES | DP_SHOW_INACTIVE_MODULES);
-	CHECK(ok("unit=ms&mq=never&view=threads"));
+	CHECK(ok("unit=ms&mq=never&view=threads&libs=fold"));
 	CHECK_EQ(q.prefs.time_unit, DP_TIME_MS);
 	CHECK_EQ(q.prefs.mq, DP_MQ_NEVER);
 	CHECK_EQ(q.prefs.view, DP_VIEW_THREADS);
+	CHECK_EQ(q.prefs.libs, DP_LIBS_FOLD);
+	check_format(&q, "page=menu&unit=ms&mq=never&view=threads&libs=fold");
 	CHECK(ok("unit=ticks&mq=always"));
 	CHECK_EQ(q.prefs.time_unit, DP_TIME_TICKS);
 	CHECK_EQ(q.prefs.mq, DP_MQ_ALWAYS);
@@ -236,12 +272,19 @@ TEST(errors_page_and_keys)
 {
 	CHECK_ERR("page=foo",
 		  "unknown page 'foo'; page is one of: menu, root, action, clique, proc, "
-		  "callers, modules, module, top, site, threads, flame, flame_callers, dump_ps, "
-		  "dump_pd, dump_css, dump_csd, dump_clique");
+		  "callers, modules, module, top, site, threads, flame, flame_callers, sandwich, "
+		  "search, dump_ps, dump_pd, dump_css, dump_csd, dump_clique");
+	CHECK_ERR_HAS("page=tpo", "unknown page 'tpo'; did you mean 'top'? page is one of:");
+	CHECK_ERR_HAS("page=flame_caller", "did you mean 'flame_callers'?");
 	CHECK_ERR("pgae=menu",
-		  "unknown parameter 'pgae'; parameters: page, id, proc, name, percent, group, "
-		  "bunch, size, limit, metric, scope, per, thread, min, depth, format, "
-		  "file; preferences: fields, sort, anc, sum, contour, inactive, unit, mq, view");
+		  "unknown parameter 'pgae'; did you mean 'page'? parameters: page, id, proc, "
+		  "name, percent, group, bunch, size, limit, metric, scope, per, thread, min, "
+		  "depth, root, q, match, format, file; preferences: fields, sort, anc, sum, "
+		  "contour, split, inactive, unit, mq, view, libs");
+	CHECK_ERR("page=search", "page=search needs q=TEXT (a part of a name, or a regular "
+				 "expression with match=regex)");
+	CHECK_ERR("page=menu&q=x", "q= does not apply to page=menu; pages that take it: search");
+	CHECK_ERR_HAS("page=search&q=x&match=glob", "unknown match 'glob'");
 	CHECK_ERR("page=clique", "page=clique needs id=N");
 	CHECK_ERR("page=proc", "page=proc needs id=N or name=FUNCTION");
 	CHECK_ERR("page=module", "page=module needs id=N or name=FILE");
@@ -252,7 +295,7 @@ TEST(errors_page_and_keys)
 	CHECK_ERR("percent=50&page=root",
 		  "percent= does not apply to page=root; pages that take it: action");
 	CHECK_ERR("page=2", "bunch= (or page=K) does not apply to page=menu; pages that take "
-			    "it: callers, modules, module, site");
+			    "it: callers, modules, module, site, search");
 	CHECK_ERR("page=flame&limit=1-5",
 		  "limit= does not apply to page=flame; pages that take it: top");
 	CHECK_ERR("page=clique&id=1&id=2", "id= given twice with different values ('1', '2')");
@@ -313,10 +356,12 @@ TEST(errors_values)
 	CHECK_ERR("page=flame&depth=100001", "depth '100001' out of range 0..100000");
 	CHECK_ERR("page=flame&thread=0", "thread '0' out of range 1..4294967295");
 	CHECK_ERR_HAS("fields=ptx", "bad fields letter 'x'; letters: p ports, q ticks,");
-	CHECK_ERR("sort=size", "unknown sort 'size'; sort is one of: context, name, "
-			       "cost[:METRIC][:self|total][:overall|call]");
-	CHECK_ERR("sort=context:time", "unknown sort 'context:time'; sort is one of: context, "
-				       "name, cost[:METRIC][:self|total][:overall|call]");
+	CHECK_ERR("sort=size",
+		  "unknown sort 'size'; sort is one of: source[:asc|desc], "
+		  "name[:asc|desc], cost[:METRIC][:self|total][:overall|call][:asc|desc]");
+	CHECK_ERR("sort=context:time", "bad sort option 'time'; after sort=source: comes asc or "
+				       "desc");
+	CHECK_ERR("sort=name:asc:desc", "bad sort 'name:asc:desc': the direction given twice");
 	CHECK_ERR_HAS("sort=cost:foo", "bad sort option 'foo'; after sort=cost: come a metric");
 	CHECK_ERR_HAS("sort=cost:", "bad sort option ''");
 	CHECK_ERR("sort=cost:self:total", "bad sort 'cost:self:total': the scope given twice");
@@ -328,6 +373,7 @@ TEST(errors_values)
 	CHECK_ERR("unit=min", "unknown unit 'min'; unit is one of: auto, s, ms, us, ticks");
 	CHECK_ERR("mq=mqa", "unknown mq 'mqa'; mq is one of: diff, always, never");
 	CHECK_ERR("view=all", "unknown view 'all'; view is one of: merged, threads");
+	CHECK_ERR("libs=hide", "unknown libs 'hide'; libs is one of: show, fold");
 	CHECK_ERR("format=xml", "unknown format 'xml'; format is one of: text, json, html");
 }
 
@@ -382,8 +428,10 @@ TEST(format_canonical)
 	CHECK_STR(dp_buf_cstr(&b), "page=menu&sort=cost:bytes&unit=us&view=threads");
 	dp_buf_release(&b);
 	/* every default is left out; everything else comes in the fixed order */
-	CHECK(ok("page=top&per=overall&scope=self&metric=time&limit=1-100&sort=context"));
+	CHECK(ok("page=top&per=overall&scope=self&metric=time&limit=1-100"));
 	check_format(&q, "page=top");
+	CHECK(ok("page=top&per=overall&scope=self&metric=time&limit=1-100&sort=context"));
+	check_format(&q, "page=top&sort=source"); /* a sort given is kept, even the default */
 	CHECK(ok("format=json&anc=all&contour=1&sum=1&inactive=hsh&mq=always&fields=Sp&"
 		 "sort=cost:self:call:calls&page=top&limit=val:0.5&metric=calls&file=a+b.data"));
 	check_format(&q, "page=top&limit=val:0.5&metric=calls&fields=pS&sort=cost:calls:self:"
@@ -393,9 +441,21 @@ TEST(format_canonical)
 	check_format(&q, "page=callers&name=operator%2B&group=clique&bunch=4&size=10");
 	CHECK(ok("page=flame_callers&proc=9&metric=bytes&min=1e-05&depth=3&thread=1"));
 	check_format(&q, "page=flame_callers&proc=9&metric=bytes&thread=1&min=0.00001&depth=3");
+	CHECK_ERR("page=flame&id=3", "id= does not apply to page=flame: it starts at a clique "
+				     "with root=CLIQUE, and shows a procedure's callees with "
+				     "proc=N or name=F");
+	CHECK(ok("page=flame&root=3&metric=calls"));
+	check_format(&q, "page=flame&metric=calls&root=3");
+	CHECK(ok("page=sandwich&name=f&min=1"));
+	check_format(&q, "page=sandwich&name=f&min=1");
+	CHECK_ERR("page=flame&root=3&name=f",
+		  "page=flame takes root=CLIQUE or proc=N (name=F), not both");
+	CHECK_ERR("page=sandwich&proc=2&thread=1",
+		  "thread= does not apply to page=sandwich; pages that take it: threads, flame, "
+		  "flame_callers");
 	CHECK_ERR("page=action&percent=75.25&name=x%C3%A9",
 		  "name= does not apply to page=action; pages that take it: proc, callers, "
-		  "module, flame_callers");
+		  "module, flame, flame_callers, sandwich");
 	CHECK_EQ(dp_query_parse("page=action&percent=75.25", true, &q), 0);
 	check_format(&q, "page=action&percent=75.25");
 	/* parameters of other pages left in the structure are not written */

@@ -83,8 +83,15 @@ static void rand_params(struct dp_query *q)
 		if (!q->id || below(4) == 0)
 			rand_name(q->name, below(8) ? 20 : 1023);
 		break;
+	case DP_PAGE_FLAME: /* a zoom, a procedure's callees, or the whole graph */
+		if (below(3) == 0)
+			q->root = rand_u32();
+		else if (below(2) == 0)
+			q->proc = rand_u32();
+		break;
 	case DP_PAGE_CALLERS:
 	case DP_PAGE_FLAME_CALLERS:
+	case DP_PAGE_SANDWICH:
 		if (below(2))
 			q->proc = rand_u32();
 		if (!q->proc || below(4) == 0)
@@ -120,12 +127,19 @@ static void rand_params(struct dp_query *q)
 		if (q->limit_kind == DP_LIMIT_PCT)
 			q->per = DP_PER_OVERALL;
 	}
-	if (q->page == DP_PAGE_FLAME || q->page == DP_PAGE_FLAME_CALLERS) {
+	if (q->page == DP_PAGE_FLAME || q->page == DP_PAGE_FLAME_CALLERS ||
+	    q->page == DP_PAGE_SANDWICH) {
 		q->metric = (enum dp_metric)below(DP_METRIC_COUNT);
 		q->min_pct = real_in(100);
 		q->depth = below(100001);
 	}
-	if (q->page == DP_PAGE_FLAME || q->page == DP_PAGE_FLAME_CALLERS ||
+	if (q->page == DP_PAGE_SEARCH) {
+		rand_name(q->text, 40);
+		if (!q->text[0])
+			memcpy(q->text, "x", 2);
+		q->regex = below(2);
+	}
+	if ((q->page == DP_PAGE_FLAME && !q->proc) || q->page == DP_PAGE_FLAME_CALLERS ||
 	    q->page == DP_PAGE_THREADS)
 		q->thread = below(2) ? 0 : rand_u32();
 }
@@ -153,15 +167,19 @@ static void rand_prefs(struct dp_query *q)
 			p->sort_scope = (enum dp_scope)below(2);
 			p->sort_per = (enum dp_per)below(2);
 		}
+		p->sort_rev = below(2);
+		q->sort_default = false;
 	}
 	if (below(2))
 		p->ancestors = below(5) ? (int)below(10001) : -1;
 	p->summarise = below(4) == 0;
 	p->contour = below(4) == 0;
+	p->split = below(4) == 0;
 	p->inactive = below(8);
 	p->time_unit = (enum dp_time_unit)below(5);
 	p->mq = (enum dp_mq)below(3);
 	p->view = (enum dp_view_kind)below(2);
+	p->libs = (enum dp_libs)below(2);
 	q->format = (int)below(4) - 1;
 	if (below(3) == 0)
 		rand_name(q->file, 60);
@@ -173,6 +191,8 @@ static void rand_query(struct dp_query *q, bool has_time)
 	dp_query_reset_params(q, (enum dp_page)below(DP_PAGE_COUNT));
 	dp_prefs_default(&q->prefs, has_time);
 	q->time_default = true;
+	q->sort_default = true;
+	q->has_time = has_time;
 	q->format = -1;
 	rand_params(q);
 	rand_prefs(q);
@@ -182,9 +202,10 @@ static bool prefs_equal(const struct dp_prefs *a, const struct dp_prefs *b)
 {
 	return a->fields == b->fields && a->sort == b->sort && a->sort_metric == b->sort_metric &&
 	       a->sort_scope == b->sort_scope && a->sort_per == b->sort_per &&
-	       a->ancestors == b->ancestors && a->summarise == b->summarise &&
-	       a->contour == b->contour && a->inactive == b->inactive &&
-	       a->time_unit == b->time_unit && a->mq == b->mq && a->view == b->view;
+	       a->sort_rev == b->sort_rev && a->ancestors == b->ancestors &&
+	       a->summarise == b->summarise && a->contour == b->contour && a->split == b->split &&
+	       a->inactive == b->inactive && a->time_unit == b->time_unit && a->mq == b->mq &&
+	       a->view == b->view;
 }
 
 static bool query_equal(const struct dp_query *a, const struct dp_query *b)
@@ -196,7 +217,9 @@ static bool query_equal(const struct dp_query *a, const struct dp_query *b)
 	       a->limit_value == b->limit_value && a->metric == b->metric && a->scope == b->scope &&
 	       a->per == b->per && a->thread == b->thread && a->min_pct == b->min_pct &&
 	       a->depth == b->depth && a->format == b->format && !strcmp(a->file, b->file) &&
-	       prefs_equal(&a->prefs, &b->prefs) && a->time_default == b->time_default;
+	       !strcmp(a->text, b->text) && a->regex == b->regex &&
+	       prefs_equal(&a->prefs, &b->prefs) && a->time_default == b->time_default &&
+	       a->sort_default == b->sort_default;
 }
 
 static bool printable(const char *s)

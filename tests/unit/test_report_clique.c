@@ -31,7 +31,8 @@ TEST(clique_of_main)
 	struct dp_report *r;
 	const struct dp_rep_section *s;
 
-	if (tf_open(&t, NULL) < 0 || !(r = tf_page(&t, "page=clique&id=%u", tf_clique_of(&t, 3)))) {
+	if (tf_open(&t, NULL) < 0 ||
+	    !(r = tf_page(&t, "page=clique&id=%u&sort=source", tf_clique_of(&t, 3)))) {
 		CHECK(0);
 		return;
 	}
@@ -46,11 +47,11 @@ TEST(clique_of_main)
 	if (s) {
 		CHECK_EQ(s->n_rows, 2);
 		ROW(s, 0, DP_ENT_CSD, 2, 0, 0, 2, TF_TOTAL_SAMPLES - 2);
-		CHECK_STR(s->rows[0].name, "<thread> -> main");
+		CHECK_STR(s->rows[0].name, "main (thread 1) -> main");
 		CHECK_EQ(s->rows[0].clique, tf_clique_of(&t, 2));
 		CHECK_EQ(s->rows[0].ps, TF_MAIN);
-		ROW(s, 1, DP_ENT_CSD, 1, 0, 0, 0, TF_TOTAL_SAMPLES);
-		CHECK_STR(s->rows[1].name, "<program> -> <thread>");
+		ROW(s, 1, DP_ENT_CSD, 1, 0, DP_ROW_THREAD, 0, TF_TOTAL_SAMPLES);
+		CHECK_STR(s->rows[1].name, "<program> -> main (thread 1)");
 		CHECK_EQ(s->rows[1].clique, t.a->root_clique);
 	}
 	s = tf_section(r, "procs");
@@ -97,7 +98,7 @@ TEST(clique_prefs)
 
 	TF_OPEN(&t, NULL);
 	/* summarise: the indirect site's callees are not listed; one ancestor only */
-	r = tf_page(&t, "page=clique&id=%u&sum=1&anc=1", tf_clique_of(&t, 3));
+	r = tf_page(&t, "page=clique&id=%u&sum=1&anc=1&sort=source", tf_clique_of(&t, 3));
 	CHECK(r != NULL);
 	if (r) {
 		s = tf_section(r, "procs");
@@ -130,7 +131,7 @@ TEST(clique_recursion)
 
 	TF_OPEN(&t, NULL);
 	/* fib: the recursive call, and the site that made no call in this context */
-	r = tf_page(&t, "page=clique&id=%u", tf_clique_of(&t, 4));
+	r = tf_page(&t, "page=clique&id=%u&sort=source", tf_clique_of(&t, 4));
 	if (r) {
 		CHECK_EQ(r->subject.own.samples, 20);
 		CHECK_EQ(r->subject.own.calls, 21);
@@ -146,7 +147,7 @@ TEST(clique_recursion)
 		dp_report_free(r);
 	}
 	/* is_even <-> is_odd: one clique, no double counting */
-	r = tf_page(&t, "page=clique&id=%u&anc=all", tf_clique_of(&t, 9));
+	r = tf_page(&t, "page=clique&id=%u&anc=all&sort=source", tf_clique_of(&t, 9));
 	CHECK(r != NULL);
 	if (r) {
 		CHECK_EQ(tf_clique_of(&t, 9), tf_clique_of(&t, 10));
@@ -154,10 +155,11 @@ TEST(clique_recursion)
 		CHECK_EQ(r->subject.desc.samples, 5);
 		s = tf_section(r, "procs");
 		CHECK_EQ(s->n_rows, 4);
-		ROW(s, 0, DP_ENT_PS, TF_EVEN, 0, 0, 5, 0); /* desc: nothing leaves the clique */
+		/* a member's total is the recursion's (5 + 5), though nothing leaves it */
+		ROW(s, 0, DP_ENT_PS, TF_EVEN, 0, 0, 5, 5);
 		ROW(s, 1, DP_ENT_CSD, 10, 1, DP_ROW_RECURSIVE, 5, 0);
 		CHECK_STR(s->rows[1].name, "is_odd");
-		ROW(s, 2, DP_ENT_PS, TF_ODD, 0, 0, 5, 0);
+		ROW(s, 2, DP_ENT_PS, TF_ODD, 0, 0, 5, 5);
 		ROW(s, 3, DP_ENT_CSD, 11, 1, DP_ROW_RECURSIVE, 4, 0);
 		CHECK_EQ(tf_fact(r, "pds"), 2);
 		CHECK_EQ(tf_fact(r, "procs"), 2);
@@ -179,7 +181,7 @@ TEST(root_action_errors)
 	int rc;
 
 	TF_OPEN(&t, NULL);
-	r = tf_report(&t, "page=root", NULL, 0);
+	r = tf_report(&t, "page=root&sort=source", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
 		CHECK_EQ(r->subject.id, t.a->root_clique);
@@ -188,11 +190,11 @@ TEST(root_action_errors)
 		CHECK_EQ(tf_section(r, "ancestors")->n_rows, 0);
 		s = tf_section(r, "procs");
 		CHECK_EQ(s->n_rows, 2);
-		ROW(s, 1, DP_ENT_CSD, 1, 1, 0, 0, TF_TOTAL_SAMPLES);
+		ROW(s, 1, DP_ENT_CSD, 1, 1, DP_ROW_THREAD, 0, TF_TOTAL_SAMPLES);
 		dp_report_free(r);
 	}
 	/* 50%: root -> thread -> main -> work (41 of 81); cheap (40) is below */
-	r = tf_report(&t, "page=action&percent=50", NULL, 0);
+	r = tf_report(&t, "page=action&percent=50&sort=source", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
 		s = tf_section(r, "path");
@@ -244,7 +246,7 @@ TEST(action_without_samples)
 	struct dp_report *r;
 
 	TF_OPEN(&t, no_samples);
-	r = tf_report(&t, "page=action&percent=50", NULL, 0);
+	r = tf_report(&t, "page=action&percent=50&sort=source", NULL, 0);
 	CHECK(r != NULL);
 	if (r) {
 		CHECK(r->note != NULL && strstr(r->note, "callseqs") != NULL);
@@ -272,7 +274,7 @@ static void clique_props(struct tf_ctx *t)
 	const struct dp_analysis *a = t->a;
 
 	for (uint32_t k = 1; k <= a->n_cliques; k++) {
-		struct dp_report *r = tf_page(t, "page=clique&id=%u&anc=all", k);
+		struct dp_report *r = tf_page(t, "page=clique&id=%u&anc=all&sort=source", k);
 		const struct dp_rep_section *s;
 		uint64_t own = 0, members = 0, sites = 0, want_sites = 0, n_pd_rows = 0;
 		uint32_t n = dp_csr_count(&a->clique_pds, k), site_depth = 1;

@@ -175,18 +175,20 @@ static uint32_t count(const char *s, const char *needle)
 /* ------------------------------------------------------------------ tests --- */
 
 static const char golden[] =
-	"{\"schema\":1,\"page\":\"clique\",\"query\":\"page=clique&id=3\",\"title\":\"Clique 3: "
+	"{\"schema\":2,\"page\":\"clique\",\"query\":\"page=clique&id=3\",\"title\":\"Clique 3: "
 	"f\",\"subject\":{\"kind\":\"clique\",\"id\":3,\"depth\":0,\"flags\":[],\"name\":\"f\","
 	"\"callee\":null,\"file\":\"a.c\",\"line\":7,\"ps\":4,\"css\":0,\"clique\":3,\"module\":1,"
 	"\"thread\":0,\"n\":0,\"own\":{\"calls\":2,\"exits\":1,\"unwinds\":1,\"samples\":5,"
 	"\"callseqs\":6,\"allocs\":7,\"bytes\":18446744073709551615},\"desc\":{\"samples\":9,"
-	"\"callseqs\":10,\"allocs\":11,\"bytes\":12}},\"sections\":[{\"id\":\"procs\",\"title\":"
+	"\"callseqs\":10,\"allocs\":11,\"bytes\":12},\"total\":{\"samples\":14,\"callseqs\":16,"
+	"\"allocs\":18,\"bytes\":11}},\"sections\":[{\"id\":\"procs\",\"title\":"
 	"null,\"rows\":[{\"kind\":\"csd\",\"id\":8,\"depth\":1,\"flags\":[\"recursive\","
 	"\"inactive\",\"self\"],\"name\":\"g "
 	"\\\"x\\\"\\n\",\"callee\":\"g\",\"file\":null,\"line\":"
 	"0,\"ps\":5,\"css\":6,\"clique\":3,\"module\":1,\"thread\":2,\"n\":0,\"own\":{\"calls\":0,"
 	"\"exits\":0,\"unwinds\":0,\"samples\":0,\"callseqs\":0,\"allocs\":0,\"bytes\":0},\"desc\":"
-	"{\"samples\":0,\"callseqs\":0,\"allocs\":0,\"bytes\":0}}]},{\"id\":\"empty\",\"title\":"
+	"{\"samples\":0,\"callseqs\":0,\"allocs\":0,\"bytes\":0},\"total\":{\"samples\":0,"
+	"\"callseqs\":0,\"allocs\":0,\"bytes\":0}}]},{\"id\":\"empty\",\"title\":"
 	"\"Nothing\",\"rows\":[]}],\"facts\":[{\"key\":\"n\",\"label\":\"count\",\"value\":42},"
 	"{\"key\":\"s\",\"label\":\"a string\",\"value\":\"bad \\ufffd\"},{\"key\":\"f\",\"label\":"
 	"\"f\",\"value\":0.5}],\"links\":[{\"label\":\"menu\",\"query\":\"page=menu&sort=name\"}],"
@@ -334,7 +336,7 @@ TEST(sample_pages)
 		CHECK_EQ(count(dp_buf_cstr(&b), "\"kind\":"), rows);
 		CHECK_EQ(count(dp_buf_cstr(&b), "{\"key\":"), r->n_facts);
 		CHECK_EQ(count(dp_buf_cstr(&b), "{\"label\":"), r->n_links);
-		CHECK(strncmp(dp_buf_cstr(&b), "{\"schema\":1,\"page\":\"", 20) == 0);
+		CHECK(strncmp(dp_buf_cstr(&b), "{\"schema\":2,\"page\":\"", 20) == 0);
 		stripped = malloc(pb.len + 1);
 		if (stripped) {
 			strip_ws(dp_buf_cstr(&pb), stripped);
@@ -369,7 +371,7 @@ TEST(escaping)
 	CHECK_EQ(r ? dp_report_json(r, false, &b) : -1, 0);
 	CHECK(strstr(dp_buf_cstr(&b), "\"value\":\"prog --n=30 \xc3\xbcn\xc3\xaf"
 				      "code \\\"q\\\"\\n\\u0001\"") != NULL);
-	CHECK(strstr(dp_buf_cstr(&b), "{\"label\":\"Exploring the program's modules.\","
+	CHECK(strstr(dp_buf_cstr(&b), "{\"label\":\"Modules (source files)\","
 				      "\"query\":\"page=modules\"}") != NULL);
 	dp_report_free(r);
 	dp_buf_release(&b);

@@ -16,7 +16,7 @@ TEST(modules)
 		CHECK(0);
 		return;
 	}
-	r = fix_report(&f, "page=modules");
+	r = fix_report(&f, "page=modules&sort=source");
 	CHECK(r && !r->has_subject);
 	s = section(r, "modules");
 	CHECK_EQ(s ? s->n_rows : 0, 3);
@@ -65,7 +65,7 @@ TEST(module)
 		CHECK(0);
 		return;
 	}
-	r = fix_report(&f, "page=module&name=src/prog.c");
+	r = fix_report(&f, "page=module&name=src/prog.c&sort=source");
 	CHECK_STR(r ? r->title : NULL, "Module src/prog.c");
 	CHECK_EQ(r ? r->q.id : 0, 2); /* the name resolved */
 	CHECK_STR(r ? r->q.name : NULL, "");
@@ -87,7 +87,7 @@ TEST(module)
 	CHECK_IDS(s, DP_ENT_PS, 6, 4, 3, 8, 5);
 	CHECK_STR(s && s->n_rows == 5 ? s->rows[0].name : NULL, "prog.c: cmp");
 	dp_report_free(r);
-	r = fix_report(&f, "page=module&id=3");
+	r = fix_report(&f, "page=module&id=3&sort=source");
 	CHECK_IDS(section(r, "procs"), DP_ENT_PS, 7);
 	dp_report_free(r);
 	/* errors */
@@ -173,15 +173,30 @@ TEST(top_sample)
 	fix_release(&f);
 }
 
-/* the value of @ps for metric @m, scope @s, per @per, computed from the PDs' CSDs */
+/* whether a clique above clique @c (along the entry CSDs' callers) holds a PD of @ps */
+static bool ps_above(const struct fix *f, uint32_t c, uint32_t ps)
+{
+	const struct dp_analysis *a = f->a;
+
+	for (uint32_t e; (e = a->clique_entry[c]) != 0;) {
+		c = a->pd_clique[f->p.csd[e].caller];
+		for (uint32_t j = 0; j < dp_csr_count(&a->clique_pds, c); j++)
+			if (f->p.pd[dp_csr_items(&a->clique_pds, c)[j]].ps == ps)
+				return true;
+	}
+	return false;
+}
+
+/* the value of @ps for metric @m, scope @s, per @per, computed from the PDs' CSDs; its
+ * total: the total of each clique holding a PD of it, unless a clique above holds one */
 static double brute_value(const struct fix *f, uint32_t ps, enum dp_metric m, enum dp_scope s,
 			  enum dp_per per)
 {
 	const struct dp_analysis *a = f->a;
-	uint64_t own = 0, desc = 0, calls = 0;
+	uint64_t own = 0, total = 0, calls = 0;
 
 	for (uint32_t i = 0; i < dp_csr_count(&a->ps_pds, ps); i++) {
-		uint32_t pd = dp_csr_items(&a->ps_pds, ps)[i];
+		uint32_t pd = dp_csr_items(&a->ps_pds, ps)[i], c = a->pd_clique[pd];
 
 		for (uint32_t j = 0; j < dp_csr_count(&a->pd_callers, pd); j++) {
 			const struct dp_csd *d = &f->p.csd[dp_csr_items(&a->pd_callers, pd)[j]];
@@ -192,11 +207,17 @@ static double brute_value(const struct fix *f, uint32_t ps, enum dp_metric m, en
 			       : m == DP_METRIC_BYTES	 ? d->alloc_bytes
 							 : d->samples;
 		}
-		desc += m == DP_METRIC_CALLSEQS ? a->pd_desc[pd].callseqs
-			: m == DP_METRIC_BYTES	? a->pd_desc[pd].alloc_bytes
-						: a->pd_desc[pd].samples;
+		bool again = false;
+
+		for (uint32_t j = 0; j < i && !again; j++) /* a clique counts once */
+			again = a->pd_clique[dp_csr_items(&a->ps_pds, ps)[j]] == c;
+		if (again || ps_above(f, c, ps))
+			continue;
+		total += m == DP_METRIC_CALLSEQS ? a->clique_total[c].callseqs
+			 : m == DP_METRIC_BYTES	 ? a->clique_total[c].alloc_bytes
+						 : a->clique_total[c].samples;
 	}
-	double v = (double)own + (s == DP_SCOPE_TOTAL && m != DP_METRIC_CALLS ? (double)desc : 0);
+	double v = s == DP_SCOPE_TOTAL && m != DP_METRIC_CALLS ? (double)total : (double)own;
 
 	return per == DP_PER_CALL ? (calls ? v / (double)calls : 0) : v;
 }
@@ -229,7 +250,7 @@ TEST(generated)
 		CHECK(0);
 		return;
 	}
-	r = fix_report(&f, "page=modules");
+	r = fix_report(&f, "page=modules&sort=source");
 	s = section(r, "modules");
 	for (uint32_t i = 0; s && i < s->n_rows; i++) {
 		uint32_t mod = s->rows[i].id;

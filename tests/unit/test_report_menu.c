@@ -46,7 +46,26 @@ TEST(menu_sample)
 	CHECK_STR(r->title, "Deep profile of /usr/bin/prog");
 	CHECK_EQ(r->subject.kind, DP_ENT_PROGRAM);
 	CHECK_EQ(r->subject.desc.samples, 13);
-	CHECK_EQ(r->n_sections, 0);
+	/* the answers first: the top 5 by self and total time (as top ranks them), the hot
+	 * path, the runtime's share of the samples */
+	CHECK_EQ(r->n_sections, 3);
+	if (r->n_sections == 3) {
+		const struct dp_rep_section *s = &r->sections[0], *t = &r->sections[1];
+
+		CHECK_STR(s->id, "top_self");
+		CHECK_STR(t->id, "top_total");
+		CHECK_STR(r->sections[2].id, "hot_path");
+		CHECK(s->n_rows >= 1 && s->n_rows <= 5 && t->n_rows >= 1 && t->n_rows <= 5);
+		for (uint32_t i = 1; i < s->n_rows; i++)
+			CHECK(s->rows[i - 1].own.samples >= s->rows[i].own.samples);
+		for (uint32_t i = 1; i < t->n_rows; i++)
+			CHECK(t->rows[i - 1].own.samples + t->rows[i - 1].desc.samples >=
+			      t->rows[i].own.samples + t->rows[i].desc.samples);
+		CHECK(r->sections[2].n_rows >= 1 && r->sections[2].n_rows <= 8);
+	}
+	CHECK(fact(r, "run_seconds") && fact(r, "run_seconds")->f == 1.5);
+	CHECK(fact(r, "runtime_share") && fact(r, "runtime_share")->f == 2.0 / 15.0);
+	CHECK(r->note && strstr(r->note, "13.3% of the CPU samples (2 of 15) fell inside"));
 	CHECK_STR(fact_s(r, "program"), "/usr/bin/prog");
 	CHECK_STR(fact_s(r, "command_line"), "prog --n=30 \xc3\xbcn\xc3\xaf"
 					     "code \"q\"\n\x01");
@@ -75,26 +94,23 @@ TEST(menu_sample)
 	CHECK_EQ(fact_u(r, "root_bytes"), 4095); /* 4096 + UINT64_MAX, modulo 2^64 */
 	/* 13 samples: the time links are there */
 	CHECK_EQ(r->n_links, 21);
-	CHECK_LINK(r, "Exploring the call graph, starting at the root.", "page=root");
-	CHECK_LINK(r, "Exploring the call graph, starting at the action.", "page=action");
-	CHECK_LINK(r, "Exploring the program's modules.", "page=modules");
-	CHECK_LINK(r, "Exploring the program's threads.", "page=threads");
-	CHECK_LINK(r, "Flame graph of the call graph.", "page=flame");
-	CHECK_LINK(r, "Top 100 most expensive procedures: time, self.", "page=top");
-	CHECK_LINK(r, "Top 100 most expensive procedures: time, self+descendants.",
-		   "page=top&scope=total");
-	CHECK_LINK(r, "Top 100 most frequently called procedures.", "page=top&metric=calls");
-	CHECK_LINK(r, "Top 100 most expensive procedures: bytes, self+descendants.",
-		   "page=top&metric=bytes&scope=total");
-	CHECK_LINK(r, "Procedures above 0.1% threshold: time, self.", "page=top&limit=pct:0.1");
-	CHECK_LINK(r, "Procedures above 1 second threshold: time, self+descendants.",
-		   "page=top&limit=val:1&scope=total");
-	CHECK_LINK(r, "Procedures above 1% threshold: callseqs, self+descendants.",
+	CHECK_LINK(r, "The call graph from the root", "page=root");
+	CHECK_LINK(r, "Where most of the cost is (action)", "page=action");
+	CHECK_LINK(r, "Modules (source files)", "page=modules");
+	CHECK_LINK(r, "Threads", "page=threads");
+	CHECK_LINK(r, "Flame graph", "page=flame");
+	CHECK_LINK(r, "Top 100 by time, self", "page=top");
+	CHECK_LINK(r, "Top 100 by time, total", "page=top&scope=total");
+	CHECK_LINK(r, "Top 100 by calls", "page=top&metric=calls");
+	CHECK_LINK(r, "Top 100 by bytes, total", "page=top&metric=bytes&scope=total");
+	CHECK_LINK(r, "At least 0.1% of the time, self", "page=top&limit=pct:0.1");
+	CHECK_LINK(r, "At least 1 second, total", "page=top&limit=val:1&scope=total");
+	CHECK_LINK(r, "At least 1% of the callseqs, total",
 		   "page=top&limit=pct:1&metric=callseqs&scope=total");
 	dp_report_free(r);
 	/* preferences travel in every link */
 	r = fix_report(&f, "page=menu&mq=always&sort=name");
-	CHECK_LINK(r, "Exploring the program's modules.", "page=modules&sort=name&mq=always");
+	CHECK_LINK(r, "Modules (source files)", "page=modules&sort=name&mq=always");
 	dp_report_free(r);
 	fix_release(&f);
 }
@@ -184,8 +200,9 @@ TEST(threads_per_thread)
 	s = section(r, "threads");
 	CHECK_IDS(s, DP_ENT_THREAD, 1, 2);
 	if (s && s->n_rows == 2) {
-		CHECK_STR(s->rows[0].name, "main");
-		CHECK_STR(s->rows[1].name, "thread 11");
+		/* named by their entry function (unsymbolized here) and number */
+		CHECK_STR(s->rows[0].name, "0x1000 (thread 1)");
+		CHECK_STR(s->rows[1].name, "0x1000 (thread 2)");
 		CHECK_EQ(s->rows[0].thread, 1);
 		CHECK_EQ(s->rows[1].thread, 2);
 		CHECK_EQ(s->rows[0].n, 1);
@@ -213,8 +230,9 @@ TEST(threads_per_thread)
 	/* 7 samples: no time links on the menu */
 	r = fix_report(&f, "page=menu");
 	CHECK_EQ(r ? r->n_links : 0, 16);
-	CHECK(link_of(r, "Top 100 most expensive procedures: time, self.") == NULL);
-	CHECK(link_of(r, "Top 100 most expensive procedures: callseqs, self.") != NULL);
+	CHECK(link_of(r, "Top 100 by time, self") == NULL);
+	CHECK(link_of(r, "Top 100 by callseqs, self") != NULL);
+	CHECK_STR(r ? r->sections[0].title : "", "Top 5 by self callseqs");
 	dp_report_free(r);
 	CHECK_EQ(fix_try(&f, "page=threads&thread=3", &r), -DP_ENOENT);
 	CHECK_STR(dp_errmsg(), "unknown thread id=3 (valid: 1..2)");
@@ -243,7 +261,7 @@ TEST(threads_merged)
 		CHECK_EQ(s->rows[0].thread, 0);
 		CHECK_EQ(s->rows[0].n, 2);
 		CHECK_EQ(s->rows[0].flags, DP_ROW_SUM);
-		CHECK_STR(s->rows[0].name, "main, thread 11");
+		CHECK_STR(s->rows[0].name, "0x1000 (threads 1, 2)");
 		CHECK_EQ(s->rows[0].own.calls, 2);
 		CHECK_EQ(s->rows[0].desc.samples, 7);
 	}

@@ -265,7 +265,7 @@ TEST(sort_groups)
 	mk(&v[5], "d.2", "z.c", 1, 0, 2);
 	mk(&v[6], "a", "x.c", 2, 1, 0);
 	mk(&v[7], "c", "x.c", 2, 1, 0);
-	pr.sort = DP_SORT_CONTEXT;
+	pr.sort = DP_SORT_SOURCE;
 	CHECK_EQ(dp_rep_sort(r, v, 8, &pr), 0);
 	for (int i = 0; i < 8; i++)
 		CHECK_STR(v[i].name, by_ctx[i]);
@@ -289,7 +289,7 @@ TEST(sort_groups)
 /* files sharing long prefixes, and equal files at different addresses */
 TEST(sort_context_files)
 {
-	struct dp_report *r = bare("page=menu");
+	struct dp_report *r = bare("page=menu&sort=source");
 	struct dp_rep_row v[5];
 	char f1[] = "src/common/prefix/x.c", f2[] = "src/common/prefix/x.c";
 	static const char *const want[] = {"w50", "x1", "x2", "x9", "none"};

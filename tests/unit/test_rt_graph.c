@@ -3,7 +3,7 @@
  * -finstrument-functions against the static runtime: recursion folding (fib), 100,000-
  * deep mutual recursion, a function-pointer site with two callees, qsort callbacks,
  * longjmp (unwinds, context after setjmp), hooks of inlined functions, allocation
- * counts, CPU-time samples and the file's metadata.
+ * counts, CPU-time samples and their PCs, and the file's metadata.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -277,6 +277,40 @@ TEST(samples)
 	dp_profile_release(&p);
 }
 
+/* Every sample charged to a CSD is in the SPCS records under that CSD with the PC it
+ * interrupted: spin's own loop (its code, at most a few hundred bytes from its entry)
+ * and the clock it reads (elsewhere: the vDSO or the C library). */
+TEST(sampled_pcs)
+{
+	struct dp_profile p;
+	uint64_t in_spin = 0, elsewhere = 0, per_csd = 0;
+	uint32_t to;
+
+	if (getenv("DEEPPROF_HZ"))
+		return;
+	spin();
+	rt_snapshot(&p);
+	CHECK(p.has_pcs);
+	CHECK_EQ(p.pcs_missed, 0);
+	to = rt_ps_(&p, (uintptr_t)spin);
+	for (uint32_t i = 0; i < p.n_pcs; i++) {
+		const struct dp_pcs *r = &p.pcs[i];
+		uintptr_t off = (uintptr_t)r->pc - (uintptr_t)spin;
+
+		CHECK(r->csd >= 1 && r->csd <= p.n_csd && r->samples >= 1);
+		if (p.pd[p.csd[r->csd].callee].ps != to)
+			continue;
+		*(off < 512 ? &in_spin : &elsewhere) += r->samples;
+	}
+	for (uint32_t i = 1; i <= p.n_csd; i++)
+		if (p.pd[p.csd[i].callee].ps == to)
+			per_csd += p.csd[i].samples;
+	/* the records of spin's CSDs hold exactly their samples */
+	CHECK_EQ(in_spin + elsewhere, per_csd);
+	CHECK(in_spin >= 25);
+	dp_profile_release(&p);
+}
+
 TEST(file_metadata)
 {
 	struct dp_profile p;
@@ -303,4 +337,4 @@ TEST(file_metadata)
 
 DP_TEST_MAIN(test_fib_folds, test_deep_mutual_recursion, test_function_pointer_site,
 	     test_qsort_callback, test_longjmp_unwinds, test_inlined_hooks, test_allocation_counts,
-	     test_samples, test_file_metadata)
+	     test_samples, test_sampled_pcs, test_file_metadata)

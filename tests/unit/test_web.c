@@ -144,6 +144,11 @@ TEST(request_core)
 	dp_request_release(&q);
 	CHECK_EQ(dp_request_split("page=menu&x=12345", DP_FMT_HTML, 10, &q), 414);
 	dp_request_release(&q);
+	CHECK_EQ(dp_request_split("file=0&asset=deep%70rof.js&v=1", DP_FMT_HTML, 100, &q), 0);
+	CHECK(q.has_asset);
+	CHECK_STR(q.asset, "deepprof.js");
+	CHECK_STR(dp_buf_cstr(&q.rest), "v=1");
+	dp_request_release(&q);
 	dp_buf_init(&b, 1u << 16);
 	CHECK_EQ(dp_error_body(&b, 400, "bad \"q\"", NULL, DP_FMT_JSON, NULL, &ct), 0);
 	CHECK_STR(dp_buf_cstr(&b), "{\"status\": 400, \"error\": \"bad \\\"q\\\"\"}\n");
@@ -355,6 +360,42 @@ static void route_two(struct dp_web_router *rt)
 	dp_web_reply_release(&r);
 }
 
+/*
+ * The pages' script: served at ?asset=deepprof.js whatever else the query holds (a file,
+ * a version), cached for good, and loaded by the pages from there (a flame page also
+ * carries its JSON); an unknown asset is a 404. Not routing asset= fails it.
+ */
+static void route_asset(struct dp_web_router *rt)
+{
+	struct dp_web_reply r;
+	size_t len = 0;
+	const char *ct, *js = dp_html_asset("deepprof.js", &len, &ct);
+	char want[96];
+
+	CHECK_EQ(get(rt, "/?asset=deepprof.js&v=0123", &r), 200);
+	CHECK_STR(r.content_type, "text/javascript; charset=utf-8");
+	CHECK(r.cache);
+	CHECK_EQ(r.body.len, len);
+	CHECK(js && r.body.len == len && memcmp(r.body.data, js, len) == 0);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=7&asset=deepprof.js", &r), 200);
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?asset=..%2Fa.data", &r), 404);
+	CHECK(!r.cache);
+	dp_web_reply_release(&r);
+	snprintf(want, sizeof(want), "<script src=\"/?asset=deepprof.js&amp;v=%s\" defer>",
+		 dp_html_asset_version());
+	CHECK_EQ(get(rt, "/?file=0&page=flame", &r), 200);
+	CHECK(has(&r, want));
+	CHECK(has(&r, "<script type=\"application/json\" id=\"dp-data\" "
+		      "data-prefix=\"/?file=0&amp;\">{\"schema\":2,\"page\":\"flame\""));
+	dp_web_reply_release(&r);
+	CHECK_EQ(get(rt, "/?file=0&page=menu", &r), 200);
+	CHECK(has(&r, want));
+	CHECK(!has(&r, "dp-data"));
+	dp_web_reply_release(&r);
+}
+
 /* The router with no file, one file, then two (one named with HTML). */
 TEST(route)
 {
@@ -370,6 +411,7 @@ TEST(route)
 	} else {
 		route_one(&rt);
 		route_download(&rt);
+		route_asset(&rt);
 		CHECK_EQ(dp_session_open(s, path_b, NULL), 1);
 		route_two(&rt);
 	}
@@ -429,6 +471,9 @@ TEST(server)
 		       reply, sizeof(reply)) > 0);
 	CHECK(strncmp(reply, "HTTP/1.1 200 OK\r\n", 17) == 0);
 	CHECK(strstr(reply, "\r\nContent-Security-Policy: default-src 'none';") != NULL);
+	/* no inline script may run: the pages' script comes from the server itself */
+	CHECK(strstr(reply, "script-src 'self'; connect-src 'self';") != NULL);
+	CHECK(strstr(reply, "unsafe-inline'; img") == NULL);
 	for (size_t i = 0; dp_http_headers[i][0]; i++) {
 		char line[512];
 
