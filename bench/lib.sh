@@ -12,11 +12,13 @@
 # distribution-free confidence interval of each paired median; the targets are judged on
 # those intervals ("within noise" when an interval holds the target's limit).
 
-# build_tools - $TOOLS/launch (timing launcher) and $TOOLS/hooks.o (empty hooks).
+# build_tools - $TOOLS/launch (timing launcher), $TOOLS/hooks.o (empty hooks) and
+# $TOOLS/stubs.o (empty stubs).
 build_tools() {
 	mkdir -p "$TOOLS"
 	cc -std=c17 -D_GNU_SOURCE -O2 -o "$TOOLS/launch" "$BENCH/src/launch.c"
 	cc -std=c17 -O2 -fno-omit-frame-pointer -c -o "$TOOLS/hooks.o" "$BENCH/src/hooks.c"
+	cc -c -o "$TOOLS/stubs.o" "$BENCH/src/stubs.S"
 }
 
 # stat_col COLUMN - for each workload and config, over the successful runs (status 0)
@@ -60,7 +62,8 @@ machine_line() {
 
 # meta_file CONFIGS WORKLOADS - the labels and call counts the renderer needs:
 #   C name label                              (configs, in order)
-#   W name label calls counted real floor     (workloads, in order; counted = the
+#   W name label calls counted real target contexts
+#                                             (workloads, in order; counted = the
 #                                              instrumented calls deepprof counted)
 #   N workload config calls                   (calls each profiler saw, if it counts)
 meta_file() {
@@ -74,8 +77,8 @@ meta_file() {
 		c=$(eval echo "$calls")
 		counted=$(cat "$WORK/$wl/deepprof/calls.counted" \
 			"$WORK/$wl/deepprof-hz0/calls.counted" 2>/dev/null | head -1 || true)
-		printf 'W\t%s\t%s\t%s\t%s\t%s\t%s\n' "$wl" "$label" "${c:--}" \
-			"${counted:--}" "${real:-0}" "${floor:-0}"
+		printf 'W\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$wl" "$label" "${c:--}" \
+			"${counted:--}" "${real:-0}" "${target:--}" "${contexts:-0}"
 		for cf in $1; do
 			[ -s "$WORK/$wl/$cf/calls.counted" ] &&
 				printf 'N\t%s\t%s\t%s\n' "$wl" "$cf" "$(head -1 "$WORK/$wl/$cf/calls.counted")"

@@ -6,10 +6,13 @@
 # that a difference the pairs do not agree on can be called noise.
 # Output (tab-separated; "-" where the base did not run):
 #   1 workload  2 config  3 ratio to plain (median)  4 ns over plain (median)
-#   5 ns over hooks (median; over hooks-inlined for the other *-inlined configurations)
-#   6-7 ratio to plain CI low, high  8-9 ns over hooks CI low,
+#   5 ns over its method's floor (median): the empty hooks for deepprof-hooks, the
+#     empty stubs for the others
+#   6-7 ratio to plain CI low, high  8-9 ns over the floor CI low,
 #   high  10 ratio to gprof (median)  11-12 its CI low, high  13 pairs with gprof
-#   14 CI coverage of the gprof ratio (percent)
+#   14 CI coverage of the gprof ratio (percent)  15-16 ns over plain CI low, high
+#   17 (2 t - t_gprof - t_plain) / t_plain (median): at most 0 when the configuration
+#     adds at most half of gprof's overhead  18-19 its CI low, high
 # Time is CPU time (column 13 of results.tsv).
 
 function sort_n(a, n,   i, j, t) {
@@ -79,10 +82,11 @@ END {
 	for (i = 1; i <= n; i++) {
 		split(order[i], k, SUBSEP)
 		nr = np = nh = ng = 0
-		# a configuration built with gcc's own -finstrument-functions (name ending in
-		# -inlined) is compared with the empty hooks built the same way
-		hb = k[2] ~ /.-inlined$/ && k[2] != "hooks-inlined" ? "hooks-inlined" : "hooks"
-		delete ratio; delete dp; delete dh; delete rg
+		# each method against its own floor: the hooks' for deepprof-hooks, the stubs'
+		# for the default method's configurations
+		hb = k[2] == "deepprof-hooks" ? "hooks" : "stubs"
+		nx = 0
+		delete ratio; delete dp; delete dh; delete rg; delete hx
 		for (r = 1; r <= maxrep; r++) {
 			if (!((k[1], k[2], r) in t))
 				continue
@@ -90,6 +94,9 @@ END {
 			if ((k[1], "plain", r) in t && t[k[1], "plain", r] > 0) {
 				ratio[++nr] = v / t[k[1], "plain", r]
 				dp[++np] = v - t[k[1], "plain", r]
+				if ((k[1], "gprof", r) in t)
+					hx[++nx] = (2 * v - t[k[1], "gprof", r] - \
+						    t[k[1], "plain", r]) / t[k[1], "plain", r]
 			}
 			if ((k[1], hb, r) in t)
 				dh[++nh] = v - t[k[1], hb, r]
@@ -103,7 +110,11 @@ END {
 		mg = ng ? median(rg, ng) : "-"
 		cg = ci(rg, ng)
 		cover = ng ? sprintf("%.1f", CI_COVER) : "-"
-		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", k[1], k[2], mr,
-			np ? median(dp, np) : "-", mh, cr, ch, mg, cg, ng, cover
+		mp = np ? median(dp, np) : "-"
+		cp = ci(dp, np)
+		mx = nx ? median(hx, nx) : "-"
+		cx = ci(hx, nx)
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", k[1], k[2],
+			mr, mp, mh, cr, ch, mg, cg, ng, cover, cp, mx, cx
 	}
 }

@@ -1,13 +1,14 @@
 # bench/render.awk - render bench/run's statistics as Markdown: one table per workload
 # (median and spread of CPU time, median wall time, slowdown, ns added per call, data
 # written, time to the first report, peak memory, same output as plain) and the targets
-# (per-call cost on fib at most 6 ns above the empty hooks; real programs slowed less
-# than by gprof's -pg). Slowdowns and ns per call are paired CPU-time medians (paired.awk).
-# Input files, in order (tab-separated): meta (C/W/N lines), cpu.stat, wall.stat,
-# report.stat, rss.stat, data.stat (workload config median min max n), differs
-# (workload config), paired (paired.awk's columns: medians and confidence intervals of
-# the ratio to plain, the ns over plain and hooks, the ratio to gprof). A target is
-# "met" or "not met" only when the whole confidence interval says so; otherwise the
+# of deepprof's default configuration, each workload's `target` field: "percall N" (at
+# most N ns added per call over plain), "ratio R" (at most R times plain), "context N"
+# (at most N ns added per new calling context, of the workload's `contexts`) and
+# "gprofhalf" (adds at most half of what gprof's -pg adds). Slowdowns and ns per call are
+# paired CPU-time medians (paired.awk). Input files, in order (tab-separated): meta
+# (C/W/N lines), cpu.stat, wall.stat, report.stat, rss.stat, data.stat (workload config
+# median min max n), differs (workload config), paired (paired.awk's columns). A target
+# is "met" or "not met" only when the whole confidence interval says so; otherwise the
 # difference is "within noise".
 
 FNR == 1 { file++ }
@@ -15,7 +16,7 @@ FNR == 1 { file++ }
 file == 1 && $1 == "C" { nc++; cname[nc] = $2; clabel[$2] = $3; next }
 file == 1 && $1 == "W" {
 	nw++; wname[nw] = $2; wlabel[$2] = $3; wcalls[$2] = $4; wcounted[$2] = $5
-	wreal[$2] = $6; wfloor[$2] = $7; next
+	wreal[$2] = $6; wtarget[$2] = $7; wctx[$2] = $8; next
 }
 file == 1 && $1 == "N" { seen[$2 SUBSEP $3] = $4; next }
 file == 2 { k = $1 SUBSEP $2; cpu[k] = $3; cmin[k] = $4; cmax[k] = $5; cn[k] = $6; next }
@@ -28,7 +29,7 @@ file == 8 {
 	k = $1 SUBSEP $2
 	pr[k] = $3; dplain[k] = $4; dhooks[k] = $5; prlo[k] = $6; prhi[k] = $7
 	dhlo[k] = $8; dhhi[k] = $9; rg[k] = $10; rglo[k] = $11; rghi[k] = $12; rgn[k] = $13
-	rgcover[k] = $14
+	rgcover[k] = $14; dplo[k] = $15; dphi[k] = $16; hx[k] = $17; hxlo[k] = $18; hxhi[k] = $19
 	next
 }
 
@@ -51,12 +52,15 @@ function calls_of(w) {
 		return wcalls[w]
 	return wcounted[w] != "-" ? wcounted[w] : 0
 }
-# per_call W C BASE - ns added per call by config C over BASE (plain or hooks), paired
-# per repetition; "" if unknown
+# per_call W C BASE - ns added per call by config C over BASE (plain, plain-lo,
+# plain-hi: the median and the interval; hooks, hooks-lo, hooks-hi: over its method's
+# floor), paired per repetition; "" if unknown
 function per_call(w, c, base,   n, d) {
 	n = calls_of(w)
 	if (base == "plain")
 		d = dplain[w SUBSEP c]
+	else if (base == "plain-lo" || base == "plain-hi")
+		d = (base == "plain-lo") ? dplo[w SUBSEP c] : dphi[w SUBSEP c]
 	else if (base == "hooks-lo" || base == "hooks-hi")
 		d = (base == "hooks-lo") ? dhlo[w SUBSEP c] : dhhi[w SUBSEP c]
 	else
@@ -84,7 +88,7 @@ function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o, n) {
 			"; **deepprof counted " commas(wcounted[w]) "**")
 	printf "%s.\n\n", s
 	print "| configuration | CPU s (median) | CPU min–max | runs | wall s | × plain | " \
-		"ns/call added | ns/call above hooks | calls seen | data written | " \
+		"ns/call added | ns/call above its floor | calls seen | data written | " \
 		"first report s | peak RSS MB | output |"
 	print "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|"
 	for (i = 1; i <= nc; i++) {
@@ -95,7 +99,7 @@ function workload_table(w,   i, c, k, s, pc, fl, r, d, t, o, n) {
 		}
 		pc = per_call(w, c, "plain"); fl = per_call(w, c, "hooks"); r = ratio(w, c)
 		pc = (c == "plain" || pc == "") ? "–" : sprintf("%.2f", pc)
-		fl = (c == "plain" || c == "hooks" || fl == "") ? "–" : sprintf("%.2f", fl)
+		fl = (c == "plain" || c == "hooks" || c == "stubs" || fl == "") ? "–" : sprintf("%.2f", fl)
 		r = (r == "") ? "–" : sprintf("%.2f", r)
 		if (r != "–" && c != "plain" && prlo[k] != "-" && prlo[k] != prhi[k])
 			r = r sprintf(" (%.2f–%.2f)", prlo[k], prhi[k])
@@ -120,46 +124,86 @@ function verdict3(lo, hi, limit) {
 	return "**within noise** (the interval holds the target's limit)"
 }
 
-function targets(   i, w, fl, fl0, s, rd, rgp, any, lo, hi, k) {
+# num_or X - X, or "" for a missing value ("-")
+function val(x) { return (x == "" || x == "-") ? "" : x }
+
+# interval LO HI FMT - " (LO–HI)" formatted, or "" when unknown or a single value
+function interval(lo, hi, fmt) {
+	if (val(lo) == "" || val(hi) == "" || lo == hi)
+		return ""
+	return sprintf(" (" fmt "–" fmt ")", lo, hi)
+}
+
+# target W - the line of workload W's target for deepprof's default configuration
+function target(w,   t, a, c, k, m, lo, hi, n, s, g, v) {
+	split(wtarget[w], a, " ")
+	t = a[1]; c = "deepprof"; k = w SUBSEP c
+	if (!(k in cpu))
+		return sprintf("- %s: deepprof not run.", wlabel[w])
+	if (t == "percall") {
+		m = per_call(w, c, "plain"); lo = per_call(w, c, "plain-lo")
+		hi = per_call(w, c, "plain-hi")
+		if (m == "")
+			return sprintf("- %s: ns per call over plain: not measured.", wlabel[w])
+		s = sprintf("- %s: cost per call over the plain build: deepprof %.2f ns%s",
+			wlabel[w], m, interval(lo, hi, "%.2f"))
+		if (val(per_call(w, "deepprof-hz0", "plain")) != "")
+			s = s sprintf(", with DEEPPROF_HZ=0 %.2f ns", per_call(w, "deepprof-hz0", "plain"))
+		if (val(per_call(w, c, "hooks")) != "")
+			s = s sprintf("; %.2f ns of it above the empty stubs", per_call(w, c, "hooks"))
+		v = (lo == "") ? verdict(m <= a[2]) : verdict3(lo, hi, a[2] + 0.00001)
+		return s sprintf(" (target at most %s ns): %s", a[2], v)
+	}
+	if (t == "ratio") {
+		m = val(pr[k])
+		if (m == "")
+			return sprintf("- %s: slowdown: not measured.", wlabel[w])
+		v = (val(prlo[k]) == "") ? verdict(m <= a[2]) : verdict3(prlo[k], prhi[k], a[2] + 0.00001)
+		return sprintf("- %s: slowdown deepprof %.2fx%s of plain, paired median of %d " \
+			"(target at most %sx): %s", wlabel[w], m, interval(prlo[k], prhi[k], "%.2f"),
+			cn[k], a[2], v)
+	}
+	if (t == "context") {
+		n = wctx[w]
+		m = val(dplain[k])
+		if (m == "" || n <= 0)
+			return sprintf("- %s: cost per new context: not measured.", wlabel[w])
+		lo = (val(dplo[k]) == "") ? "" : dplo[k] / n
+		hi = (val(dphi[k]) == "") ? "" : dphi[k] / n
+		v = (lo == "") ? verdict(m / n <= a[2]) : verdict3(lo, hi, a[2] + 0.00001)
+		return sprintf("- %s: cost per new calling context (%s contexts, each created " \
+			"by one call; the run's whole overhead, the write at exit included): " \
+			"deepprof %.0f ns%s (target at most %s ns): %s", wlabel[w], commas(n), m / n,
+			interval(lo, hi, "%.0f"), a[2], v)
+	}
+	if (t == "gprofhalf") {
+		g = w SUBSEP "gprof"
+		if (val(hx[k]) == "" || val(pr[g]) == "")
+			return sprintf("- %s: deepprof against half of gprof's overhead: not measured.",
+				wlabel[w])
+		s = sprintf("- %s: deepprof adds %.1f %% to plain, gprof %.1f %% (paired medians); " \
+			"(2 t_deepprof - t_gprof - t_plain) / t_plain, at most 0 when deepprof adds " \
+			"at most half of gprof's overhead: median of %d %.3f%s", wlabel[w],
+			100 * (pr[k] - 1), 100 * (pr[g] - 1), cn[k], hx[k],
+			interval(hxlo[k], hxhi[k], "%.3f"))
+		if (val(rg[k]) != "")
+			s = s sprintf("; deepprof over gprof %.3f%s", rg[k],
+				interval(rglo[k], rghi[k], "%.3f"))
+		v = (val(hxlo[k]) == "") ? verdict(hx[k] <= 0) : verdict3(hxlo[k], hxhi[k], 0)
+		return s sprintf(" (target: at most half): %s", v)
+	}
+	return sprintf("- %s: unknown target '%s'.", wlabel[w], wtarget[w])
+}
+
+function targets(   i, w, any) {
 	print "#### Targets"
 	print ""
 	for (i = 1; i <= nw; i++) {
 		w = wname[i]
-		if (!wfloor[w])
-			continue
-		fl = per_call(w, "deepprof", "hooks"); fl0 = per_call(w, "deepprof-hz0", "hooks")
-		any = 1
-		if (fl == "" && fl0 == "") {
-			printf "- %s: per-call cost above the empty-hook floor: not measured (deepprof " \
-				"or hooks did not run).\n", wlabel[w]
-			continue
-		}
-		lo = per_call(w, "deepprof", "hooks-lo"); hi = per_call(w, "deepprof", "hooks-hi")
-		s = fl != "" ? sprintf("deepprof %.2f ns", fl) : "deepprof not run"
-		if (fl != "" && lo != "")
-			s = s sprintf(" (%.2f–%.2f)", lo, hi)
-		s = s (fl0 != "" ? sprintf(", with DEEPPROF_HZ=0 %.2f ns", fl0) : "")
-		printf "- %s: cost per call above the empty-hook floor: %s (target at most 6 ns): %s\n",
-			wlabel[w], s, (fl == "" || lo == "") ? verdict(0) : verdict3(lo, hi, 6.0001)
-	}
-	for (i = 1; i <= nw; i++) {
-		w = wname[i]
-		if (!wreal[w])
+		if (wtarget[w] == "" || wtarget[w] == "-")
 			continue
 		any = 1
-		rd = ratio(w, "deepprof"); rgp = ratio(w, "gprof"); k = w SUBSEP "deepprof"
-		if (rd == "" || rgp == "" || rg[k] == "" || rg[k] == "-") {
-			printf "- %s: deepprof vs gprof slowdown: not measured.\n", wlabel[w]
-			continue
-		}
-		s = ""
-		if (rg[w SUBSEP "deepprof-hz0"] != "" && rg[w SUBSEP "deepprof-hz0"] != "-")
-			s = sprintf("; sampling off %.3f (%.3f–%.3f)", rg[w SUBSEP "deepprof-hz0"],
-				rglo[w SUBSEP "deepprof-hz0"], rghi[w SUBSEP "deepprof-hz0"])
-		printf "- %s: slowdown deepprof %.2fx vs gprof %.2fx; deepprof's CPU time over " \
-			"gprof's in the same repetition, median of %d pairs %.3f (%.1f %% interval " \
-			"%.3f–%.3f)%s (target: below 1): %s\n", wlabel[w], rd, rgp, rgn[k], rg[k],
-			rgcover[k], rglo[k], rghi[k], s, verdict3(rglo[k], rghi[k], 1)
+		print target(w)
 	}
 	if (!any)
 		print "- no workload with a target was run."

@@ -1,9 +1,13 @@
 /*
- * plugin/deepprof_gcc.cc - a GCC plugin that inserts the -finstrument-functions hooks
- * after inlining, as clang's -finstrument-functions-after-inlining does: only functions
- * that still exist in the object call __cyg_profile_func_enter/exit, so inlined copies
- * cost nothing. In C++ because GCC's plugin API is C++ only (its headers are C++).
- * Used by `deepprof cc` (src/cli/cmd_cc.c); docs/internals/runtime.md, "The GCC plugin".
+ * plugin/deepprof_gcc.cc - a GCC plugin that instruments functions after inlining, so
+ * that only functions that still exist in the object are profiled and inlined copies
+ * cost nothing. Two methods: by default (argument `stubs`, x86-64) the register-
+ * preserving stubs of gcc's own -pg -mfentry -minstrument-return=call, switched on here
+ * inside cc1 so that the driver links no gprof start-up files (dp_stubs_*); otherwise the
+ * -finstrument-functions hooks __cyg_profile_func_enter/exit, inserted as clang's
+ * -finstrument-functions-after-inlining does. In C++ because GCC's plugin API is C++ only
+ * (its headers are C++). Used by `deepprof cc` (src/cli/cmd_cc.c);
+ * docs/internals/runtime.md, "The GCC plugin" and "The stubs".
  * GCC loads only plugins under a GPL-compatible licence: this file is under the MIT
  * licence (SPDX-License-Identifier: MIT).
  */
@@ -27,6 +31,7 @@
 #include "langhooks.h"
 #include "diagnostic-core.h"
 #include "ggc.h"
+#include "tm.h"
 // clang-format on
 
 /* The two symbols gcc looks up; everything else is hidden (CXX_VISIBILITY_PRESET). */
@@ -261,6 +266,68 @@ unsigned int dp_instrument(function *fun)
 	return 0;
 }
 
+/* The stubs method is on for this compilation (dp_stubs_init). */
+bool dp_stubs;
+
+/*
+ * Switch on gcc's -pg -mfentry -minstrument-return=call for the whole compilation, as if
+ * given on cc1's command line (the driver never sees -pg, so it links no gcrt1.o and
+ * writes no gmon.out): every function calls __deepprof_fentry first, before its
+ * prologue, and __return__ after its epilogue, right before its `ret` or a sibling
+ * call's jump, both without arguments and without clobbering a register
+ * (runtime/rt_stub_x86_64.S). Only on x86-64 with the small or medium code model (the
+ * runtime finds a function's entry from the call's return address) and when neither -pg
+ * nor -finstrument-functions is given; returns whether it did.
+ */
+bool dp_stubs_init(void)
+{
+	/* plugins start before the target's option override: -mcmodel= is as given */
+	if (!TARGET_64BIT || profile_flag || flag_instrument_function_entry_exit ||
+	    (global_options_set.x_ix86_cmodel && ix86_cmodel != CM_SMALL &&
+	     ix86_cmodel != CM_MEDIUM))
+		return false;
+	profile_flag = 1;
+	global_options_set.x_profile_flag = 1;
+	flag_fentry = 1;
+	global_options_set.x_flag_fentry = 1; /* or the target's option override resets it */
+	fentry_name = "__deepprof_fentry";
+	ix86_instrument_return = instrument_return_call;
+	return true;
+}
+
+/*
+ * The stubs method for one function: without them if the user asked for none (the same
+ * rules as for the hooks, dp_wanted) or if it must keep a tail call (a g++ thunk): gcc
+ * emits neither stub call for a function flagged no-instrument. Calls in tail position of
+ * the runtime's API and of __cxa_end_catch lose their tail-call mark, as with the hooks
+ * (dp_keep_tail): they must run while the function is still the runtime's current one.
+ * Every other sibling call stays one: gcc puts the exit stub's call before its jump.
+ */
+unsigned int dp_stubs_instrument(function *fun)
+{
+	basic_block bb;
+
+	if (!dp_wanted(fun) || dp_tails(fun, true)) {
+		DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT(fun->decl) = 1;
+		return 0;
+	}
+	FOR_EACH_BB_FN(bb, fun)
+	{
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+			tree callee = call ? gimple_call_fndecl(call) : NULL_TREE;
+			const char *name;
+
+			if (!call || !gimple_call_tail_p(call) || !callee || !DECL_NAME(callee))
+				continue;
+			name = IDENTIFIER_POINTER(DECL_NAME(callee));
+			if (strncmp(name, "deepprof_", 9) == 0 || strcmp(name, "__cxa_end_catch") == 0)
+				gimple_call_set_tail(call, false);
+		}
+	}
+	return 0;
+}
+
 class dp_pass : public gimple_opt_pass
 {
       public:
@@ -269,11 +336,11 @@ class dp_pass : public gimple_opt_pass
 	}
 	bool gate(function *fun) final override
 	{
-		return dp_wanted(fun);
+		return dp_stubs || dp_wanted(fun);
 	}
 	unsigned int execute(function *fun) final override
 	{
-		return dp_instrument(fun);
+		return dp_stubs ? dp_stubs_instrument(fun) : dp_instrument(fun);
 	}
 };
 
@@ -281,8 +348,10 @@ class dp_pass : public gimple_opt_pass
 
 /*
  * plugin_init - gcc's entry point: checks that the plugin runs in the gcc it was built
- * for, and inserts the pass after "optimized", the last GIMPLE pass (after inlining,
- * cloning and tail-call marking; it runs at every -O level). Returns 0 on success.
+ * for, switches the stubs method on if asked (-fplugin-arg-deepprof_gcc-stubs) and
+ * possible, and inserts the pass after "optimized", the last GIMPLE pass (after
+ * inlining, cloning and tail-call marking; it runs at every -O level). Returns 0 on
+ * success.
  */
 DP_PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
@@ -293,6 +362,9 @@ DP_PLUGIN_EXPORT int plugin_init(struct plugin_name_args *info, struct plugin_gc
 		      gcc_version.basever, version->basever);
 		return 1;
 	}
+	for (int i = 0; i < info->argc; i++)
+		if (strcmp(info->argv[i].key, "stubs") == 0)
+			dp_stubs = dp_stubs_init();
 	pass.pass = new dp_pass(g);
 	pass.reference_pass_name = "optimized";
 	pass.ref_pass_instance_number = 1;

@@ -1,15 +1,27 @@
 /*
- * plugin/deepprof_llvm.cc - an LLVM pass plugin (clang -fpass-plugin=) that keeps tail
- * calls under clang's -finstrument-functions-after-inlining, as deepprof_gcc.cc does
- * for gcc: clang puts the exit hook before every `ret`, which makes a call in tail
- * position a real call. Run at the end of the optimisation pipeline, before clang's own
- * post-inlining instrumenter (clang registers it after the plugins), this pass takes
- * over the exit hooks: it removes the function's "instrument-function-exit-inlined"
- * attribute (clang still inserts the enter hook), puts __cyg_profile_func_exit before
- * every `ret`, except after a `tail call` whose result the `ret` returns: there the
- * runtime's __deepprof_func_tail_exit(fn, return address, callee) goes before the call,
- * which the code generator then emits as a jump. Used by `deepprof cc` (src/cli/cmd_cc.c)
- * with the clang of the LLVM it was built against; docs/internals/runtime.md.
+ * plugin/deepprof_llvm.cc - an LLVM pass plugin (clang -fpass-plugin=) for deepprof's two
+ * methods under clang, run at the end of the optimisation pipeline (after inlining).
+ *
+ * The stubs (dp_stubs_*): for each function clang gives a call of __fentry__ at entry
+ * (cc1's -pg -mfentry: the "fentry-call" attribute, which no_instrument_function
+ * prevents), a call of the runtime's __deepprof_exit before every `ret`, or of
+ * __deepprof_tail(callee) before a call in tail position, which the code generator then
+ * emits as a jump; both with the preserve_all convention, so that the function's code
+ * keeps its registers around them, and through the GOT (no lazy binding, whose resolver
+ * does not keep them all). The function keeps its frame pointer: the stubs find the frame
+ * in %rbp.
+ *
+ * The hooks: keeps tail calls under clang's -finstrument-functions-after-inlining, as
+ * deepprof_gcc.cc does for gcc: clang puts the exit hook before every `ret`, which makes
+ * a call in tail position a real call. Run before clang's own post-inlining instrumenter
+ * (clang registers it after the plugins), this pass takes over the exit hooks: it removes
+ * the function's "instrument-function-exit-inlined" attribute (clang still inserts the
+ * enter hook), puts __cyg_profile_func_exit before every `ret`, except after a `tail
+ * call` whose result the `ret` returns: there the runtime's __deepprof_func_tail_exit(fn,
+ * return address, callee) goes before the call.
+ *
+ * Used by `deepprof cc` (src/cli/cmd_cc.c) with the clang of the LLVM it was built
+ * against; docs/internals/runtime.md.
  */
 // clang-format off
 #include "llvm/IR/Function.h"
@@ -102,9 +114,61 @@ void dp_split_returns(Function &F)
 	}
 }
 
+/* A declaration of the stub @name (void, taking @args), preserve_all, not lazily bound. */
+FunctionCallee dp_stub_decl(Module &M, const char *name, ArrayRef<Type *> args)
+{
+	LLVMContext &C = M.getContext();
+	FunctionCallee fc =
+		M.getOrInsertFunction(name, FunctionType::get(Type::getVoidTy(C), args, false));
+
+	if (auto *f = dyn_cast<Function>(fc.getCallee())) {
+		f->setCallingConv(CallingConv::PreserveAll);
+		f->addFnAttr(Attribute::NoUnwind);
+		f->addFnAttr(Attribute::NonLazyBind);
+	}
+	return fc;
+}
+
+/* The stubs' exits of @F, a function with the fentry call: __deepprof_exit() before every
+ * `ret`, __deepprof_tail(callee) before a tail call's instead. */
+PreservedAnalyses dp_stubs_instrument(Function &F)
+{
+	Module &M = *F.getParent();
+	Type *vp = Type::getInt8PtrTy(M.getContext());
+	FunctionCallee exit_fn = dp_stub_decl(M, "__deepprof_exit", {});
+	FunctionCallee tail_fn = dp_stub_decl(M, "__deepprof_tail", {vp});
+	SmallVector<ReturnInst *, 8> rets;
+
+	dp_split_returns(F);
+	F.addFnAttr("frame-pointer", "all");
+	for (BasicBlock &bb : F)
+		if (auto *ret = dyn_cast<ReturnInst>(bb.getTerminator()))
+			rets.push_back(ret);
+	for (ReturnInst *ret : rets) {
+		CallInst *tail = dp_tail_before(ret);
+		IRBuilder<> b(tail ? (Instruction *)tail : (Instruction *)ret);
+		CallInst *c;
+
+		if (tail) {
+			Value *callee = tail->getCalledOperand();
+			Value *to = callee->getType()->isPointerTy()
+					    ? b.CreateBitCast(callee, vp)
+					    : (Value *)ConstantPointerNull::get(cast<PointerType>(vp));
+			c = b.CreateCall(tail_fn, {to});
+		} else {
+			c = b.CreateCall(exit_fn, {});
+		}
+		c->setCallingConv(CallingConv::PreserveAll);
+	}
+	return PreservedAnalyses::none();
+}
+
 struct DpTailPass : PassInfoMixin<DpTailPass> {
 	PreservedAnalyses run(Function &F, FunctionAnalysisManager &)
 	{
+		if (!F.isDeclaration() &&
+		    F.getFnAttribute("fentry-call").getValueAsString() == "true")
+			return dp_stubs_instrument(F);
 		if (F.isDeclaration() || !F.hasFnAttribute(dp_exit_attr))
 			return PreservedAnalyses::all();
 		Module &M = *F.getParent();
@@ -144,9 +208,27 @@ struct DpTailPass : PassInfoMixin<DpTailPass> {
 	}
 };
 
+/* At -O0: only the stubs' exits (the hooks' are clang's own there). Required: -O0 makes
+ * every function optnone, which the pass manager otherwise skips. */
+struct DpStubsO0Pass : PassInfoMixin<DpStubsO0Pass> {
+	static bool isRequired()
+	{
+		return true;
+	}
+	PreservedAnalyses run(Function &F, FunctionAnalysisManager &)
+	{
+		if (!F.isDeclaration() &&
+		    F.getFnAttribute("fentry-call").getValueAsString() == "true")
+			return dp_stubs_instrument(F);
+		return PreservedAnalyses::all();
+	}
+};
+
 } // namespace
 
-/* The plugin's entry point: the pass at the end of the optimisation pipeline. */
+/* The plugin's entry point: the pass at the end of the optimisation pipeline, which clang
+ * does not run at -O0; there (no inlining, no tail calls) at its start, for the stubs'
+ * exits, which nothing else inserts. */
 extern "C" __attribute__((visibility("default"))) LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo
 llvmGetPassPluginInfo()
 {
@@ -154,6 +236,12 @@ llvmGetPassPluginInfo()
 			PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
 							      OptimizationLevel) {
 				MPM.addPass(createModuleToFunctionPassAdaptor(DpTailPass()));
+			});
+			PB.registerPipelineStartEPCallback([](ModulePassManager &MPM,
+							      OptimizationLevel level) {
+				if (level == OptimizationLevel::O0)
+					MPM.addPass(createModuleToFunctionPassAdaptor(
+						DpStubsO0Pass()));
 			});
 		}};
 }

@@ -49,8 +49,8 @@ DP_RT_NOINST static inline void dp_rt_count_alloc(size_t n)
 		return;
 	}
 	cur = t->top->csd;
-	cur->allocs++;
-	cur->alloc_bytes += n;
+	dp_rt_cold(cur)->allocs++;
+	dp_rt_cold(cur)->alloc_bytes += n;
 }
 
 /* malloc - glibc's malloc, counted. */

@@ -45,7 +45,8 @@ DP_RT_API __attribute__((weak)) void *__cxa_begin_catch(void *exc)
 	/* as the hooks' unwind repair does; the sentinel's frame (UINTPTR_MAX) stops it */
 	if (t->limit) {
 		while (t->top->fp < sp) {
-			t->top->csd->unwinds++;
+			if (t->top->fp) /* not a tail-call marker: its activation has left */
+				dp_rt_cold(t->top->csd)->unwinds++;
 			t->top--;
 		}
 	}

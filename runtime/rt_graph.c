@@ -1,7 +1,7 @@
 /*
  * runtime/rt_graph.c - the per-thread graph's memory and lookup structures, all on the
  * slow path: mmap'd node chunks (with the DEEPPROF_MAX_MB budget), the fn -> PS table,
- * the (PD, site, fn) -> CSD table, CSD/PD creation, and shadow-stack growth.
+ * CSD/PD creation (into the caller PD's table: rt_tab.c), and shadow-stack growth.
  * Never calls malloc; nodes are published with release stores for the writer.
  */
 #define _GNU_SOURCE
@@ -11,11 +11,10 @@
 
 #include "rt_int.h"
 
-#define DP_RT_CHUNK_MIN	   (16u << 10)
-#define DP_RT_CHUNK_MAX	   (2u << 20)
-#define DP_RT_STACK_MAX	   ((size_t)1 << 25) /* entries: 1 GiB of shadow stack */
-#define DP_RT_PS_TAB_INIT  64u
-#define DP_RT_CSD_TAB_INIT 1024u
+#define DP_RT_CHUNK_MIN	  (16u << 10)
+#define DP_RT_CHUNK_MAX	  (2u << 20)
+#define DP_RT_STACK_MAX	  ((size_t)1 << 25) /* entries: 1 GiB of shadow stack */
+#define DP_RT_PS_TAB_INIT 64u
 
 /*
  * dp_rt_map - @bytes of zeroed anonymous memory, or NULL after stopping collection.
@@ -60,21 +59,38 @@ DP_RT_NOINST void dp_rt_unmap(void *p, size_t bytes, int counted)
 	errno = saved;
 }
 
+/* A chunk of DP_RT_CSD_CHUNK bytes aligned to that size (dp_rt_cold), or NULL. */
+DP_RT_NOINST static void *dp_rt_map_csd_chunk(void)
+{
+	char *p = dp_rt_map(2 * DP_RT_CSD_CHUNK, 1);
+	uintptr_t head;
+
+	if (!p)
+		return NULL;
+	head = (DP_RT_CSD_CHUNK - ((uintptr_t)p & (DP_RT_CSD_CHUNK - 1))) & (DP_RT_CSD_CHUNK - 1);
+	if (head)
+		dp_rt_unmap(p, head, 0);
+	dp_rt_unmap(p + head + DP_RT_CSD_CHUNK, DP_RT_CSD_CHUNK - head, 0);
+	__atomic_sub_fetch(&dp_rt_g.used_bytes, DP_RT_CSD_CHUNK, __ATOMIC_RELAXED);
+	return p + head;
+}
+
 /* A new zeroed node at the end of @n; publish it with dp_rt_node_publish(). */
 DP_RT_NOINST static void *dp_rt_node_alloc(struct dp_rt_nodes *n)
 {
 	struct dp_rt_chunk *c = n->tail, *nc;
 
 	if (!c || c->used == c->cap) {
-		size_t bytes = c ? c->bytes * 2 : DP_RT_CHUNK_MIN;
+		size_t bytes = n->fixed ? DP_RT_CSD_CHUNK : c ? c->bytes * 2 : DP_RT_CHUNK_MIN;
 
 		if (bytes > DP_RT_CHUNK_MAX)
 			bytes = DP_RT_CHUNK_MAX;
-		nc = dp_rt_map(bytes, 1);
+		nc = n->fixed ? dp_rt_map_csd_chunk() : dp_rt_map(bytes, 1);
 		if (!nc)
 			return NULL;
 		nc->bytes = bytes;
-		nc->cap = (uint32_t)((bytes - sizeof(*nc)) / n->size);
+		nc->cap = (uint32_t)(n->fixed ? DP_RT_CSD_CAP : (bytes - sizeof(*nc)) / n->size);
+		nc->ordinal = c ? c->ordinal + 1 : 0;
 		if (c)
 			DP_RT_STORE_REL(&c->next, nc);
 		else
@@ -96,7 +112,7 @@ DP_RT_NOINST void dp_rt_iter_init(struct dp_rt_iter *it, const struct dp_rt_node
 				  uint32_t count)
 {
 	it->chunk = DP_RT_LOAD_ACQ(&n->head);
-	it->i = 0;
+	it->i = n->lead;
 	it->left = count;
 	it->size = n->size;
 }
@@ -143,8 +159,9 @@ DP_RT_NOINST static int dp_rt_ps_tab_grow(struct dp_rt_thread *th)
 	return 0;
 }
 
-/* The thread's PS of @fn, created if new; NULL after stopping. */
-DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintptr_t fn)
+/* The thread's PS of function key @fn, created if new (@stub: the key is an entry stub's
+ * return address, whose function's entry the PS records); NULL after stopping. */
+DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintptr_t fn, int stub)
 {
 	struct dp_rt_ps *ps;
 	uint32_t h;
@@ -164,90 +181,54 @@ DP_RT_NOINST static struct dp_rt_ps *dp_rt_ps_get(struct dp_rt_thread *th, uintp
 	if (!ps)
 		return NULL;
 	ps->fn = fn;
+	ps->entry = stub ? dp_rt_stub_entry(fn) : fn;
 	ps->index = th->ps.count;
 	th->ps_tab[h] = ps;
 	dp_rt_node_publish(&th->ps);
 	return ps;
 }
 
-DP_RT_NOINST static void dp_rt_csd_insert(struct dp_rt_tls *t, struct dp_rt_csd *csd)
-{
-	uintptr_t h = dp_rt_hash(csd->caller, dp_rt_key(csd->site, csd->fn), t->mask);
-
-	while (*dp_rt_slot(t->tab, h) != &dp_rt_idle_csd)
-		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
-	*dp_rt_slot(t->tab, h) = csd;
-}
-
-/* A CSD table of @cap slots, all empty (&dp_rt_idle_csd), or NULL after stopping. */
-DP_RT_NOINST static struct dp_rt_slot *dp_rt_csd_tab_new(uint32_t cap)
-{
-	struct dp_rt_slot *tab = dp_rt_map(cap * sizeof(*tab), 1);
-	uint32_t i;
-
-	for (i = 0; tab && i < cap; i++)
-		tab[i].csd = &dp_rt_idle_csd;
-	return tab;
-}
-
-DP_RT_NOINST static int dp_rt_csd_tab_grow(struct dp_rt_tls *t)
-{
-	struct dp_rt_thread *th = t->th;
-	struct dp_rt_slot *old = t->tab;
-	uint32_t cap = th->csd_cap * 2, i;
-	struct dp_rt_slot *tab = dp_rt_csd_tab_new(cap);
-
-	if (!tab)
-		return -1;
-	t->tab = tab;
-	t->mask = (cap - 1) * sizeof(*tab);
-	for (i = 0; i < th->csd_cap; i++)
-		if (old[i].csd != &dp_rt_idle_csd)
-			dp_rt_csd_insert(t, old[i].csd);
-	dp_rt_unmap(old, th->csd_cap * sizeof(*tab), 1);
-	th->csd_cap = cap;
-	return 0;
-}
-
 /*
- * The PD of the innermost active activation of @ps's function, or NULL. Recursion folds,
- * so it is also the outermost one's unless the function is reached through a CSD created
- * before it was active. The hooks keep no per-PS state: a search down the shadow stack on
- * CSD creation (rare) instead of a save and a restore on every call; it stops at once
- * for direct recursion.
+ * The PD of the innermost active activation of function @fn (its key), or NULL. Recursion
+ * folds, so it is also the outermost one's unless the function is reached through a CSD
+ * created before it was active. The hooks keep no per-PS state: a search down the shadow
+ * stack on CSD creation (rare) instead of a save and a restore on every call; it stops at
+ * once for direct recursion, and compares the entries' own keys (a tail-call marker's is
+ * a frame address, and its frame address 0), reading no CSD.
  */
-DP_RT_NOINST static struct dp_rt_pd *dp_rt_active_pd(const struct dp_rt_tls *t,
-						     const struct dp_rt_ps *ps)
+DP_RT_NOINST static struct dp_rt_pd *dp_rt_active_pd(const struct dp_rt_tls *t, uintptr_t fn)
 {
 	const struct dp_rt_frame *e;
 
 	for (e = t->top; e > t->th->stack; e--)
-		if (e->csd->ps == ps)
+		if (e->fn == fn && e->fp)
 			return e->pd;
 	return NULL;
 }
 
 /* PD and CSD creation proper; the caller keeps errno and the inside flag. */
 DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct dp_rt_pd *caller,
-						    uintptr_t site, uintptr_t fn)
+						    uintptr_t site, uintptr_t fn, int stub)
 {
 	struct dp_rt_thread *th = t->th;
+	struct dp_rt_csd **slot = dp_rt_tab_reserve(th, caller, dp_rt_key(site, fn));
 	struct dp_rt_ps *ps;
 	struct dp_rt_pd *callee;
 	struct dp_rt_csd *csd;
 
-	if ((th->csd.count + 1) * 2 > th->csd_cap && dp_rt_csd_tab_grow(t) != 0)
+	if (!slot)
 		return NULL;
-	ps = dp_rt_ps_get(th, fn);
+	ps = dp_rt_ps_get(th, fn, stub);
 	if (!ps)
 		return NULL;
 	/* Mercury's call port: reuse the PD of fn's active activation (recursion), else
 	 * a new PD. The callee never changes after this. */
-	callee = dp_rt_active_pd(t, ps);
+	callee = dp_rt_active_pd(t, fn);
 	if (!callee) {
 		callee = dp_rt_node_alloc(&th->pd);
 		if (!callee)
 			return NULL;
+		callee->tab = dp_rt_no_tab;
 		callee->ps = ps;
 		callee->index = th->pd.count;
 		dp_rt_node_publish(&th->pd);
@@ -260,8 +241,8 @@ DP_RT_NOINST static struct dp_rt_csd *dp_rt_csd_new(struct dp_rt_tls *t, struct 
 	csd->caller = caller;
 	csd->callee = callee;
 	csd->ps = ps;
-	csd->index = th->csd.count;
-	dp_rt_csd_insert(t, csd);
+	*slot = csd;
+	caller->n++;
 	dp_rt_node_publish(&th->csd);
 	return csd;
 }
@@ -274,22 +255,23 @@ DP_RT_NOINST void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn)
 {
 	t->inside = 1;
 	if (!dp_rt_g.stopped)
-		(void)dp_rt_ps_get(t->th, fn);
+		(void)dp_rt_ps_get(t->th, fn, 0);
 	t->inside = 0;
 }
 
 /*
  * dp_rt_csd_create - the CSD of (@caller, @site, @fn) in the calling thread, created with
- * its callee PD set (Mercury's call port). Returns NULL if collection stopped.
+ * its callee PD set (Mercury's call port); @stub: @fn is an entry stub's key
+ * (dp_rt_ps_get). Returns NULL if collection stopped.
  */
 DP_RT_NOINST struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *caller,
-						uintptr_t site, uintptr_t fn)
+						uintptr_t site, uintptr_t fn, int stub)
 {
 	struct dp_rt_csd *csd = NULL;
 
 	t->inside = 1;
 	if (!dp_rt_g.stopped)
-		csd = dp_rt_csd_new(t, caller, site, fn);
+		csd = dp_rt_csd_new(t, caller, site, fn, stub);
 	if (!csd)
 		t->th->lost_calls++;
 	t->inside = 0;
@@ -322,6 +304,7 @@ DP_RT_NOINST int dp_rt_stack_grow(struct dp_rt_tls *t)
 	th->stack_cap = cap;
 	t->top = th->stack + off;
 	t->limit = th->stack + cap;
+	t->last = t->limit - 1;
 	t->inside = 0;
 	errno = saved;
 	return 0;
@@ -345,29 +328,31 @@ DP_RT_NOINST int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t)
 	th->ps.size = sizeof(struct dp_rt_ps);
 	th->pd.size = sizeof(struct dp_rt_pd);
 	th->csd.size = sizeof(struct dp_rt_csd);
+	th->csd.fixed = 1;
+	th->csd.lead = 1;
 	th->ps_cap = DP_RT_PS_TAB_INIT;
-	th->csd_cap = DP_RT_CSD_TAB_INIT;
 	th->stack_cap = 1024;
 	th->ps_tab = dp_rt_map(th->ps_cap * sizeof(*th->ps_tab), 1);
-	t->tab = dp_rt_csd_tab_new(th->csd_cap);
 	th->stack = dp_rt_map(th->stack_cap * sizeof(*th->stack), 0);
 	ps = dp_rt_node_alloc(&th->ps);
 	pd = dp_rt_node_alloc(&th->pd);
-	if (!th->ps_tab || !t->tab || !th->stack || !ps || !pd)
+	th->root_csd = dp_rt_node_alloc(&th->csd); /* never counted: csd.lead */
+	if (!th->ps_tab || !th->stack || !ps || !pd || !th->root_csd)
 		return -1;
 	dp_rt_node_publish(&th->ps);
+	pd->tab = dp_rt_no_tab;
 	pd->ps = ps;
 	dp_rt_node_publish(&th->pd);
-	th->root_csd.callee = pd;
-	th->root_csd.ps = ps;
-	th->root_csd.calls = 1;
-	t->mask = (th->csd_cap - 1) * sizeof(*t->tab);
-	th->stack[0].csd = &th->root_csd;
+	th->root_csd->callee = pd;
+	th->root_csd->ps = ps;
+	th->root_csd->calls = 1;
+	th->stack[0].csd = th->root_csd;
 	th->stack[0].pd = pd;
 	th->stack[0].fp = UINTPTR_MAX;
 	th->stack[0].fn = 0; /* matches no function */
 	t->top = th->stack;
 	t->limit = th->stack + th->stack_cap;
+	t->last = t->limit - 1;
 	t->th = th;
 	return 0;
 }

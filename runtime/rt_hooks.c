@@ -86,7 +86,7 @@ _Thread_local struct dp_rt_tls dp_rt_tls
  * (@how 0: exits++) or without it (@how 1: unwinds++). Never pops the sentinel. A
  * tail-call marker (fp 0) is popped without a count: its activation has left already.
  */
-DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
+DP_RT_HOT void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 {
 	struct dp_rt_frame *e = t->top;
 	struct dp_rt_csd *csd = e->csd;
@@ -94,7 +94,7 @@ DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
 	if (!e->fp)
 		;
 	else if (how)
-		csd->unwinds++;
+		dp_rt_cold(csd)->unwinds++;
 	else
 		csd->exits++;
 	t->top = e - 1;
@@ -105,7 +105,7 @@ DP_RT_HOT static void dp_rt_pop_entry(struct dp_rt_tls *t, int how)
  * frame address is < @fp, the stack growing down (the exit hook of the activation at
  * @fp). The sentinel (fp = UINTPTR_MAX) is never popped.
  */
-DP_RT_HOT static void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp)
+DP_RT_HOT void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp)
 {
 	while (t->top->fp < fp)
 		dp_rt_pop_entry(t, 1);
@@ -117,8 +117,7 @@ DP_RT_HOT static void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp)
  * a longjmp or catch), except the activations of a function into which @fn was inlined:
  * its hooks run in the container's frame, with the container's return address as @site.
  */
-DP_RT_HOT static void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
-					 uintptr_t fp)
+DP_RT_HOT void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp)
 {
 	const struct dp_rt_frame *e;
 
@@ -155,47 +154,28 @@ dp_rt_find_fp(const struct dp_rt_tls *t, uintptr_t fa, uintptr_t xr, uintptr_t s
 	return 0;
 }
 
-/* Push the activation of @csd (of function @fn) at frame address @fp, called from the
- * current CSD @cur. */
-DP_RT_HOT __attribute__((always_inline)) static inline void dp_rt_push(struct dp_rt_tls *t,
-								       struct dp_rt_csd *cur,
-								       struct dp_rt_csd *csd,
-								       uintptr_t fn, uintptr_t fp)
-{
-	struct dp_rt_frame *top = t->top + 1;
-
-	cur->callseqs++;
-	csd->calls++;
-	top->csd = csd;
-	top->pd = csd->callee;
-	top->fp = fp;
-	top->fn = fn;
-	t->top = top;
-}
-
 /*
  * The CSD of (current PD, @site, @fn), or NULL if it does not exist yet (any slot). A CSD
  * found past its first slot is swapped into it, so that the fast path, which looks only
  * there, finds it next time. Swapping two entries of one probe run keeps every entry
  * reachable: the slots between stay occupied.
  */
-DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn,
-						uintptr_t site)
+DP_RT_HOT struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site)
 {
 	const struct dp_rt_pd *pd = t->top->pd;
-	uintptr_t home = dp_rt_hash(pd, dp_rt_key(site, fn), t->mask), h = home;
+	uintptr_t home = dp_rt_home(dp_rt_key(site, fn), pd->mask), h = home;
 	struct dp_rt_csd *csd;
 
-	while ((csd = *dp_rt_slot(t->tab, h)) != &dp_rt_idle_csd) {
-		if (csd->site == site && csd->fn == fn && csd->caller == pd)
+	while ((csd = *dp_rt_slot(pd, h)) != &dp_rt_idle_csd) {
+		if (csd->site == site && csd->fn == fn)
 			break;
-		h = (h + sizeof(struct dp_rt_slot)) & t->mask;
+		h = (h + sizeof(*pd->tab)) & pd->mask;
 	}
 	if (csd == &dp_rt_idle_csd)
 		return NULL;
 	if (h != home) {
-		*dp_rt_slot(t->tab, h) = *dp_rt_slot(t->tab, home);
-		*dp_rt_slot(t->tab, home) = csd;
+		*dp_rt_slot(pd, h) = *dp_rt_slot(pd, home);
+		*dp_rt_slot(pd, home) = csd;
 	}
 	return csd;
 }
@@ -206,14 +186,13 @@ DP_RT_HOT static struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintp
  * @site, marked. The marker's entry is free again, so there is room. Returns 0 if the
  * general case must decide.
  */
-DP_RT_HOT static int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site,
-				      uintptr_t fp)
+DP_RT_HOT int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp)
 {
 	struct dp_rt_frame *top = t->top;
 	struct dp_rt_pd *pd = top->pd;
-	struct dp_rt_csd *csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, dp_rt_key(site, fn), t->mask));
+	struct dp_rt_csd *csd = *dp_rt_slot(pd, dp_rt_home(dp_rt_key(site, fn), pd->mask));
 
-	if (csd->site != site || csd->fn != fn || csd->caller != pd || top->fp <= fp ||
+	if (csd->site != site || csd->fn != fn || top->fp <= fp ||
 	    ((const uintptr_t *)fp)[1] != (site & ~DP_RT_TAIL_SITE))
 		return 0;
 	dp_rt_push(t, top->csd, csd, fn, fp);
@@ -221,7 +200,7 @@ DP_RT_HOT static int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr
 }
 
 /* The first hook of a thread: give it state. Returns 0 if it collects. */
-DP_RT_COLD static int dp_rt_enter_first(struct dp_rt_tls *t)
+DP_RT_COLD int dp_rt_enter_first(struct dp_rt_tls *t)
 {
 	if (t->disabled || t->th)
 		return -1; /* never collects, or ended */
@@ -271,7 +250,7 @@ DP_RT_HOT __attribute__((noinline)) static void dp_rt_enter_miss(uintptr_t fn, u
 		fp = (t->top->fp - 2) | 1; /* unknown (odd): nested in the top activation */
 	csd = dp_rt_lookup(t, fn, site);
 	if (!csd) {
-		csd = dp_rt_csd_create(t, t->top->pd, site, fn);
+		csd = dp_rt_csd_create(t, t->top->pd, site, fn, 0);
 		if (!csd)
 			return;
 	}
@@ -309,9 +288,9 @@ DP_RT_API DP_RT_HOT DP_RT_HOOK_ALIGN void __cyg_profile_func_enter(void *fn, voi
 	    (top->fp != xr || cur->site != (uintptr_t)site || cur->fn == (uintptr_t)fn))
 		goto miss;
 	pd = top->pd;
-	csd = *dp_rt_slot(t->tab, dp_rt_hash(pd, (uintptr_t)site, t->mask));
-	if (dp_unlikely(csd->site != (uintptr_t)site || csd->fn != (uintptr_t)fn ||
-			csd->caller != pd)) /* an empty slot holds the idle CSD: site 0 */
+	csd = *dp_rt_slot(pd, dp_rt_home((uintptr_t)site, pd->mask));
+	if (dp_unlikely(csd->site != (uintptr_t)site ||
+			csd->fn != (uintptr_t)fn)) /* an empty slot holds the idle CSD: site 0 */
 		goto miss;
 	dp_rt_push(t, cur, csd, (uintptr_t)fn, xr);
 	return;
@@ -450,7 +429,7 @@ DP_RT_HOT void dp_rt_region_push(uintptr_t fn, uintptr_t site, uintptr_t fp)
 		fp = (t->top->fp - 2) | 1; /* unknown: nested in the top activation */
 	}
 	csd = dp_rt_lookup(t, fn, site);
-	if (!csd && !(csd = dp_rt_csd_create(t, t->top->pd, site, fn)))
+	if (!csd && !(csd = dp_rt_csd_create(t, t->top->pd, site, fn, 0)))
 		return;
 	if (t->top + 1 >= t->limit && dp_rt_stack_grow(t) != 0)
 		return;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "rt_asm.h"
+
 /* Everything declared here is internal to the library: direct access, no GOT or PLT. */
 #pragma GCC visibility push(hidden)
 
@@ -33,35 +35,67 @@
 
 struct dp_rt_pd;
 
-/* ProcStatic, per thread: one per function entry address (fn 0 = the thread root). */
+/* ProcStatic, per thread: one per function key (fn 0 = the thread root). A function's
+ * key is its entry address under the -finstrument-functions hooks, and the return address
+ * of its entry stub's call under the stubs (rt_stub.c), which @entry turns into the entry
+ * address the file needs. */
 struct dp_rt_ps {
 	uintptr_t fn;
-	uint32_t index; /* sequential per thread, 0 = the thread root PS */
-	uint32_t pad;
+	uintptr_t entry; /* the function's entry address (what the file says) */
+	uint32_t index;	 /* sequential per thread, 0 = the thread root PS */
+	uint32_t id;	 /* the writer's: its global id in the current write */
 };
 
-/* ProcDynamic: one per (function, ancestor context). */
+/*
+ * ProcDynamic: one per (function, ancestor context). The CSDs of the calls made from it
+ * are in its own table (open addressing, keyed by site and callee: dp_rt_home), which the
+ * enter hooks read first: a context's callees stay together, so that creating one touches
+ * its parent's small table, which is in cache, and no table of the whole thread is ever
+ * rehashed. Until its first callee it shares dp_rt_no_tab (one empty slot, mask 0).
+ */
 struct dp_rt_pd {
+	struct dp_rt_csd **tab; /* slots; an empty one holds &dp_rt_idle_csd, never NULL */
+	uintptr_t mask;		/* (slots - 1) * sizeof(*tab): the byte offset of a slot */
 	struct dp_rt_ps *ps;
 	uint32_t index; /* sequential per thread, 0 = the thread root PD */
-	uint32_t pad;
+	uint32_t n;	/* CSDs in tab */
 };
 
-/* CallSiteDynamic: one per (caller PD, site, callee fn). The first cache line holds
- * everything the enter and exit hooks touch. */
+/* CallSiteDynamic: one per (caller PD, site, callee fn), one cache line: everything the
+ * enter and exit hooks touch. Its other counters are in its cold record (dp_rt_cold). */
 struct dp_rt_csd {
 	uintptr_t site;		 /* return address into the caller */
-	uintptr_t fn;		 /* callee entry address */
+	uintptr_t fn;		 /* callee key (struct dp_rt_ps) */
 	struct dp_rt_pd *caller; /* NULL for a thread's root CSD */
 	struct dp_rt_pd *callee;
 	struct dp_rt_ps *ps; /* the callee's PS */
 	uint64_t calls, exits, callseqs;
-	/* cold line */
-	uint64_t unwinds, samples, allocs, alloc_bytes;
-	uint32_t index;
-	uint32_t pad;
-	uint64_t pad2[3];
 } __attribute__((aligned(64)));
+
+/* The counters of a CSD that few of them ever change: they are not in its cache line,
+ * so that a new context touches half the memory. */
+struct dp_rt_cold {
+	uint64_t unwinds, samples, allocs, alloc_bytes;
+};
+
+/*
+ * CSDs live in chunks of DP_RT_CSD_CHUNK bytes aligned to that size: a header, then
+ * DP_RT_CSD_CAP CSDs, then their cold records in the same order, so that a CSD's cold
+ * record is found from its address alone (dp_rt_cold): the sampling handler, the
+ * allocation functions and the unwind repair need no pointer in the CSD.
+ */
+#define DP_RT_CSD_CHUNK	   ((uintptr_t)64 << 10)
+#define DP_RT_CSD_CAP	   ((DP_RT_CSD_CHUNK - 64) / (64 + sizeof(struct dp_rt_cold)))
+#define DP_RT_CSD_COLD_OFF (64 + DP_RT_CSD_CAP * 64)
+
+/* dp_rt_cold - @csd's cold record (a CSD of a node chunk; not the idle CSD). */
+static inline __attribute__((no_instrument_function)) struct dp_rt_cold *
+dp_rt_cold(const struct dp_rt_csd *csd)
+{
+	uintptr_t a = (uintptr_t)csd, base = a & ~(DP_RT_CSD_CHUNK - 1);
+
+	return (struct dp_rt_cold *)(base + DP_RT_CSD_COLD_OFF + (a - base - 64) / 2);
+}
 
 /*
  * One shadow-stack entry per active instrumented activation. The current CSD is
@@ -101,14 +135,29 @@ struct dp_rt_chunk {
 	size_t bytes; /* mapping size, header included */
 	uint32_t cap; /* nodes it holds */
 	uint32_t used;
-	uint64_t pad[5];
+	uint64_t ordinal; /* chunks before it in its list (dp_rt_csd_index) */
+	uint64_t pad[4];
 };
 
 struct dp_rt_nodes {
 	struct dp_rt_chunk *head, *tail;
 	uint32_t count; /* published with a release store after the node is initialised */
 	uint32_t size;	/* node size */
+	uint32_t fixed; /* chunks of DP_RT_CSD_CHUNK bytes, aligned (the CSDs'), or 0 */
+	uint32_t lead;	/* nodes before the counted ones (the CSDs': the thread's root CSD) */
 };
+
+/* dp_rt_csd_index - @csd's per-thread index, its place among the thread's counted CSDs
+ * (the order the writer walks them in): from its chunk's ordinal and its slot, the root
+ * CSD (the list's lead node) left out. */
+static inline __attribute__((no_instrument_function)) uint32_t
+dp_rt_csd_index(const struct dp_rt_csd *csd)
+{
+	uintptr_t a = (uintptr_t)csd, base = a & ~(DP_RT_CSD_CHUNK - 1);
+	const struct dp_rt_chunk *c = (const struct dp_rt_chunk *)base;
+
+	return (uint32_t)(c->ordinal * DP_RT_CSD_CAP + (a - base - 64) / 64 - 1);
+}
 
 /*
  * The thread-local hot state: read by every hook, no pointer chase. Without state (before
@@ -119,11 +168,17 @@ struct dp_rt_nodes {
 struct dp_rt_tls {
 	struct dp_rt_frame *top;   /* shadow stack top entry; top->csd is the current CSD */
 	struct dp_rt_frame *limit; /* one past the last usable entry; NULL = no state */
-	struct dp_rt_slot *tab;	   /* CSD lookup table */
-	uintptr_t mask;		   /* (table size - 1) * sizeof(struct dp_rt_slot) */
+	struct dp_rt_frame *last;  /* limit - 1 (NULL = no state): the stubs' room check */
 	int inside;		   /* the thread is executing runtime code (slow paths) */
 	int disabled;		   /* this thread never collects (failed, exited, no state) */
 	struct dp_rt_thread *th;
+};
+
+/* The memory of a thread's PD tables (rt_tab.c). */
+struct dp_rt_tabs {
+	struct dp_rt_tab_map *maps;  /* chunks and big tables, for the thread's end */
+	char *room, *end;	     /* the current chunk's free part */
+	struct dp_rt_csd **free[12]; /* free small tables by log2(slots), linked by slot 0 */
 };
 
 /*
@@ -159,11 +214,12 @@ DP_RT_NOINST static inline uint64_t dp_rt_pcs_hash(uintptr_t pc, uint32_t csd)
 
 /* Per-thread state, mmap'd; outlives the thread (the writer reads it). */
 struct dp_rt_thread {
-	struct dp_rt_csd root_csd; /* root -> thread root; callee = thread root PD */
-	struct dp_rt_thread *next; /* registration order */
+	struct dp_rt_csd *root_csd; /* root -> thread root, the first CSD node (not counted) */
+	struct dp_rt_thread *next;  /* registration order */
 	struct dp_rt_nodes ps, pd, csd;
 	struct dp_rt_ps **ps_tab;  /* fn -> PS, open addressing */
-	uint32_t ps_cap, csd_cap;  /* table sizes (powers of two) */
+	uint32_t ps_cap;	   /* its size (a power of two) */
+	struct dp_rt_tabs tabs;	   /* the memory of its PDs' CSD tables */
 	struct dp_rt_frame *stack; /* shadow stack base (entry 0 = sentinel) */
 	uintptr_t stack_hi;	   /* top of the thread's C stack (bounds the CFA search) */
 	size_t stack_cap;	   /* entries */
@@ -201,28 +257,15 @@ struct dp_rt_global {
 
 extern struct dp_rt_global dp_rt_g;
 
-/* A CSD lookup table slot: 16 bytes, so that a PD address (16-byte nodes) is a slot
- * offset as it is. An empty slot holds &dp_rt_idle_csd (site 0, fn 0: matches no call),
- * never NULL, so that the enter hook's fast path needs no test for it. */
-struct dp_rt_slot {
-	struct dp_rt_csd *csd;
-	uintptr_t unused;
-};
-
 /*
- * dp_rt_hash - the byte offset in the CSD table of the slot of (@pd, @site); @mask is
- * t->mask. The site (known at the hook's entry) is multiplied out of the critical path;
- * the PD, which the previous hook determined, only costs an XOR and an AND: successive
- * calls are latency-bound on this chain. PD addresses are 16-byte nodes in sequence, so
- * the PD's own bits spread over the slots, and the site's multiplicative hash
- * decorrelates sites (a plain pd ^ site would collide for whole families of pairs).
+ * dp_rt_home - the byte offset of the first slot of key @key (dp_rt_key) in a PD's CSD
+ * table of byte mask @mask: the high half of a multiplicative hash, which the site,
+ * known at the hook's entry, gets off the critical path (the next call waits for the
+ * PD this one leaves on the shadow stack, and the mask is read from it).
  */
-DP_RT_NOINST static inline uintptr_t dp_rt_hash(const struct dp_rt_pd *pd, uintptr_t site,
-						uintptr_t mask)
+DP_RT_NOINST static inline uintptr_t dp_rt_home(uintptr_t key, uintptr_t mask)
 {
-	uint64_t s = ((uint64_t)site * 0x9E3779B97F4A7C15ull) >> 32;
-
-	return (uintptr_t)(s ^ (uint64_t)(uintptr_t)pd) & mask; /* tables < 2^28 slots */
+	return (uintptr_t)(((uint64_t)key * (uint64_t)DP_RT_HASH_MUL) >> 32) & mask;
 }
 
 /*
@@ -236,10 +279,10 @@ DP_RT_NOINST static inline uintptr_t dp_rt_key(uintptr_t site, uintptr_t fn)
 	return site & DP_RT_TAIL_SITE ? site ^ (fn << 3) : site;
 }
 
-/* The CSD pointer in the slot at byte offset @h of @tab. */
-DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab, uintptr_t h)
+/* The slot at byte offset @h of @pd's CSD table. */
+DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(const struct dp_rt_pd *pd, uintptr_t h)
 {
-	return &((struct dp_rt_slot *)(void *)((char *)tab + h))->csd;
+	return (struct dp_rt_csd **)(void *)((char *)pd->tab + h);
 }
 /*
  * The thread-local state is initial-exec in libdeepprof.so (preloaded: in the static TLS
@@ -253,9 +296,49 @@ DP_RT_NOINST static inline struct dp_rt_csd **dp_rt_slot(struct dp_rt_slot *tab,
 #endif
 extern _Thread_local struct dp_rt_tls dp_rt_tls __attribute__((tls_model(DP_RT_TLS_MODEL)));
 /* The shadow-stack entry of a thread without state, and its CSD, which matches no call
- * (fn 0, site 0) and marks empty table slots (rt_hooks.c). */
+ * (fn 0, site 0) and marks empty table slots (rt_hooks.c); the table of PDs that have no
+ * callee yet (rt_graph.c). */
 extern struct dp_rt_frame dp_rt_idle_frame;
 extern struct dp_rt_csd dp_rt_idle_csd;
+extern struct dp_rt_csd *dp_rt_no_tab[1];
+
+/* dp_rt_push - push the activation of @csd (of function key @fn) at frame address @fp,
+ * called from the current CSD @cur: the call port's counts and the new top entry. */
+DP_RT_NOINST __attribute__((always_inline)) static inline void
+dp_rt_push(struct dp_rt_tls *t, struct dp_rt_csd *cur, struct dp_rt_csd *csd, uintptr_t fn,
+	   uintptr_t fp)
+{
+	struct dp_rt_frame *top = t->top + 1;
+
+	cur->callseqs++;
+	csd->calls++;
+	top->csd = csd;
+	top->pd = csd->callee;
+	top->fp = fp;
+	top->fn = fn;
+	t->top = top;
+}
+
+/* rt_hooks.c, the hooks' shared steps (slow paths; see there): the top entry popped as an
+ * exit (@how 0) or an unwind (1); every activation whose frame is below @fp popped as
+ * unwinds, or before entering @fn from @site at @fp the dead ones; the CSD of (top PD,
+ * @site, @fn) in any slot; a tail callee entered through its first slot; a thread's first
+ * hook. */
+void dp_rt_pop_entry(struct dp_rt_tls *t, int how);
+void dp_rt_unwind_to(struct dp_rt_tls *t, uintptr_t fp);
+void dp_rt_unwind_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp);
+struct dp_rt_csd *dp_rt_lookup(const struct dp_rt_tls *t, uintptr_t fn, uintptr_t site);
+int dp_rt_tail_enter(struct dp_rt_tls *t, uintptr_t fn, uintptr_t site, uintptr_t fp);
+int dp_rt_enter_first(struct dp_rt_tls *t);
+
+/* rt_stub.c: the stubs' slow paths (called by rt_stub_x86_64.S), the entry address of a
+ * function keyed by its entry stub's return address, and the size of the extended state
+ * (xsave area) the full slow path saves. */
+int dp_rt_stub_light(uintptr_t kind, uintptr_t a, uintptr_t b, uintptr_t fp);
+void dp_rt_stub_full(uintptr_t kind, uintptr_t a, uintptr_t b, uintptr_t fp);
+uintptr_t dp_rt_stub_entry(uintptr_t key);
+unsigned dp_rt_xsave_init(void);
+extern unsigned dp_rt_xsave_size;
 
 /* rt_hooks.c: a region's activation pushed (entered from @site by the function whose frame
  * is @fp, 0 unknown) and popped (-1: the innermost activation is not region @fn's). */
@@ -264,10 +347,14 @@ int dp_rt_region_pop(uintptr_t fn, uintptr_t fp);
 
 /* rt_graph.c: node memory, lookup tables, shadow stack (slow paths only). */
 struct dp_rt_csd *dp_rt_csd_create(struct dp_rt_tls *t, struct dp_rt_pd *pd, uintptr_t site,
-				   uintptr_t fn);
+				   uintptr_t fn, int stub);
 int dp_rt_stack_grow(struct dp_rt_tls *t);
 void dp_rt_ps_note(struct dp_rt_tls *t, uintptr_t fn);
 int dp_rt_graph_init(struct dp_rt_thread *th, struct dp_rt_tls *t);
+
+/* rt_tab.c: the PDs' CSD tables. */
+struct dp_rt_csd **dp_rt_tab_reserve(struct dp_rt_thread *th, struct dp_rt_pd *pd, uintptr_t key);
+void dp_rt_tabs_release(struct dp_rt_tabs *tb);
 void *dp_rt_map(size_t bytes, int counted);
 void dp_rt_unmap(void *p, size_t bytes, int counted);
 
@@ -311,6 +398,7 @@ struct dp_rt_buf {
 void dp_rt_buf_release(struct dp_rt_buf *b);
 void *dp_rt_buf_room(struct dp_rt_buf *b, size_t n);
 void dp_rt_buf_num(struct dp_rt_buf *b, uint64_t v);
+void dp_rt_buf_nums(struct dp_rt_buf *b, const uint64_t *v, size_t n);
 void dp_rt_buf_str(struct dp_rt_buf *b, const char *s, size_t n);
 void dp_rt_output_init(void);
 int dp_rt_output_names(char *name, char *tmp, size_t len);

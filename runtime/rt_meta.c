@@ -59,15 +59,40 @@ DP_RT_NOINST void *dp_rt_buf_room(struct dp_rt_buf *b, size_t n)
 	return b->p + b->len - n;
 }
 
+/* Write @v at @p as a num (big-endian varint, as dp_fmt_put_varint); returns its size. */
+DP_RT_NOINST static inline size_t dp_rt_put_num(uint8_t *p, uint64_t v)
+{
+	size_t n = ((size_t)(64 - __builtin_clzll(v | 1)) + 6) / 7;
+
+	p[n - 1] = (uint8_t)(v & 0x7F);
+	for (size_t i = n - 1; i > 0; i--) {
+		v >>= 7;
+		p[i - 1] = (uint8_t)(0x80 | (v & 0x7F));
+	}
+	return n;
+}
+
 /* dp_rt_buf_num - append @v as a num (big-endian varint). */
 DP_RT_NOINST void dp_rt_buf_num(struct dp_rt_buf *b, uint64_t v)
 {
-	uint8_t tmp[DP_VARINT_MAX];
-	size_t n = dp_fmt_put_varint(tmp, v);
-	uint8_t *p = dp_rt_buf_room(b, n);
+	dp_rt_buf_nums(b, &v, 1);
+}
 
-	if (p)
-		memcpy(p, tmp, n);
+/* dp_rt_buf_nums - append the @n values of @v as nums, with one check for room (the
+ * writer's records: its time is mostly in these). */
+DP_RT_NOINST void dp_rt_buf_nums(struct dp_rt_buf *b, const uint64_t *v, size_t n)
+{
+	uint8_t *p = dp_rt_buf_room(b, n * DP_VARINT_MAX), *q = p;
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < 0x80)
+			*q++ = (uint8_t)v[i];
+		else
+			q += dp_rt_put_num(q, v[i]);
+	}
+	b->len -= n * DP_VARINT_MAX - (size_t)(q - p);
 }
 
 /* dp_rt_buf_str - append a str: num length @n, then the bytes of @s. */
@@ -232,18 +257,6 @@ DP_RT_NOINST int dp_rt_output_names(char *name, char *tmp, size_t len)
 	if (dp_rt_cat(tmp, len, &n, ".tmp.", 5) != 0)
 		return -1;
 	return dp_rt_cat(tmp, len, &n, pid, pn);
-}
-
-/* dp_rt_join - @a, @b and @c concatenated into @out (@len bytes), truncated. */
-DP_RT_NOINST void dp_rt_join(char *out, size_t len, const char *a, const char *b, const char *c)
-{
-	size_t n = 0;
-	const char *parts[3] = {a, b, c};
-
-	for (int i = 0; i < 3; i++)
-		for (const char *s = parts[i]; s && *s && n + 1 < len; s++)
-			out[n++] = *s;
-	out[n] = 0;
 }
 
 /* Read a whole small /proc file into @b; returns its length or -1. */

@@ -87,7 +87,7 @@ DP_RT_NOINST static void dp_rt_pcs_add(struct dp_rt_thread *th, const struct dp_
 				       uintptr_t pc, uint64_t n)
 {
 	struct dp_rt_pcs_tab *tab = th->pcs, *big;
-	uint32_t key = csd == &th->root_csd ? DP_RT_PCS_ROOT : csd->index, h;
+	uint32_t key = csd == th->root_csd ? DP_RT_PCS_ROOT : dp_rt_csd_index(csd), h;
 	struct dp_rt_pcs_ent *e;
 
 	if (!pc)
@@ -151,7 +151,7 @@ DP_RT_NOINST static void dp_rt_on_sigprof(int sig, siginfo_t *si, void *ucv)
 		t->th->lost_samples += n;
 	else {
 		csd = t->top->csd; /* not inside a hook: top is complete */
-		csd->samples += n;
+		dp_rt_cold(csd)->samples += n;
 		dp_rt_pcs_add(t->th, csd, pc, n);
 	}
 	errno = saved;

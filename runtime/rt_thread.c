@@ -46,12 +46,12 @@ DP_RT_NOINST static void dp_rt_thread_end(void *arg)
 	__atomic_or_fetch(&th->flags, DP_THREAD_ENDED, __ATOMIC_RELEASE);
 	/* Later hooks (other key destructors) are ignored; the lookup structures go. */
 	t->limit = NULL;
+	t->last = NULL;
 	t->top = &dp_rt_idle_frame;
 	t->disabled = 1;
-	dp_rt_unmap(t->tab, th->csd_cap * sizeof(*t->tab), 1);
+	dp_rt_tabs_release(&th->tabs);
 	dp_rt_unmap(th->ps_tab, th->ps_cap * sizeof(*th->ps_tab), 1);
 	dp_rt_unmap(th->stack, th->stack_cap * sizeof(*th->stack), 0);
-	t->tab = NULL;
 	th->ps_tab = NULL;
 	th->stack = NULL;
 	t->inside = 0;
@@ -66,12 +66,12 @@ DP_RT_NOINST static void dp_rt_thread_zero(struct dp_rt_thread *th)
 
 	dp_rt_iter_init(&it, &th->csd, th->csd.count);
 	while ((csd = dp_rt_iter_next(&it))) {
-		csd->calls = csd->exits = csd->unwinds = csd->callseqs = 0;
-		csd->samples = csd->allocs = csd->alloc_bytes = 0;
+		csd->calls = csd->exits = csd->callseqs = 0;
+		*dp_rt_cold(csd) = (struct dp_rt_cold){0};
 	}
-	csd = &th->root_csd;
-	csd->exits = csd->unwinds = csd->callseqs = 0;
-	csd->samples = csd->allocs = csd->alloc_bytes = 0;
+	csd = th->root_csd;
+	csd->exits = csd->callseqs = 0;
+	*dp_rt_cold(csd) = (struct dp_rt_cold){0};
 	th->samples_inside = th->lost_calls = th->lost_samples = th->lost_allocs = 0;
 	dp_rt_pcs_zero(th);
 }
@@ -170,6 +170,7 @@ DP_RT_NOINST void dp_rt_thread_start(struct dp_rt_tls *t)
 	return;
 fail:
 	t->limit = NULL;
+	t->last = NULL;
 	t->top = &dp_rt_idle_frame;
 	t->disabled = 1;
 	t->th = NULL;

@@ -60,6 +60,8 @@ struct dp_rt_wctx {
 	struct dp_rt_buf snaps;
 	uint32_t n_threads;
 	struct dp_rt_idmap ps, css;
+	struct dp_rt_buf ps_entry; /* by PS id - 1: the address the file gives it */
+	struct dp_rt_buf css_of;   /* the CSS id of each CSD of the snapshot, in order */
 	uint32_t n_pd, n_csd;
 	uint64_t samples_in, samples_out, callseqs, lost_calls, lost_samples, lost_allocs;
 	struct dp_rt_buf chunk[DP_W_N];
@@ -67,28 +69,60 @@ struct dp_rt_wctx {
 	int failed;
 };
 
-DP_RT_NOINST static int dp_rt_idmap_init(struct dp_rt_idmap *m, size_t max)
+/* An empty map of 1024 slots; it grows as it fills (call sites are usually far fewer
+ * than the contexts that bound them). */
+DP_RT_NOINST static int dp_rt_idmap_init(struct dp_rt_idmap *m)
 {
-	m->cap = 64;
-	while (m->cap < max * 2)
-		m->cap *= 2;
+	m->cap = 1024;
 	m->bytes = m->cap * sizeof(*m->tab);
 	m->tab = dp_rt_map(m->bytes, 0);
 	return m->tab ? 0 : -1;
 }
 
-/* The id of (@a, @b), assigned in order if new; 0 if the map is full. */
-DP_RT_NOINST static uint32_t dp_rt_idmap_get(struct dp_rt_idmap *m, uintptr_t a, uintptr_t b)
+DP_RT_NOINST static size_t dp_rt_idmap_slot(const struct dp_rt_idmap *m, uintptr_t a, uintptr_t b)
 {
 	uint64_t k = (uint64_t)a ^ ((uint64_t)b * 0xFF51AFD7ED558CCDull);
-	size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+
+	return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+}
+
+/* Double @m's table, from its entries in id order. Returns 0 or -1. */
+DP_RT_NOINST static int dp_rt_idmap_grow(struct dp_rt_idmap *m)
+{
+	const struct dp_rt_map_ent *e = (const void *)m->list.p;
+	struct dp_rt_map_ent *tab = dp_rt_map(m->bytes * 2, 0);
+
+	if (!tab)
+		return -1;
+	dp_rt_unmap(m->tab, m->bytes, 0);
+	m->tab = tab;
+	m->cap *= 2;
+	m->bytes *= 2;
+	for (uint32_t i = 0; i < m->n; i++) {
+		size_t h = dp_rt_idmap_slot(m, e[i].a, e[i].b);
+
+		while (m->tab[h].id)
+			h = (h + 1) & (m->cap - 1);
+		m->tab[h] = e[i];
+	}
+	return 0;
+}
+
+/* The id of (@a, @b), assigned in order if new; 0 if out of memory. */
+DP_RT_NOINST static uint32_t dp_rt_idmap_get(struct dp_rt_idmap *m, uintptr_t a, uintptr_t b)
+{
+	size_t h = dp_rt_idmap_slot(m, a, b);
 	struct dp_rt_map_ent *e;
 
 	for (; m->tab[h].id; h = (h + 1) & (m->cap - 1))
 		if (m->tab[h].a == a && m->tab[h].b == b)
 			return m->tab[h].id;
-	if ((m->n + 1) * 4 > m->cap * 3)
-		return 0;
+	if ((m->n + 1) * 2 > m->cap) {
+		if (dp_rt_idmap_grow(m) != 0)
+			return 0;
+		for (h = dp_rt_idmap_slot(m, a, b); m->tab[h].id; h = (h + 1) & (m->cap - 1))
+			;
+	}
 	e = dp_rt_buf_room(&m->list, sizeof(*e));
 	if (!e)
 		return 0;
@@ -105,14 +139,27 @@ DP_RT_NOINST static void dp_rt_idmap_release(struct dp_rt_idmap *m)
 	dp_rt_buf_release(&m->list);
 }
 
-/* PS ids: 1 program root, 2 the thread roots (fn 0), then functions. */
-DP_RT_NOINST static uint32_t dp_rt_ps_id(struct dp_rt_wctx *w, uintptr_t fn)
+/* PS ids: 1 program root, 2 the thread roots (fn 0), then functions, keyed by function
+ * key; @entry, the function's entry address (struct dp_rt_ps), is recorded for a new id. */
+DP_RT_NOINST static uint32_t dp_rt_ps_id(struct dp_rt_wctx *w, uintptr_t fn, uintptr_t entry)
 {
-	return fn ? dp_rt_idmap_get(&w->ps, fn, 1) : 2;
+	uint32_t n = w->ps.n, id;
+	uintptr_t *e;
+
+	if (!fn)
+		return 2;
+	id = dp_rt_idmap_get(&w->ps, fn, 1);
+	if (id > n) {
+		e = dp_rt_buf_room(&w->ps_entry, sizeof(*e));
+		if (!e)
+			return 0;
+		*e = entry;
+	}
+	return id;
 }
 
 /* Take the threads in the file and their node counts (CSDs first, see the header). */
-DP_RT_NOINST static int dp_rt_snapshot(struct dp_rt_wctx *w, size_t *max_ps, size_t *max_csd)
+DP_RT_NOINST static int dp_rt_snapshot(struct dp_rt_wctx *w)
 {
 	struct dp_rt_thread *th;
 	struct dp_rt_snap *s;
@@ -129,8 +176,6 @@ DP_RT_NOINST static int dp_rt_snapshot(struct dp_rt_wctx *w, size_t *max_ps, siz
 		s->n_pd = DP_RT_LOAD_ACQ(&th->pd.count);
 		s->n_ps = DP_RT_LOAD_ACQ(&th->ps.count);
 		s->samples_inside = __atomic_load_n(&th->samples_inside, __ATOMIC_RELAXED);
-		*max_ps += s->n_ps;
-		*max_csd += s->n_csd;
 		w->n_threads++;
 	}
 	pthread_mutex_unlock(&dp_rt_g.threads_lock);
@@ -143,8 +188,10 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 	struct dp_rt_snap *snaps = (void *)w->snaps.p;
 	uint32_t pd_next = 2, csd_next = w->n_threads + 1;
 
+	uint32_t *css;
+
 	if (dp_rt_idmap_get(&w->ps, 0, 0) != 1 || dp_rt_idmap_get(&w->ps, 0, 2) != 2 ||
-	    dp_rt_idmap_get(&w->css, 0, 0) != 1)
+	    dp_rt_idmap_get(&w->css, 0, 0) != 1 || !dp_rt_buf_room(&w->ps_entry, 16))
 		return -1;
 	for (uint32_t t = 0; t < w->n_threads; t++) {
 		struct dp_rt_snap *s = &snaps[t];
@@ -155,14 +202,17 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 
 		dp_rt_iter_init(&it, &s->th->ps, s->n_ps);
 		while ((ps = dp_rt_iter_next(&it)))
-			if (!dp_rt_ps_id(w, ps->fn))
+			if (!(ps->id = dp_rt_ps_id(w, ps->fn, ps->entry)))
 				return -1;
+		css = dp_rt_buf_room(&w->css_of, s->n_csd * sizeof(*css));
+		if (!css)
+			return -1;
 		dp_rt_iter_init(&it, &s->th->csd, s->n_csd);
 		while ((csd = dp_rt_iter_next(&it))) {
 			if (csd->callee->index + 1 > n_pd)
 				n_pd = csd->callee->index + 1;
-			if (!dp_rt_ps_id(w, csd->fn) ||
-			    !dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site))
+			/* csd->ps, in this thread's PS list, has its id */
+			if (!(*css++ = dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site)))
 				return -1;
 		}
 		/* PDs published after the CSD snapshot have no CSD yet: leave them out */
@@ -177,32 +227,39 @@ DP_RT_NOINST static int dp_rt_assign_ids(struct dp_rt_wctx *w)
 	return 0;
 }
 
+/* One CSDY record; @calls, if not 0, for the CSD's (the roots': 1). */
 DP_RT_NOINST static void dp_rt_put_csd(struct dp_rt_wctx *w, uint64_t caller, uint64_t css,
-				       uint64_t callee, const struct dp_rt_csd *csd)
+				       uint64_t callee, const struct dp_rt_csd *csd, uint64_t calls)
 {
 	struct dp_rt_buf *b = &w->chunk[DP_W_CSDY];
-	uint64_t v[DP_CSD_N_FIELDS];
+	uint64_t v[DP_CSD_N_FIELDS], rec[4 + DP_CSD_N_FIELDS];
 	uint64_t mask = 0;
+	size_t n = 4;
+
+	const struct dp_rt_cold *cold = dp_rt_cold(csd);
 
 	/* The owning thread may be running: read the leaving counters before calls, so
 	 * that calls >= exits + unwinds holds in the file too. */
 	v[1] = DP_RT_LOAD_ACQ(&csd->exits);
-	v[2] = DP_RT_LOAD_ACQ(&csd->unwinds);
+	v[2] = DP_RT_LOAD_ACQ(&cold->unwinds);
 	v[0] = DP_RT_LOAD_ACQ(&csd->calls);
 	/* one read each (atomic), or the compiler may read a moving counter twice */
-	v[3] = __atomic_load_n(&csd->samples, __ATOMIC_RELAXED);
+	v[3] = __atomic_load_n(&cold->samples, __ATOMIC_RELAXED);
 	v[4] = __atomic_load_n(&csd->callseqs, __ATOMIC_RELAXED);
-	v[5] = __atomic_load_n(&csd->allocs, __ATOMIC_RELAXED);
-	v[6] = __atomic_load_n(&csd->alloc_bytes, __ATOMIC_RELAXED);
-	for (int i = 0; i < DP_CSD_N_FIELDS; i++)
+	v[5] = __atomic_load_n(&cold->allocs, __ATOMIC_RELAXED);
+	v[6] = __atomic_load_n(&cold->alloc_bytes, __ATOMIC_RELAXED);
+	if (calls)
+		v[0] = calls;
+	for (int i = 0; i < DP_CSD_N_FIELDS; i++) {
 		mask |= (uint64_t)(v[i] != 0) << i;
-	dp_rt_buf_num(b, caller);
-	dp_rt_buf_num(b, css);
-	dp_rt_buf_num(b, callee);
-	dp_rt_buf_num(b, mask);
-	for (int i = 0; i < DP_CSD_N_FIELDS; i++)
 		if (v[i])
-			dp_rt_buf_num(b, v[i]);
+			rec[n++] = v[i];
+	}
+	rec[0] = caller;
+	rec[1] = css;
+	rec[2] = callee;
+	rec[3] = mask;
+	dp_rt_buf_nums(b, rec, n);
 	w->samples_out += v[3];
 	w->callseqs += v[4];
 }
@@ -212,13 +269,10 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 {
 	struct dp_rt_snap *snaps = (void *)w->snaps.p;
 	struct dp_rt_buf *pdb = &w->chunk[DP_W_PDYN];
+	const uint32_t *css = (const void *)w->css_of.p;
 
-	for (uint32_t t = 0; t < w->n_threads; t++) {
-		struct dp_rt_csd root = snaps[t].th->root_csd;
-
-		root.calls = 1;
-		dp_rt_put_csd(w, 1, 1, snaps[t].pd_base, &root);
-	}
+	for (uint32_t t = 0; t < w->n_threads; t++)
+		dp_rt_put_csd(w, 1, 1, snaps[t].pd_base, snaps[t].th->root_csd, 1);
 	dp_rt_buf_num(pdb, 1); /* the program root PD */
 	dp_rt_buf_num(pdb, 0);
 	dp_rt_buf_num(pdb, 0);
@@ -230,14 +284,13 @@ DP_RT_NOINST static void dp_rt_encode_dynamic(struct dp_rt_wctx *w)
 
 		dp_rt_iter_init(&it, &s->th->csd, s->n_csd);
 		while ((csd = dp_rt_iter_next(&it)))
-			dp_rt_put_csd(w, s->pd_base + csd->caller->index,
-				      dp_rt_idmap_get(&w->css, csd->caller->ps->fn, csd->site),
-				      s->pd_base + csd->callee->index, csd);
+			dp_rt_put_csd(w, s->pd_base + csd->caller->index, *css++,
+				      s->pd_base + csd->callee->index, csd, 0);
 		dp_rt_iter_init(&it, &s->th->pd, s->n_pd);
 		while ((pd = dp_rt_iter_next(&it))) {
-			dp_rt_buf_num(pdb, dp_rt_ps_id(w, pd->ps->fn));
-			dp_rt_buf_num(pdb, t + 1);
-			dp_rt_buf_num(pdb, 0);
+			uint64_t v[3] = {pd->ps->id, t + 1, 0}; /* from the PS pass */
+
+			dp_rt_buf_nums(pdb, v, 3);
 		}
 		w->samples_in += s->samples_inside;
 		w->lost_calls += s->th->lost_calls;
@@ -285,6 +338,7 @@ DP_RT_NOINST static void dp_rt_encode_pcs(struct dp_rt_wctx *w)
 DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 {
 	const struct dp_rt_map_ent *e = (const void *)w->ps.list.p;
+	const uintptr_t *entry = (const void *)w->ps_entry.p;
 	struct dp_rt_snap *snaps = (void *)w->snaps.p;
 	struct dp_rt_buf *b = &w->chunk[DP_W_PSTA];
 	char name[64];
@@ -296,7 +350,7 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 				 : i == 1 ? DP_PS_THREAD
 				 : region ? DP_PS_REGION
 					  : DP_PS_FUNCTION);
-		dp_rt_buf_num(b, i < 2 || region ? 0 : e[i].a);
+		dp_rt_buf_num(b, i < 2 || region ? 0 : entry[i]);
 		dp_rt_buf_num(b, 0);
 		if (region)
 			dp_rt_region_put(b, e[i].a);
@@ -305,7 +359,7 @@ DP_RT_NOINST static void dp_rt_encode_static(struct dp_rt_wctx *w)
 	e = (const void *)w->css.list.p;
 	b = &w->chunk[DP_W_CSST];
 	for (uint32_t i = 0; i < w->css.n; i++) {
-		dp_rt_buf_num(b, i == 0 ? 1 : dp_rt_ps_id(w, e[i].a));
+		dp_rt_buf_num(b, i == 0 ? 1 : dp_rt_ps_id(w, e[i].a, 0));
 		dp_rt_buf_num(b, e[i].b & ~DP_RT_TAIL_SITE);
 		dp_rt_buf_num(b, i == 0			    ? DP_CSS_THREAD
 				 : !e[i].a		    ? DP_CSS_ENTRY
@@ -374,6 +428,43 @@ DP_RT_NOINST static void dp_rt_encode_info(struct dp_rt_wctx *w, int at_exit)
 				 : 0);
 }
 
+/* CRC-32 tables for slicing by 8 (dp_rt_crc32), made by the first write. */
+static uint32_t dp_rt_crc_tab[8][256];
+
+DP_RT_NOINST static void dp_rt_crc_init(void)
+{
+	if (dp_rt_crc_tab[0][1])
+		return;
+	for (uint32_t i = 0; i < 256; i++) {
+		uint8_t b = (uint8_t)i;
+
+		dp_rt_crc_tab[0][i] = ~dp_fmt_crc32(~0u, &b, 1); /* the raw table entry */
+	}
+	for (int k = 1; k < 8; k++)
+		for (int i = 0; i < 256; i++)
+			dp_rt_crc_tab[k][i] = (dp_rt_crc_tab[k - 1][i] >> 8) ^
+					      dp_rt_crc_tab[0][dp_rt_crc_tab[k - 1][i] & 0xFF];
+}
+
+/* The CRC-32 of docs/FORMAT.md (dp_fmt_crc32) continued over @n bytes at @p, eight
+ * bytes per step: the nibble-wise version took a tenth of a large profile's write. */
+DP_RT_NOINST static uint32_t dp_rt_crc32(uint32_t crc, const uint8_t *p, size_t n)
+{
+	crc = ~crc;
+	for (; n >= 8; n -= 8, p += 8) {
+		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+				     (uint32_t)p[3] << 24);
+
+		crc = dp_rt_crc_tab[7][lo & 0xFF] ^ dp_rt_crc_tab[6][(lo >> 8) & 0xFF] ^
+		      dp_rt_crc_tab[5][(lo >> 16) & 0xFF] ^ dp_rt_crc_tab[4][lo >> 24] ^
+		      dp_rt_crc_tab[3][p[4]] ^ dp_rt_crc_tab[2][p[5]] ^ dp_rt_crc_tab[1][p[6]] ^
+		      dp_rt_crc_tab[0][p[7]];
+	}
+	for (; n; n--, p++)
+		crc = (crc >> 8) ^ dp_rt_crc_tab[0][(crc ^ *p) & 0xFF];
+	return ~crc;
+}
+
 struct dp_rt_out {
 	int fd;
 	int err; /* errno of the first failure */
@@ -385,7 +476,7 @@ DP_RT_NOINST static void dp_rt_out(struct dp_rt_out *o, const void *p, size_t n)
 {
 	const uint8_t *c = p;
 
-	o->crc = dp_fmt_crc32(o->crc, c, n);
+	o->crc = dp_rt_crc32(o->crc, c, n);
 	o->off += n;
 	while (n && !o->err) {
 		ssize_t r = write(o->fd, c, n);
@@ -463,6 +554,7 @@ DP_RT_NOINST static int dp_rt_write_to(struct dp_rt_wctx *w, const char *name, c
 		o.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o.fd < 0)
 		return errno ? errno : EIO;
+	dp_rt_crc_init();
 	dp_rt_emit(w, &o);
 	if (close(o.fd) != 0 && !o.err)
 		o.err = errno;
@@ -550,13 +642,12 @@ DP_RT_NOINST static int dp_rt_write_file(struct dp_rt_wctx *w)
 DP_RT_NOINST static int dp_rt_write_locked(int at_exit)
 {
 	struct dp_rt_wctx w;
-	size_t max_ps = 2, max_csd = 1;
 	int r = -1;
 
 	memset(&w, 0, sizeof(w));
 	dp_rt_sample_check();
-	if (dp_rt_snapshot(&w, &max_ps, &max_csd) != 0 || dp_rt_idmap_init(&w.ps, max_ps) != 0 ||
-	    dp_rt_idmap_init(&w.css, max_csd) != 0 || dp_rt_assign_ids(&w) != 0)
+	if (dp_rt_snapshot(&w) != 0 || dp_rt_idmap_init(&w.ps) != 0 ||
+	    dp_rt_idmap_init(&w.css) != 0 || dp_rt_assign_ids(&w) != 0)
 		goto out;
 	dp_rt_encode_dynamic(&w);
 	dp_rt_encode_pcs(&w);
@@ -564,6 +655,7 @@ DP_RT_NOINST static int dp_rt_write_locked(int at_exit)
 	dp_rt_encode_info(&w, at_exit);
 	for (int i = 0; i < DP_W_N; i++)
 		w.failed |= w.chunk[i].failed;
+	w.failed |= w.ps_entry.failed | w.css_of.failed;
 	if (!w.failed)
 		r = dp_rt_write_file(&w);
 out:
@@ -575,6 +667,8 @@ out:
 		dp_rt_buf_release(&w.chunk[i]);
 	dp_rt_idmap_release(&w.ps);
 	dp_rt_idmap_release(&w.css);
+	dp_rt_buf_release(&w.ps_entry);
+	dp_rt_buf_release(&w.css_of);
 	dp_rt_buf_release(&w.snaps);
 	return r;
 }

@@ -8,3 +8,4 @@ build='cp -r "$SRC/." . && make -s CC="$cc" CFLAGS="$cflags -g -D_FILE_OFFSET_BI
 exe='bzip2'
 args='-c -9 "$input/text.txt"'
 real='1'
+target='gprofhalf'

@@ -8,3 +8,4 @@ build='cp -r "$SRC/." . && CC="$cc" CFLAGS="$cflags -g" ./configure --static && 
 exe='minigzip'
 args='-c -6 "$input/text.txt"'
 real='1'
+target='gprofhalf'

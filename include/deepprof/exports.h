@@ -16,11 +16,13 @@
 		X("memalign"), X("valloc"), X("pvalloc")
 
 /* DP_RT_EXPORTS(X) - calls X("name") for each exported symbol, comma-separated:
- * __cxa_begin_catch (runtime/rt_catch.c) is not defined by the -static runtime. */
-#define DP_RT_EXPORTS(X)                                                                  \
-	X("__cyg_profile_func_enter"), X("__cyg_profile_func_exit"),                      \
-		X("__deepprof_func_tail_exit"), X("deepprof_write"), X("deepprof_enter"), \
-		X("deepprof_leave"), X("__cxa_begin_catch"), DP_RT_ALLOCS(X)
+ * __cxa_begin_catch (runtime/rt_catch.c) is not defined by the -static runtime; the
+ * stubs (runtime/rt_stub_x86_64.S) only on x86-64. */
+#define DP_RT_EXPORTS(X)                                                                          \
+	X("__cyg_profile_func_enter"), X("__cyg_profile_func_exit"),                              \
+		X("__deepprof_func_tail_exit"), X("__deepprof_fentry"), X("__fentry__"),          \
+		X("__return__"), X("__deepprof_exit"), X("__deepprof_tail"), X("deepprof_write"), \
+		X("deepprof_enter"), X("deepprof_leave"), X("__cxa_begin_catch"), DP_RT_ALLOCS(X)
 
 #define DP_RT_EXPORT_NAME(s) s
 

@@ -24,10 +24,11 @@
 
 /* What the user's arguments ask the compiler to do. */
 struct dp_cc_scan {
-	int no_link; /* -c, -S, -E, -M, -MM or -fsyntax-only: no link step */
-	int shared;  /* -shared or -r: a library; the executable provides the hooks */
-	int stat;    /* -static or -static-pie: libc.a defines the allocation functions */
-	int pg;	     /* -pg: gprof's mcount calls too */
+	int no_link;	  /* -c, -S, -E, -M, -MM or -fsyntax-only: no link step */
+	int shared;	  /* -shared or -r: a library; the executable provides the hooks */
+	int stat;	  /* -static or -static-pie: libc.a defines the allocation functions */
+	int pg;		  /* -pg: gprof's mcount calls too */
+	int other_target; /* -m32, -mx32, -target, --target=: not the host's x86-64 */
 	int n_inputs;
 	const char *conftest; /* an input or output named as configure tests are, or NULL */
 };
@@ -126,6 +127,9 @@ static int scan_word(const char *a, struct dp_cc_scan *s)
 		s->stat = 1;
 	else if (strcmp(a, "-pg") == 0)
 		s->pg = 1;
+	else if (strcmp(a, "-m32") == 0 || strcmp(a, "-mx32") == 0 || strcmp(a, "-m16") == 0 ||
+		 strcmp(a, "-target") == 0 || strncmp(a, "--target=", 9) == 0)
+		s->other_target = 1;
 	return takes_arg(a);
 }
 
@@ -273,13 +277,21 @@ static int cc_usage(const char *name)
 	       "Runs the compiler ($DEEPPROF_%s, default %s) with the given arguments plus\n"
 	       "  INSTRUMENT -g -fno-omit-frame-pointer -DDEEPPROF=1 -IPREFIX/include\n"
 	       "and, when linking an executable, the deepprof runtime (PREFIX/lib/libdeepprof.a).\n"
-	       "INSTRUMENT calls the hooks after inlining, so inlined functions cost nothing and\n"
-	       "do not appear: -fplugin=PREFIX/lib/deepprof/deepprof_gcc.so with the gcc the\n"
-	       "plugin was built for, -finstrument-functions-after-inlining with clang (plus\n"
-	       "-fpass-plugin=PREFIX/lib/deepprof/deepprof_llvm.so, which keeps tail calls, with\n"
-	       "the clang it was built for), else -finstrument-functions.\n"
-	       "DEEPPROF_INSTRUMENT=inlined always uses\n"
-	       "-finstrument-functions (inlined copies call the hooks too, and show up).\n"
+	       "INSTRUMENT instruments functions after inlining, so inlined functions cost\n"
+	       "nothing and do not appear. DEEPPROF_INSTRUMENT chooses how:\n"
+	       "  stubs (default)  every function calls the runtime's stubs at entry and exit,\n"
+	       "                   without arguments and without clobbering a register (x86-64):\n"
+	       "                   -fplugin=PREFIX/lib/deepprof/deepprof_gcc.so\n"
+	       "                   -fplugin-arg-deepprof_gcc-stubs with the gcc the plugin was\n"
+	       "                   built for; -Xclang -pg -Xclang -mfentry\n"
+	       "                   -fpass-plugin=PREFIX/lib/deepprof/deepprof_llvm.so with the\n"
+	       "                   clang the pass plugin was built for; else as after-inlining\n"
+	       "  after-inlining   the -finstrument-functions hooks, after inlining: the gcc\n"
+	       "                   plugin, or clang's -finstrument-functions-after-inlining (and\n"
+	       "                   the pass plugin, which keeps tail calls); else, and with -pg,\n"
+	       "                   -finstrument-functions\n"
+	       "  inlined          -finstrument-functions (inlined copies call the hooks too,\n"
+	       "                   and show up)\n"
 	       "-c, -S, -E, -M, -MM and -fsyntax-only do not link; -shared instruments but links\n"
 	       "no runtime: the program provides it (built with deepprof cc, or run with\n"
 	       "deepprof run, which preloads libdeepprof.so into other programs), only\n"
@@ -428,40 +440,87 @@ static char *llvm_plugin_flag(char **cmd, int n, const char *prefix)
 	return flag;
 }
 
+/* The instrumentation methods (DEEPPROF_INSTRUMENT). */
+enum dp_cc_method {
+	DP_CC_STUBS,	      /* "stubs", the default: register-preserving stubs */
+	DP_CC_AFTER_INLINING, /* "after-inlining": the hooks, after inlining */
+	DP_CC_INLINED,	      /* "inlined": -finstrument-functions */
+};
+
+/* Whether the stubs can be used on this host: they exist for x86-64 only. */
+#if defined(__x86_64__)
+#define DP_CC_HAVE_STUBS 1
+#else
+#define DP_CC_HAVE_STUBS 0
+#endif
+
 /*
- * The instrumentation flag for the compiler @cmd[0..n). DEEPPROF_INSTRUMENT=inlined:
- * -finstrument-functions (gcc's, before inlining: inlined copies call the hooks too).
- * Otherwise after inlining: clang's -finstrument-functions-after-inlining, or the plugin
- * with the gcc it was built for; else -finstrument-functions. With clang and -pg (@pg),
- * -finstrument-functions too: clang's -pg calls mcount through the same after-inlining
- * hook slot, which would take it from deepprof's hooks. NULL (with a message) for an
- * unknown DEEPPROF_INSTRUMENT.
+ * Put the instrumentation flags for the compiler @cmd[0..n) into @out (at most 5);
+ * returns how many, or -1 (with a message) for an unknown DEEPPROF_INSTRUMENT.
+ * "stubs" (the default): gcc with deepprof's plugin in its stubs mode (the plugin falls
+ * back to the hooks where the stubs cannot work), clang with its fentry call
+ * (-Xclang -pg -Xclang -mfentry: cc1's -pg only, so that the driver links no gprof
+ * start-up files) and the pass plugin, which adds the exit stubs; without the plugin,
+ * for another target or with -pg (@s->pg: gprof's own mcount), "after-inlining": gcc's
+ * plugin or clang's -finstrument-functions-after-inlining (with the pass plugin, which
+ * keeps tail calls), else -finstrument-functions; with clang and -pg,
+ * -finstrument-functions too (clang's -pg calls mcount through the same after-inlining
+ * hook slot). "inlined": -finstrument-functions (inlined copies call the hooks too).
  */
-static char *instrument_flag(char **cmd, int n, const char *prefix, int pg)
+static int instrument_flags(char **cmd, int n, const char *prefix, const struct dp_cc_scan *s,
+			    char **out)
 {
 	const char *mode = getenv("DEEPPROF_INSTRUMENT");
+	enum dp_cc_method m = DP_CC_STUBS;
 	struct dp_cc_gcc gcc;
-	char *so, *flag;
+	char *so, *pass;
+	int k = 0;
 
 	if (mode && strcmp(mode, "inlined") == 0)
-		return xstrdup("-finstrument-functions");
-	if (mode && *mode && strcmp(mode, "after-inlining") != 0) {
+		m = DP_CC_INLINED;
+	else if (mode && strcmp(mode, "after-inlining") == 0)
+		m = DP_CC_AFTER_INLINING;
+	else if (mode && *mode && strcmp(mode, "stubs") != 0) {
 		fprintf(stderr,
-			"deepprof: DEEPPROF_INSTRUMENT must be 'inlined' or "
-			"'after-inlining', not '%s'\n",
+			"deepprof: DEEPPROF_INSTRUMENT must be 'stubs', 'after-inlining' or "
+			"'inlined', not '%s'\n",
 			mode);
-		return NULL;
+		return -1;
 	}
-	if (is_clang(cmd, n))
-		return xstrdup(pg ? "-finstrument-functions"
-				  : "-finstrument-functions-after-inlining");
+	if (m == DP_CC_STUBS && (s->pg || s->other_target || !DP_CC_HAVE_STUBS))
+		m = DP_CC_AFTER_INLINING;
+	if (m == DP_CC_INLINED) {
+		out[k++] = xstrdup("-finstrument-functions");
+		return k;
+	}
+	if (is_clang(cmd, n)) {
+		if (s->pg) {
+			out[k++] = xstrdup("-finstrument-functions");
+			return k;
+		}
+		pass = llvm_plugin_flag(cmd, n, prefix);
+		if (m == DP_CC_STUBS && pass) {
+			out[k++] = xstrdup("-Xclang");
+			out[k++] = xstrdup("-pg");
+			out[k++] = xstrdup("-Xclang");
+			out[k++] = xstrdup("-mfentry");
+		} else {
+			out[k++] = xstrdup("-finstrument-functions-after-inlining");
+		}
+		if (pass)
+			out[k++] = pass;
+		return k;
+	}
 	so = find_plugin(prefix, &gcc);
-	if (!so)
-		return xstrdup("-finstrument-functions");
-	flag = same_gcc(cmd, n, &gcc) ? xstrcat3("-fplugin=", so, "")
-				      : xstrdup("-finstrument-functions");
+	if (so && same_gcc(cmd, n, &gcc)) {
+		out[k++] = xstrcat3("-fplugin=", so, "");
+		if (m == DP_CC_STUBS)
+			out[k++] = xstrdup("-fplugin-arg-deepprof_gcc-stubs");
+	} else {
+		out[k++] = xstrdup("-finstrument-functions");
+	}
 	free(so);
-	return flag;
+	return k;
 }
 
 /*
@@ -494,23 +553,22 @@ int dp_cmd_cc(int argc, char **argv)
 			fprintf(stderr, "deepprof: configure test (%s): not instrumented\n", why);
 	}
 	link = scan.n_inputs > 0 && !scan.no_link && !scan.shared;
-	/* compiler words (<= 16) + 6 flags + user args + 4 runtime (or 1 stubs) + exports or
+	/* compiler words (<= 16) + 9 flags + user args + 4 runtime (or 1 stubs) + exports or
 	 * wraps + NULL
-	 * (the flags: instrumentation, clang's pass plugin, -g, frame pointers, -D, -I) */
+	 * (the flags: instrumentation (<= 5), -g, frame pointers, -D, -I) */
 	args = xmalloc(sizeof(*args) *
-		       (size_t)(16 + 6 + argc + 4 + (int)(DP_N_EXPORTED + DP_N_ALLOCS) + 1));
+		       (size_t)(16 + 9 + argc + 4 + (int)(DP_N_EXPORTED + DP_N_ALLOCS) + 1));
 	n = split_compiler(compiler, args, 16);
 	if (n == 0) {
 		fprintf(stderr, "deepprof: $DEEPPROF_%s is empty\n", cxx ? "CXX" : "CC");
 		return 1;
 	}
 	if (scan.n_inputs > 0) {
-		args[n] = instrument_flag(args, n, prefix, scan.pg);
-		if (!args[n++])
+		int k = instrument_flags(args, n, prefix, &scan, args + n);
+
+		if (k < 0)
 			return 1;
-		if (strcmp(args[n - 1], "-finstrument-functions-after-inlining") == 0 &&
-		    (args[n] = llvm_plugin_flag(args, n - 1, prefix)))
-			n++;
+		n += k;
 		args[n++] = xstrdup("-g");
 		args[n++] = xstrdup("-fno-omit-frame-pointer");
 		args[n++] = xstrdup("-DDEEPPROF=1");

@@ -4,12 +4,14 @@
 the profile with `deepprof dump --format=json` and check exact counts computed from the
 program's parameters (or from the counts the program prints about itself).
 
-usage: itest.py --deepprof BIN --cc gcc|clang --opt O0|O2 --work DIR TEST
+usage: itest.py --deepprof BIN --cc gcc|clang --opt O0|O2 [--instrument MODE] --work DIR TEST
+(--instrument: DEEPPROF_INSTRUMENT for every build of the test; the default method else).
 Exit status: 0 pass, 1 fail, 77 skip (compiler missing).
 """
 import argparse
 import json
 import os
+import platform
 import re
 import resource
 import shutil
@@ -29,6 +31,10 @@ class Ctx(BaseCtx):
         self.family = args.cc
         self.opt = "-" + args.opt
         self.env["DEEPPROF_CC"], self.env["DEEPPROF_CXX"] = COMPILERS[args.cc]
+        if args.instrument:
+            self.env["DEEPPROF_INSTRUMENT"] = args.instrument
+        else:
+            self.env.pop("DEEPPROF_INSTRUMENT", None)
 
     def sh(self, argv, **kw):
         """Run ARGV in the work dir; return the CompletedProcess (text)."""
@@ -45,7 +51,8 @@ class Ctx(BaseCtx):
 
     def build(self, out, sources, cxx=False, extra=(), env=None):
         """Build OUT with deepprof cc/c++ and note how it instrumented (self.after: after
-        inlining, through gcc's plugin or clang's flag; read from DEEPPROF_VERBOSE)."""
+        inlining, through gcc's plugin or clang's flag; self.stubs: with the stubs, gcc's
+        plugin in its stubs mode or clang's fentry call; read from DEEPPROF_VERBOSE)."""
         drv = "c++" if cxx else "cc"
         srcs = [os.path.join(PROGS, s) for s in sources]
         saved = self.env
@@ -55,8 +62,10 @@ class Ctx(BaseCtx):
                           + srcs + list(extra))
         finally:
             self.env = saved
+        self.stubs = ("-fplugin-arg-deepprof_gcc-stubs" in r.stderr
+                      or "-Xclang -mfentry" in r.stderr)
         self.after = ("-fplugin=" in r.stderr
-                      or "-finstrument-functions-after-inlining" in r.stderr)
+                      or "-finstrument-functions-after-inlining" in r.stderr or self.stubs)
         # calls in tail position stay jumps: gcc's plugin, or clang's pass plugin
         self.tails = "-fplugin=" in r.stderr or "-fpass-plugin=" in r.stderr
         return os.path.join(self.work, out)
@@ -726,11 +735,18 @@ def t_pymod(ctx, ck):
     ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     ctx.build("dpspam" + ext, ["pymod.c"], extra=["-shared", "-fPIC", "-I", inc])
     so = os.path.join(ctx.work, "dpspam" + ext)
-    # the module's hooks are the usual references to glibc's no-op ones, which the
-    # preloaded runtime (no symbol versions) satisfies first
     dyn = ctx.must(["readelf", "--dyn-syms", "-W", so]).stdout
-    ck.true("the module references __cyg_profile_func_enter@GLIBC_*",
-            re.search(r"UND __cyg_profile_func_enter@GLIBC_", dyn) is not None)
+    if ctx.stubs:
+        # the stubs the module calls are weak do-nothing ones of its own, which the
+        # preloaded runtime's come before in the lookup order
+        stub = "__fentry__" if ctx.family == "clang" else "__deepprof_fentry"
+        ck.true("the module has a weak %s of its own" % stub,
+                re.search(r"WEAK\s+DEFAULT\s+\d+ %s$" % stub, dyn, re.M) is not None)
+    else:
+        # the module's hooks are the usual references to glibc's no-op ones, which the
+        # preloaded runtime (no symbol versions) satisfies first
+        ck.true("the module references __cyg_profile_func_enter@GLIBC_*",
+                re.search(r"UND __cyg_profile_func_enter@GLIBC_", dyn) is not None)
     n, k, m = 12, 3, 5
     script = ("import dpspam\nfor _ in range(%d): dpspam.fib(%d)\n"
               "for _ in range(%d): dpspam.leaf()\nprint('ok')\n" % (k, n, m))
@@ -1025,7 +1041,8 @@ def t_tailcall(ctx, ck):
 def check_tailcall(ctx, ck, extra):
     steps = 100000000 if ctx.opt == "-O2" else 20000  # no sibling calls at -O0
     exe = ctx.build("tailcall", ["tailcall.c"], extra=extra)
-    marked = ctx.opt == "-O2" and ctx.tails
+    # sibling calls at -O2; musttail ones at -O0 too, which the stubs mark as well
+    marked = ctx.tails and (ctx.opt == "-O2" or (ctx.stubs and bool(extra)))
     kept = marked or bool(extra)
     if ctx.opt == "-O2" and not kept:
         llvm = os.path.join(os.path.dirname(ctx.deepprof), "..", "lib", "deepprof",
@@ -1083,10 +1100,10 @@ def t_splits(ctx, ck):
     split_cp.constprop.0, split_isra.isra.0) are counted exactly in both instrumentation
     modes: DEEPPROF_INSTRUMENT=inlined runs split_part's enter hook in its caller's frame
     (the inlined head) and its exit hook in split_part.part.0's frame, which the runtime
-    matches; after inlining, split_part's procedure is its outlined part, called for
-    the quarter of the calls that the head does not answer."""
+    matches; after inlining (the hooks or the stubs), split_part's procedure is its
+    outlined part, called for the quarter of the calls that the head does not answer."""
     n = 1000
-    for mode in ("inlined", "after-inlining"):
+    for mode in ("inlined", "after-inlining", "stubs"):
         exe = ctx.build("splits_" + mode, ["splits.c"], env={"DEEPPROF_INSTRUMENT": mode})
         syms = ctx.must(["nm", exe]).stdout
         split = ctx.family == "gcc" and ctx.opt == "-O2"
@@ -1187,6 +1204,63 @@ def t_bytecode(ctx, ck):
     ck.balanced(p)
 
 
+def stubs_available(ctx):
+    """Whether `deepprof cc` uses the stubs with this compiler by default: x86-64, and
+    deepprof's plugin for it built (the GCC plugin, or clang's pass plugin)."""
+    lib = os.path.join(os.path.dirname(ctx.deepprof), "..", "lib", "deepprof")
+    plugin = "deepprof_gcc.so" if ctx.family == "gcc" else "deepprof_llvm.so"
+    return (platform.machine() in ("x86_64", "AMD64")
+            and os.path.exists(os.path.join(lib, plugin)))
+
+
+def t_stubs(ctx, ck):
+    """The default method: the compiled code calls the stubs and no hook; the registers
+    the compiler keeps across them survive (regs.c: floating-point arguments through the
+    slow path, the full path of a thread's first call, a variadic function's %al, long
+    double and double results through the exit's slow path, a shadow stack that grows):
+    the output is the plain build's, bit for bit, and the counts exact. A function's
+    entry is found from the stub call's return address whatever the call's form: -fno-pie
+    (5 bytes), -fcf-protection (an endbr64 first), PIC (6 bytes; test shlib)."""
+    if "DEEPPROF_INSTRUMENT" in ctx.env or not stubs_available(ctx):
+        raise Skip("no stubs with %s here, or another method asked for" % ctx.family)
+    inc = os.path.join(os.path.dirname(ctx.deepprof), "..", "include")
+    exe = ctx.build("regs", ["regs.c"], extra=["-lm", "-pthread"])
+    ck.true("default: built with the stubs", ctx.stubs)
+    ctx.must([ctx.deepprof, "cc", ctx.opt, "-I", PROGS, "-c", os.path.join(PROGS, "regs.c"),
+              "-o", "regs.o"])
+    undef = re.findall(r"^\s+U (\S+)$", ctx.must(["nm", "regs.o"]).stdout, re.M)
+    entry = "__deepprof_fentry" if ctx.family == "gcc" else "__fentry__"
+    leave = "__return__" if ctx.family == "gcc" else "__deepprof_exit"
+    ck.true("the object calls %s and %s (%r)" % (entry, leave, undef),
+            entry in undef and leave in undef)
+    ck.true("and no hook", not [u for u in undef if u.startswith("__cyg_profile")])
+    cc = COMPILERS[ctx.family][0]
+    ctx.must([cc, ctx.opt, "-I", PROGS, "-I", inc, "-o", "plain", os.path.join(PROGS, "regs.c"),
+              "-lm", "-pthread"])
+    n = 50
+    plain = ctx.must([os.path.join(ctx.work, "plain"), str(n)]).stdout
+    out, p = ctx.run(exe, n)
+    ck.eq("regs: output as built plainly", out, plain)
+    quarter = [sum(1 for i in range(k) if i % 4 == j) for k in (20, n) for j in range(4)]
+    ck.eq("calls of mix", p.into("mix")["calls"], 1 + sum(quarter[0:2]) + sum(quarter[4:6]))
+    ck.eq("calls of vsum", p.into("vsum")["calls"], 1 + quarter[2] + quarter[6])
+    ck.eq("calls of ldiv3", p.into("ldiv3")["calls"], 1 + quarter[3] + quarter[7])
+    ck.edge(p, "deep", "deep", calls=3000, exits=3000, unwinds=0)
+    ck.eq("the open regions, closed by their function's exit",
+          p.into("regs open region")["unwinds"], 2 * (quarter[3] + quarter[7]) + 1)
+    ck.balanced(p)
+    for flags in (["-fno-pie", "-no-pie"], ["-fcf-protection"]):
+        what = " ".join(flags)
+        exe = ctx.build("recursion", ["recursion.c"], extra=flags)
+        _, p = ctx.run(exe, 12, 10)
+        ck.eq("%s: calls of fib" % what, p.into("fib")["calls"], fib_calls(12))
+        sym = re.search(r"^([0-9a-f]+) [Tt] fib$", ctx.must(["nm", exe]).stdout, re.M)
+        ps = p.function("fib")
+        ck.eq("%s: fib's address is its entry" % what,
+              int(ps["addr"], 16) - int(p.objects[ps["object"]]["bias"], 16),
+              int(sym.group(1), 16) if sym else None)
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 
@@ -1196,6 +1270,7 @@ def main():
     ap.add_argument("--cc", choices=sorted(COMPILERS), required=True)
     ap.add_argument("--opt", choices=("O0", "O2"), required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--instrument", choices=("stubs", "after-inlining", "inlined"))
     ap.add_argument("test", choices=sorted(TESTS))
     args = ap.parse_args()
     for tool in COMPILERS[args.cc]:
@@ -1205,7 +1280,8 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     ctx = Ctx(args)
-    ck = Checker("%s %s %s" % (args.test, args.cc, args.opt))
+    ck = Checker("%s %s %s%s" % (args.test, args.cc, args.opt,
+                                 " " + args.instrument if args.instrument else ""))
     try:
         TESTS[args.test](ctx, ck)
     except Skip as e:

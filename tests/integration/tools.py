@@ -7,6 +7,7 @@ usage: tools.py --deepprof BIN --work DIR TEST
 Exit status: 0 pass, 1 fail, 77 skip (a tool is missing).
 """
 import os
+import platform
 import re
 import shutil
 import stat
@@ -55,6 +56,11 @@ HELLO = """\
     """
 
 
+# The entry hook or stub an instrumented object calls: __cyg_profile_func_enter (the
+# hooks), __deepprof_fentry (gcc's plugin, stubs) or __fentry__ (clang, stubs).
+ENTRY_RE = r"__cyg_profile_func_enter|__deepprof_fentry|__fentry__"
+
+
 def wrapper(ctx, ck, family):
     cc = {"gcc": "gcc", "clang": "clang"}[family]
     if not shutil.which(cc):
@@ -68,7 +74,7 @@ def wrapper(ctx, ck, family):
         ck.eq("%s passes through (status)" % flag, a.returncode, b.returncode)
         ck.eq("%s passes through (output)" % flag, a.stdout, b.stdout)
     ctx.must(dp + ["-c", "x.c", "-o", "x.o"], env=env)
-    ck.true("-c: x.o calls the enter hook", re.search(r"U __cyg_profile_func_enter",
+    ck.true("-c: x.o calls the enter hook", re.search(r"U (%s)" % ENTRY_RE,
                                                        ctx.nm("x.o")) is not None)
     ck.true("-c: no runtime linked into x.o", "deepprof_write" not in ctx.nm("x.o"))
     src = "#if DEEPPROF == 1\nDP_DEFINED\n#endif\n#include <deepprof/deepprof.h>\n"
@@ -88,12 +94,13 @@ def wrapper(ctx, ck, family):
     ck.true("-MD link: the program wrote a profile",
             os.path.exists(os.path.join(ctx.work, "md.data")))
     dyn = ctx.nm(os.path.join(ctx.work, "prog"), dynamic=True)
-    for sym in ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "deepprof_write",
-                "malloc", "calloc", "realloc"):
+    for sym in ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "__deepprof_fentry",
+                "__fentry__", "__return__", "__deepprof_exit", "__deepprof_tail",
+                "deepprof_write", "malloc", "calloc", "realloc"):
         ck.true("executable exports %s" % sym, re.search(r" T %s$" % sym, dyn, re.M))
     ctx.must(dp + ["-S", "x.c", "-o", "x.s"], env=env)
     with open(os.path.join(ctx.work, "x.s")) as f:
-        ck.true("-S: assembly calls the hook", "__cyg_profile_func_enter" in f.read())
+        ck.true("-S: assembly calls the hook", re.search(ENTRY_RE, f.read()))
     r = ctx.must(dp + ["-fsyntax-only", "x.c"], env=env)
     ck.eq("-fsyntax-only: silent", r.stdout + r.stderr, "")
     a, b = ctx.sh(dp + ["bad.c", "-o", "bad"], env=env), ctx.sh([cc, "bad.c", "-o", "bad"])
@@ -104,8 +111,8 @@ def wrapper(ctx, ck, family):
     ctx.must(dp + ["-shared", "-fPIC", "lib.c", "-o", "libf.so"], env=env)
     dyn = ctx.nm(os.path.join(ctx.work, "libf.so"), dynamic=True)
     ck.true("-shared: no runtime in the library", "deepprof_write" not in dyn)
-    ck.true("-shared: instrumented", "__cyg_profile_func_enter" in ctx.nm(
-        os.path.join(ctx.work, "libf.so")))
+    ck.true("-shared: instrumented", re.search(ENTRY_RE, ctx.nm(
+        os.path.join(ctx.work, "libf.so"))))
     ctx.write("args.rsp", "-c x.c -o rsp.o\n")
     ctx.must(dp + ["@args.rsp"], env=env)
     ck.true("@response file with -c: compiles without linking",
@@ -126,38 +133,58 @@ def t_cc_wrapper_clang(ctx, ck):
 
 
 def cc_flag(ctx, compiler, env=None):
-    """The instrumentation flag `deepprof cc` passes to COMPILER (DEEPPROF_VERBOSE), and
-    the run's result."""
+    """The instrumentation flags `deepprof cc` passes to COMPILER (DEEPPROF_VERBOSE): the
+    -fplugin*, -fpass-plugin, -finstrument* and -Xclang words and -Xclang's arguments;
+    and the run's result."""
     e = dict({"DEEPPROF_INSTRUMENT": ""}, DEEPPROF_CC=compiler, DEEPPROF_VERBOSE="1")
     e.update(env or {})
     r = ctx.sh([ctx.deepprof, "cc", "-O2", "-c", "x.c", "-o", "x.o"], env=e)
     words = r.stderr.split("\n")[0].split()
-    flags = [w for w in words if w.startswith("-fplugin=") or w.startswith("-finstrument")]
+    flags = [w for i, w in enumerate(words)
+             if w.startswith(("-fplugin", "-finstrument", "-fpass-plugin", "-Xclang"))
+             or (i and words[i - 1] == "-Xclang")]
     return flags, r
 
 
+def asm_of(ctx, compiler, mode):
+    """The assembly `deepprof cc -O2 -S` makes of x.c with COMPILER under
+    DEEPPROF_INSTRUMENT=MODE."""
+    ctx.must([ctx.deepprof, "cc", "-O2", "-S", "x.c", "-o", "x.s"],
+             env={"DEEPPROF_CC": compiler, "DEEPPROF_INSTRUMENT": mode})
+    with open(os.path.join(ctx.work, "x.s")) as f:
+        return f.read()
+
+
 def t_instrument(ctx, ck):
-    """How `deepprof cc` instruments: gcc's plugin only with the gcc it was built for
-    (else -finstrument-functions), clang after inlining, DEEPPROF_INSTRUMENT=inlined the
-    old way; a wrong value is refused. Inlined functions get no hooks after inlining."""
-    plugin = os.path.join(os.path.dirname(os.path.dirname(ctx.deepprof)), "lib", "deepprof",
-                          "deepprof_gcc.so")
+    """How `deepprof cc` instruments: by default the stubs (gcc's plugin in its stubs
+    mode, clang's fentry call and the pass plugin's exit stubs), which the code calls
+    instead of the hooks; the plugin only with the gcc it was built for (else
+    -finstrument-functions); DEEPPROF_INSTRUMENT=after-inlining the hooks after inlining,
+    =inlined the old way; a wrong value is refused. Inlined functions get no hooks after
+    inlining."""
+    lib = os.path.join(os.path.dirname(os.path.dirname(ctx.deepprof)), "lib", "deepprof")
+    plugin = os.path.join(lib, "deepprof_gcc.so")
+    llvm = os.path.join(lib, "deepprof_llvm.so")
+    stubs = platform.machine() in ("x86_64", "AMD64")
     ctx.write("x.c", HELLO)
     if shutil.which("gcc"):
         flags, _ = cc_flag(ctx, "gcc")
         want = ["-fplugin=" + os.path.realpath(plugin)] if os.path.exists(plugin) else [
             "-finstrument-functions"]
+        if os.path.exists(plugin) and stubs:
+            want.append("-fplugin-arg-deepprof_gcc-stubs")
         ck.eq("gcc: flag", ["-fplugin=" + os.path.realpath(f[9:])
                             if f.startswith("-fplugin=") else f for f in flags], want)
         flags, _ = cc_flag(ctx, "gcc", {"DEEPPROF_INSTRUMENT": "inlined"})
         ck.eq("gcc, DEEPPROF_INSTRUMENT=inlined: flag", flags, ["-finstrument-functions"])
         flags, _ = cc_flag(ctx, "gcc", {"DEEPPROF_INSTRUMENT": "after-inlining"})
-        ck.eq("gcc, DEEPPROF_INSTRUMENT=after-inlining: as the default", len(flags), 1)
+        ck.eq("gcc, DEEPPROF_INSTRUMENT=after-inlining: the plugin without the stubs",
+              [f.split("=")[0] for f in flags], [want[0].split("=")[0]])
         # a gcc whose cc1 is another file (another version or build) gets no plugin; one
         # that reaches the same cc1 by another path does
         real = ctx.must(["gcc", "-print-prog-name=cc1"]).stdout.strip()
         other = ctx.write("other/cc1", "not the cc1 the plugin was built for\n")
-        same = ["-fplugin"] if os.path.exists(plugin) else ["-finstrument-functions"]
+        same = [f.split("=")[0] for f in want]
         for name, cc1, want in (("another", other, ["-finstrument-functions"]),
                                 ("a relative", "cc1", ["-finstrument-functions"]),
                                 ("the same", os.path.join(os.path.dirname(real), ".",
@@ -172,12 +199,20 @@ def t_instrument(ctx, ck):
             ck.eq("gcc with %s cc1: flag" % name, [f.split("=")[0] for f in flags], want)
             ck.eq("gcc with %s cc1: compiles" % name, r.returncode, 0)
         if os.path.exists(plugin):
-            ctx.must([ctx.deepprof, "cc", "-O2", "-S", "x.c", "-o", "x.s"],
-                     env={"DEEPPROF_CC": "gcc", "DEEPPROF_INSTRUMENT": ""})
-            with open(os.path.join(ctx.work, "x.s")) as f:
-                asm = f.read()
-            ck.true("plugin: main calls the hooks", "__cyg_profile_func_enter" in asm)
+            asm = asm_of(ctx, "gcc", "after-inlining")
+            ck.true("plugin, after-inlining: main calls the hooks",
+                    "__cyg_profile_func_enter" in asm)
             ck.true("plugin: the inlined twice() is gone",
+                    not re.search(r"^twice:|call\s+twice", asm, re.M))
+        if os.path.exists(plugin) and stubs:
+            asm = asm_of(ctx, "gcc", "")
+            ck.true("plugin, stubs: main calls the entry stub first",
+                    re.search(r"^main:\n(\s*\..*\n)*1:\s*call\s+\*?__deepprof_fentry", asm,
+                              re.M))
+            ck.true("plugin, stubs: and the exit stub before its ret",
+                    re.search(r"call\s+__return__\n\s*ret", asm))
+            ck.true("plugin, stubs: no hook", "__cyg_profile" not in asm)
+            ck.true("plugin, stubs: the inlined twice() is gone",
                     not re.search(r"^twice:|call\s+twice", asm, re.M))
         r = ctx.sh([ctx.deepprof, "cc", "-c", "x.c"],
                    env={"DEEPPROF_CC": "gcc", "DEEPPROF_INSTRUMENT": "sometimes"})
@@ -186,9 +221,25 @@ def t_instrument(ctx, ck):
                 "DEEPPROF_INSTRUMENT" in r.stderr and "sometimes" in r.stderr)
     if shutil.which("clang"):
         flags, _ = cc_flag(ctx, "clang")
-        ck.eq("clang: flag", flags, ["-finstrument-functions-after-inlining"])
+        pass_flag = ["-fpass-plugin=" + llvm] if os.path.exists(llvm) else []
+        want = (["-Xclang", "-pg", "-Xclang", "-mfentry"] if pass_flag and stubs
+                else ["-finstrument-functions-after-inlining"]) + pass_flag
+        ck.eq("clang: flag", [f.split("=")[0] + "=" + os.path.realpath(f.split("=")[1])
+                              if f.startswith("-fpass-plugin=") else f for f in flags],
+              [f.split("=")[0] + "=" + os.path.realpath(f.split("=")[1])
+               if f.startswith("-fpass-plugin=") else f for f in want])
+        flags, _ = cc_flag(ctx, "clang", {"DEEPPROF_INSTRUMENT": "after-inlining"})
+        ck.eq("clang, DEEPPROF_INSTRUMENT=after-inlining: flag", [f.split("=")[0] for f in flags],
+              ["-finstrument-functions-after-inlining"] + ["-fpass-plugin"] * len(pass_flag))
         flags, _ = cc_flag(ctx, "clang", {"DEEPPROF_INSTRUMENT": "inlined"})
         ck.eq("clang, DEEPPROF_INSTRUMENT=inlined: flag", flags, ["-finstrument-functions"])
+        if pass_flag and stubs:
+            asm = asm_of(ctx, "clang", "")
+            ck.true("clang, stubs: main calls the entry stub first",
+                    re.search(r"^main:.*\n(\s*[.#].*\n)*\s*callq?\s+__fentry__", asm, re.M))
+            ck.true("clang, stubs: and the exit stub",
+                    re.search(r"callq?\s+\*?__deepprof_exit", asm))
+            ck.true("clang, stubs: no hook", "__cyg_profile" not in asm)
 
 
 ERR_RE = re.compile(r"^deepprof: .+: .+ at byte \d+$")

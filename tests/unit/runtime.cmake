@@ -8,6 +8,12 @@ set_tests_properties(runtime_exports PROPERTIES LABELS unit TIMEOUT 30)
 add_test(NAME runtime_exports_header COMMAND ${PROJECT_SOURCE_DIR}/runtime/check-exports.sh
 	--header ${PROJECT_SOURCE_DIR}/include/deepprof/exports.h)
 set_tests_properties(runtime_exports_header PROPERTIES LABELS unit TIMEOUT 30)
+# the stubs' slow path uses no vector or x87 register and calls no libc but system calls
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+	add_test(NAME runtime_light COMMAND ${PROJECT_SOURCE_DIR}/runtime/check-light.sh
+		$<TARGET_FILE:deepprof_rt_static>)
+	set_tests_properties(runtime_light PROPERTIES LABELS unit TIMEOUT 30)
+endif()
 # the exported names, from the one list (runtime/libdeepprof.map's global: section)
 file(STRINGS ${PROJECT_SOURCE_DIR}/runtime/libdeepprof.map DP_RT_MAP_LINES
 	REGEX "^[ \t]+[A-Za-z_][A-Za-z0-9_]*;")
