@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "deepprof/format.h"
 
 #define CT_FILE_MAX   ((size_t)64 << 20) /* a contour file is a few lines; refuse more */
@@ -123,24 +124,28 @@ static int exclude(struct dp_contour *c, const struct dp_analysis *a, const char
 	return found;
 }
 
-/* Append "PATH:LINE: unknown module 'x'\n" to the warnings (in @buf, *@n bytes). */
-static int warn_unknown(char **buf, size_t *n, const char *path, uint32_t line, const char *mod)
+/* The warnings: @text, @n bytes (and a NUL) of @cap. */
+struct ct_warn {
+	char *text;
+	size_t n, cap;
+};
+
+/* Append "PATH:LINE: unknown module 'x'\n" to the warnings @w. */
+static int warn_unknown(struct ct_warn *w, const char *path, uint32_t line, const char *mod)
 {
 	size_t need = strlen(path) + strlen(mod) + 48;
-	char *w = realloc(*buf, *n + need);
 
-	if (!w)
+	if (DP_VEC_GROWZ(w->text, w->cap, w->n + need) < 0)
 		return nomem();
-	*buf = w;
-	*n += (size_t)snprintf(w + *n, need, "%s:%" PRIu32 ": unknown module '%s'\n", path, line,
-			       mod);
+	w->n += (size_t)snprintf(w->text + w->n, need, "%s:%" PRIu32 ": unknown module '%s'\n",
+				 path, line, mod);
 	return 0;
 }
 
 /* Parse the lines into @c; *@n_named / *@n_unknown count the modules named / unknown. */
 static int parse_lines(struct dp_contour *c, const char *path, const char *text, size_t len,
 		       const struct dp_analysis *a, uint32_t *n_named, uint32_t *n_unknown,
-		       size_t *n_warn)
+		       struct ct_warn *warn)
 {
 	uint32_t line = 0;
 	char shown[CT_SHOW_MAX + 8];
@@ -167,8 +172,7 @@ static int parse_lines(struct dp_contour *c, const char *path, const char *text,
 			continue;
 		if (++*n_unknown > CT_WARN_LINES)
 			continue;
-		rc = warn_unknown(&c->warnings, n_warn, path, line,
-				  show(l.w[1], l.len[1], shown, sizeof(shown)));
+		rc = warn_unknown(warn, path, line, show(l.w[1], l.len[1], shown, sizeof(shown)));
 		if (rc < 0)
 			return rc;
 	}
@@ -180,7 +184,7 @@ int dp_contour_parse(const char *path, const char *text, size_t len, const struc
 {
 	struct dp_contour *c = calloc(1, sizeof(*c));
 	uint32_t n_named = 0, n_unknown = 0;
-	size_t n_warn = 0;
+	struct ct_warn warn = {0};
 	int rc;
 
 	*out = NULL;
@@ -193,7 +197,10 @@ int dp_contour_parse(const char *path, const char *text, size_t len, const struc
 		dp_contour_free(c);
 		return nomem();
 	}
-	rc = parse_lines(c, path, text, len, a, &n_named, &n_unknown, &n_warn);
+	warn.text = c->warnings;
+	warn.cap = 1;
+	rc = parse_lines(c, path, text, len, a, &n_named, &n_unknown, &warn);
+	c->warnings = warn.text;
 	if (rc == 0 && n_named > 0 && n_unknown == n_named)
 		rc = dp_error(DP_EUSAGE,
 			      "%s: none of the %" PRIu32
@@ -220,18 +227,11 @@ int dp_contour_read(const char *path, const struct dp_analysis *a, struct dp_con
 	if (!f)
 		return dp_error(DP_EIO, "cannot open contour file %s: %s", path, strerror(errno));
 	for (;;) {
-		if (n == cap) {
-			char *b = cap >= CT_FILE_MAX ? NULL : realloc(buf, cap ? cap * 2 : 4096);
-
-			if (!b) {
-				rc = cap >= CT_FILE_MAX
-					     ? dp_error(DP_EUSAGE, "contour file %s is too large",
-							path)
-					     : nomem();
-				break;
-			}
-			buf = b;
-			cap = cap ? cap * 2 : 4096;
+		if (n == cap && (cap >= CT_FILE_MAX || DP_VEC_GROWZ(buf, cap, n + 4096) < 0)) {
+			rc = cap >= CT_FILE_MAX
+				     ? dp_error(DP_EUSAGE, "contour file %s is too large", path)
+				     : nomem();
+			break;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
 

@@ -20,30 +20,24 @@ static int nomem(void)
 
 int dp_diff_ctx_init(struct dp_diff_ctx *c, size_t cap)
 {
-	size_t slots = 16;
-
 	memset(c, 0, sizeof(*c));
 	c->cap = cap + 2;
 	c->n = 1;
-	while (slots < 2 * c->cap)
-		slots *= 2;
-	c->mask = slots - 1;
-	c->slots = calloc(slots, sizeof(*c->slots));
 	c->parent = calloc(c->cap, sizeof(*c->parent));
 	c->proc = calloc(c->cap, sizeof(*c->proc));
 	for (int i = 0; i < 2; i++) {
 		c->raw[i] = calloc(c->cap, sizeof(*c->raw[i]));
 		c->seen[i] = calloc(c->cap, 1);
 	}
-	if (!c->slots || !c->parent || !c->proc || !c->raw[0] || !c->raw[1] || !c->seen[0] ||
-	    !c->seen[1])
+	if (c->cap > UINT32_MAX || dp_map64_reserve(&c->ids, (uint32_t)c->cap) < 0 || !c->parent ||
+	    !c->proc || !c->raw[0] || !c->raw[1] || !c->seen[0] || !c->seen[1])
 		return nomem();
 	return 0;
 }
 
 void dp_diff_ctx_release(struct dp_diff_ctx *c)
 {
-	free(c->slots);
+	dp_map64_free(&c->ids);
 	free(c->parent);
 	free(c->proc);
 	for (int i = 0; i < 2; i++) {
@@ -56,18 +50,14 @@ void dp_diff_ctx_release(struct dp_diff_ctx *c)
 /* The context of procedure @proc called in context @parent (added if new). */
 static int64_t ctx_of(struct dp_diff_ctx *c, uint32_t parent, uint32_t proc)
 {
-	uint64_t k = (uint64_t)parent << 32 | proc, h = k + 0x9E3779B97F4A7C15u;
-	size_t i;
+	uint32_t id = dp_map64_intern(&c->ids, (uint64_t)parent << 32 | proc, c->n);
 
-	h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9u; /* splitmix64's finaliser */
-	h = (h ^ (h >> 27)) * 0x94D049BB133111EBu;
-	h ^= h >> 31;
-	for (i = (size_t)h & c->mask; c->slots[i].id; i = (i + 1) & c->mask)
-		if (c->slots[i].key == k)
-			return (int64_t)c->slots[i].id;
-	if (c->n >= c->cap)
+	if (id == DP_MAP32_NONE)
+		return nomem();
+	if (id < c->n)
+		return id;
+	if (c->n >= c->cap) /* the map holds an id past the arrays: the diff ends here */
 		return dp_error(DP_EFORMAT, "more contexts than PDs");
-	c->slots[i] = (struct dp_diff_slot){k, c->n};
 	c->parent[c->n] = parent;
 	c->proc[c->n] = proc;
 	return c->n++;

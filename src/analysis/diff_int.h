@@ -8,17 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/hash.h"
 #include "../format/profile.h"
 
 /* The contexts of both profiles: id k > 0 is procedure proc[k] (a key id of diff.c's
  * procedure table) called in context parent[k] (0 = the root). */
 struct dp_diff_ctx {
-	struct dp_diff_slot {
-		uint64_t key; /* parent << 32 | proc */
-		uint64_t id;  /* 0 = empty */
-	} * slots;	      /* open addressing: one cache line holds four */
-	size_t mask;	      /* slots - 1 (a power of two, at least twice cap) */
-	uint32_t n;	      /* contexts + 1 (ids 1 .. n - 1) */
+	struct dp_map64 ids; /* parent << 32 | proc -> id */
+	uint32_t n;	     /* contexts + 1 (ids 1 .. n - 1) */
 	uint32_t *parent, *proc;
 	uint64_t *raw[2]; /* [side][context]: the metric's self cost */
 	uint8_t *seen[2];

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/hash.h"
+#include "../core/vec.h"
 #include "deepprof/format.h"
 #include "merge_int.h"
 
@@ -181,14 +183,9 @@ static int thread_signatures(struct dp_mg *m)
 
 /* ------------------------------------------------------------------ the table --- */
 
-static uint64_t mg_hash(uint32_t rep, uint32_t css, uint64_t k)
+static uint32_t mg_hash(uint32_t rep, uint32_t css, uint64_t k)
 {
-	uint64_t h = (uint64_t)rep * 0x9E3779B97F4A7C15u ^ (uint64_t)css * 0xC2B2AE3D27D4EB4Fu ^
-		     k * 0x165667B19E3779F9u;
-
-	h ^= h >> 31;
-	h *= 0xBF58476D1CE4E5B9u;
-	return h ^ (h >> 29);
+	return dp_hash_end(dp_hash_add(dp_hash_add(0, (uint64_t)rep << 32 | css), k));
 }
 
 /* The table slot of (@rep, @css, @k): the entry holding it, or the empty slot where it
@@ -236,15 +233,8 @@ static int tab_rehash(struct dp_mg *m)
 
 static int pend_push(struct dp_mg *m, uint32_t x, uint32_t y)
 {
-	if (m->n_pend == m->cap_pend) {
-		size_t cap = m->cap_pend ? m->cap_pend * 2 : 1024;
-		uint32_t *n = realloc(m->pend, cap * 2 * sizeof(*n));
-
-		if (!n)
-			return nomem();
-		m->pend = n;
-		m->cap_pend = cap;
-	}
+	if (DP_VEC_GROWZ(m->pend, m->cap_pend, 2 * (m->n_pend + 1)) < 0)
+		return nomem();
 	m->pend[2 * m->n_pend] = x;
 	m->pend[2 * m->n_pend + 1] = y;
 	m->n_pend++;

@@ -52,7 +52,8 @@ struct dp_mg {
 	struct dp_mg_ent *tab;		/* open addressing, linear probing */
 	size_t n_tab, n_used;		/* slots (a power of two), used (stale included) */
 	uint32_t *pend;			/* pairs of PDs still to unite */
-	size_t n_pend, cap_pend;	/* in pairs */
+	size_t n_pend;			/* in pairs */
+	size_t cap_pend;		/* in elements (two a pair) */
 };
 
 /*

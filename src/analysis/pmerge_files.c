@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "../format/reader.h"
 #include "../format/writer.h"
 #include "profile_merge.h"
@@ -78,14 +79,9 @@ int dp_merge_dir(const char *dir, unsigned flags, struct dp_buf *notes, const ch
 
 		if (!is_data(e->d_name))
 			continue;
-		if (n == cap) {
-			char **g = realloc(paths, (cap = cap ? 2 * cap : 16) * sizeof(*g));
-
-			if (!g) {
-				rc = dp_error(DP_ENOMEM, "out of memory listing %s", dir);
-				break;
-			}
-			paths = g;
+		if (DP_VEC_GROW(paths, cap, n + 1) < 0) {
+			rc = dp_error(DP_ENOMEM, "out of memory listing %s", dir);
+			break;
 		}
 		if (!(p = malloc(len))) {
 			rc = dp_error(DP_ENOMEM, "out of memory listing %s", dir);

@@ -18,6 +18,7 @@
 
 #include "../analysis/profile_merge.h"
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "../symbol/symbol.h"
 
 struct dp_run_file {
@@ -134,7 +135,7 @@ static int pid_cmp(const void *a, const void *b)
 /* The profiles in @dir, sorted by pid, into *@out (malloc'd); their number, or -1. */
 static int list_files(const char *dir, struct dp_run_file **out)
 {
-	struct dp_run_file *v = NULL, *nv;
+	struct dp_run_file *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
 	DIR *d = opendir(dir);
@@ -148,16 +149,11 @@ static int list_files(const char *dir, struct dp_run_file **out)
 
 		if (pid < 0)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				fprintf(stderr, "deepprof run: out of memory\n");
-				free(v);
-				closedir(d);
-				return -1;
-			}
-			v = nv;
+		if (DP_VEC_GROWZ(v, cap, n + 1) < 0) {
+			fprintf(stderr, "deepprof run: out of memory\n");
+			free(v);
+			closedir(d);
+			return -1;
 		}
 		if (snprintf(v[n].path, sizeof(v[n].path), "%s/%s", dir, e->d_name) >=
 		    (int)sizeof(v[n].path))

@@ -19,7 +19,27 @@
  */
 int dp_vec_grow(void *pv, uint32_t *cap, uint32_t need, size_t size);
 
+/* dp_vec_growz - dp_vec_grow() with a size_t capacity, for arrays that may pass 2^32
+ * elements (byte buffers, scratch arrays sized by bytes of input). */
+int dp_vec_growz(void *pv, size_t *cap, size_t need, size_t size);
+
+/* dp_vec_room, dp_vec_roomz - dp_vec_grow() and dp_vec_growz() with the check for room
+ * inline: arrays that grow by one element on a hot path (a context stack's push) pay a
+ * comparison, not a call. */
+static inline int dp_vec_room(void *pv, uint32_t *cap, uint32_t need, size_t size)
+{
+	return need <= *cap ? 0 : dp_vec_grow(pv, cap, need, size);
+}
+
+static inline int dp_vec_roomz(void *pv, size_t *cap, size_t need, size_t size)
+{
+	return need <= *cap ? 0 : dp_vec_growz(pv, cap, need, size);
+}
+
 /* DP_VEC_GROW - dp_vec_grow() of array @v (an lvalue pointer) with capacity @cap. */
-#define DP_VEC_GROW(v, cap, need) dp_vec_grow(&(v), &(cap), (need), sizeof(*(v)))
+#define DP_VEC_GROW(v, cap, need) dp_vec_room(&(v), &(cap), (need), sizeof(*(v)))
+
+/* DP_VEC_GROWZ - dp_vec_growz() of array @v with size_t capacity @cap. */
+#define DP_VEC_GROWZ(v, cap, need) dp_vec_roomz(&(v), &(cap), (need), sizeof(*(v)))
 
 #endif /* DP_CORE_VEC_H */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/hash.h"
 #include "export_int.h"
 
 #define CG_EVENTS 5
@@ -31,7 +32,8 @@ struct cg_ctx {
 	uint32_t *fn_node; /* [n_fn + 1] a node of the function (names) */
 	uint64_t (*self)[CG_EVENTS];
 	uint32_t *node_fn; /* [n] */
-	uint32_t *slots;   /* hash table of function ids */
+	uint32_t *slots;   /* function ids by key (0: empty), open addressing; the keys are
+			      in @keys */
 	size_t mask;
 };
 
@@ -56,13 +58,13 @@ static void cg_key(const struct cg_ctx *g, uint32_t i, uint32_t *key)
 	}
 }
 
-static uint64_t cg_hash(const uint32_t *key, uint32_t w)
+static uint32_t cg_hash(const uint32_t *key, uint32_t w)
 {
-	uint64_t h = 0x9e3779b97f4a7c15u;
+	uint64_t h = 0;
 
 	for (uint32_t k = 0; k < w; k++)
-		h = (h ^ key[k]) * 0xff51afd7ed558ccdu;
-	return h ^ (h >> 29);
+		h = dp_hash_add(h, key[k]);
+	return dp_hash_end(h);
 }
 
 /* The function id of node @i, made on first sight. */
@@ -216,10 +218,8 @@ static struct cg_arc *cg_arcs(const struct cg_ctx *g, uint64_t (*incl)[CG_EVENTS
 static int cg_collect(struct cg_ctx *g, uint64_t (*incl)[CG_EVENTS])
 {
 	const struct dp_exp_tree *t = g->t;
-	size_t cap = 2;
+	size_t cap = dp_hash_room(t->n);
 
-	while (cap < (size_t)t->n * 2)
-		cap *= 2;
 	g->mask = cap - 1;
 	g->slots = calloc(cap, sizeof(uint32_t));
 	g->keys = malloc(((size_t)t->n + 1) * g->width * sizeof(uint32_t));

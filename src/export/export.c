@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "../format/dump.h"
 #include "deepprof/format.h"
 #include "export_int.h"
@@ -170,28 +171,18 @@ static void exp_add_node(struct dp_exp_tree *t, uint32_t pd, uint32_t parent, ui
 	dp_costs_add(&t->total, &own);
 }
 
-static int exp_add_extra(struct dp_exp_tree *t, uint32_t from, uint32_t csd, uint32_t *cap)
+static int exp_add_extra(struct dp_exp_tree *t, uint32_t from, uint32_t csd)
 {
-	if (t->n_extra == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 64;
-		uint32_t *c = realloc(t->extra_csd, ncap * sizeof(*c));
-
-		if (!c)
-			return dp_error(DP_ENOMEM, "out of memory exporting the profile");
-		t->extra_csd = c;
-		c = realloc(t->extra_from, ncap * sizeof(*c));
-		if (!c)
-			return dp_error(DP_ENOMEM, "out of memory exporting the profile");
-		t->extra_from = c;
-		*cap = ncap;
-	}
+	if (DP_VEC_GROW(t->extra_csd, t->cap_extra_csd, t->n_extra + 1) < 0 ||
+	    DP_VEC_GROW(t->extra_from, t->cap_extra_from, t->n_extra + 1) < 0)
+		return dp_error(DP_ENOMEM, "out of memory exporting the profile");
 	t->extra_csd[t->n_extra] = csd;
 	t->extra_from[t->n_extra++] = from;
 	return 0;
 }
 
 /* Walk from root PD @root (depth first, an explicit stack of @stack). */
-static int exp_walk(struct dp_exp_tree *t, uint32_t root, struct exp_frame *stack, uint32_t *cap)
+static int exp_walk(struct dp_exp_tree *t, uint32_t root, struct exp_frame *stack)
 {
 	const struct dp_analysis *a = t->a;
 	uint32_t sp = 0;
@@ -219,7 +210,7 @@ static int exp_walk(struct dp_exp_tree *t, uint32_t root, struct exp_frame *stac
 		f->k++;
 		if (t->pd_node[q] != DP_EXP_NONE) {
 			if (f->node != DP_EXP_NONE && t->pd_node[q] < t->n &&
-			    exp_add_extra(t, f->node, csd, cap) < 0)
+			    exp_add_extra(t, f->node, csd) < 0)
 				return -DP_ENOMEM;
 			continue;
 		}
@@ -360,7 +351,7 @@ static int exp_tree_build(struct dp_exp_tree *t, const struct dp_analysis *a,
 	const struct dp_profile *p = a->p;
 	size_t n1 = (size_t)p->n_pd + 1;
 	const uint32_t *roots = NULL;
-	uint32_t n_roots = 0, cap = 0;
+	uint32_t n_roots = 0;
 	struct exp_frame *stack;
 	int rc;
 
@@ -383,10 +374,10 @@ static int exp_tree_build(struct dp_exp_tree *t, const struct dp_analysis *a,
 	}
 	memset(t->pd_node, 0xff, n1 * sizeof(uint32_t));
 	/* the whole tree first, so that a subtree is the one the whole export shows */
-	rc = exp_walk(t, p->root_pd, stack, &cap);
+	rc = exp_walk(t, p->root_pd, stack);
 	for (uint32_t r = 0; r < n_roots && rc == 0; r++)
 		if (roots[r] >= 1 && roots[r] <= p->n_pd)
-			rc = exp_walk(t, roots[r], stack, &cap);
+			rc = exp_walk(t, roots[r], stack);
 	free(stack);
 	if (rc == 0 && o->root != DP_EXPORT_ALL)
 		rc = exp_select(t, roots, n_roots);

@@ -34,6 +34,7 @@ struct dp_exp_tree {
 	uint32_t n_extra;    /* CSDs between two nodes that are not tree arcs */
 	uint32_t *extra_csd; /* [n_extra], with their caller's node in extra_from */
 	uint32_t *extra_from;
+	uint32_t cap_extra_csd, cap_extra_from;
 	uint32_t max_depth;
 	struct dp_costs total; /* the nodes' own costs summed */
 	bool threads;	       /* per-thread view: thread roots are nodes */

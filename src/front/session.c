@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "../display/display.h"
 #include "../query/query.h"
 #include "../report/report.h"
@@ -90,15 +91,8 @@ int dp_session_open(struct dp_session *s, const char *path, const char *contour)
 	struct dp_sfile *f;
 	int rc;
 
-	if (s->n == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 4;
-		struct dp_sfile **files = realloc(s->files, cap * sizeof(*files));
-
-		if (!files)
-			return dp_error(DP_ENOMEM, "out of memory opening %s", path);
-		s->files = files;
-		s->cap = cap;
-	}
+	if (DP_VEC_GROW(s->files, s->cap, s->n + 1) < 0)
+		return dp_error(DP_ENOMEM, "out of memory opening %s", path);
 	rc = dp_session_load(s, path, contour, &f);
 	if (rc < 0)
 		return rc;
@@ -128,7 +122,7 @@ uint32_t dp_session_widest_ps(const struct dp_session *s, uint32_t i)
 
 const char *dp_session_warnings(const struct dp_session *s, uint32_t i)
 {
-	return i < s->n ? s->files[i]->warnings : "";
+	return i < s->n ? dp_buf_cstr(&s->files[i]->warnings) : "";
 }
 
 /* The answer for an error @status with message @msg, in @fmt; @q (may be NULL) gives

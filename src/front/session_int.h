@@ -12,6 +12,7 @@
 
 #include "../analysis/analysis.h"
 #include "../analysis/contour.h"
+#include "../core/buf.h"
 #include "../format/profile.h"
 #include "../query/query.h"
 #include "../report/report.h"
@@ -48,7 +49,7 @@ struct dp_sfile {
 	char *bg_msg;
 	struct dp_contour *contour; /* NULL: none or unusable */
 	char *contour_error;	    /* why the contour is unusable, or NULL */
-	char *warnings;		    /* "" or lines */
+	struct dp_buf warnings;	    /* "" or lines */
 	bool has_time;		    /* more than 10 samples: the time columns by default */
 };
 

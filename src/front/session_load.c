@@ -85,13 +85,8 @@ static void dp_progress_stop(struct dp_progress *pr)
 /* Appends "@path: @msg\n" to f->warnings. */
 static int dp_warn(struct dp_sfile *f, const char *msg)
 {
-	size_t old = strlen(f->warnings), add = strlen(f->path) + strlen(msg) + 4;
-	char *w = realloc(f->warnings, old + add);
-
-	if (!w)
+	if (dp_buf_addf(&f->warnings, "%s: %s\n", f->path, msg) < 0)
 		return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
-	snprintf(w + old, add, "%s: %s\n", f->path, msg);
-	f->warnings = w;
 	return 0;
 }
 
@@ -126,15 +121,8 @@ static int dp_load_contour(struct dp_sfile *f, const char *explicit_path)
 			return dp_error(DP_EUSAGE, "%s", f->contour_error);
 		return dp_warn(f, f->contour_error);
 	}
-	if (f->contour->warnings[0]) {
-		size_t old = strlen(f->warnings), len = strlen(f->contour->warnings);
-		char *w = realloc(f->warnings, old + len + 1);
-
-		if (!w)
-			return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
-		memcpy(w + old, f->contour->warnings, len + 1);
-		f->warnings = w;
-	}
+	if (f->contour->warnings[0] && dp_buf_adds(&f->warnings, f->contour->warnings) < 0)
+		return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
 	return 0;
 }
 
@@ -226,9 +214,7 @@ int dp_sfile_load(struct dp_sfile *f, const char *contour, bool progress, bool b
 	struct dp_progress pr;
 	int rc;
 
-	f->warnings = calloc(1, 1);
-	if (!f->warnings)
-		return dp_error(DP_ENOMEM, "out of memory loading %s", f->path);
+	dp_buf_init(&f->warnings, SIZE_MAX - 1);
 	dp_progress_start(&pr, f->path, progress);
 	rc = dp_read_file(f->path, &f->view[DP_VIEW_THREADS].prof);
 	if (rc < 0)
@@ -324,6 +310,6 @@ void dp_sfile_release(struct dp_sfile *f)
 	}
 	dp_contour_free(f->contour);
 	free(f->contour_error);
-	free(f->warnings);
+	dp_buf_release(&f->warnings);
 	free(f->path);
 }

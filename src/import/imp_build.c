@@ -1,7 +1,8 @@
 /*
  * import/imp_build.c - the profile builder of imp_int.h: growing node arrays, the maps
- * that find a PS by name, a CSS by (caller, site), a CSD by (caller PD, CSS, callee PS),
- * the context-stack walk with recursion folding, and the move into a struct dp_profile.
+ * (core's) that find a PS by name, a CSS by (caller, site), a CSD by (caller PD, CSS,
+ * callee PS), the context-stack walk with recursion folding, and the move into a struct
+ * dp_profile.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,80 +11,6 @@
 #include "../core/vec.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
-
-/* ------------------------------------------------------------------ hash map --- */
-
-/* The keys are small ids and addresses: mixed fully (a multiply-xorshift finaliser),
- * since the slot takes the low bits. */
-static size_t slot_of(const struct imp_map *m, uint64_t a, uint64_t b, uint64_t c)
-{
-	uint64_t h = (a * 0x9E3779B97F4A7C15u + b) * 0xC2B2AE3D27D4EB4Fu + c;
-
-	h ^= h >> 33;
-	h *= 0xFF51AFD7ED558CCDu;
-	h ^= h >> 33;
-	return (size_t)h & m->mask;
-}
-
-uint32_t imp_map_get(const struct imp_map *m, uint64_t a, uint64_t b, uint64_t c)
-{
-	if (!m->s)
-		return 0;
-	for (size_t i = slot_of(m, a, b, c);; i = (i + 1) & m->mask) {
-		const struct imp_slot *s = &m->s[i];
-
-		if (s->v == 0)
-			return 0;
-		if (s->a == a && s->b == b && s->c == c)
-			return s->v;
-	}
-}
-
-static void put_slot(struct imp_map *m, const struct imp_slot *e)
-{
-	size_t i = slot_of(m, e->a, e->b, e->c);
-
-	while (m->s[i].v)
-		i = (i + 1) & m->mask;
-	m->s[i] = *e;
-}
-
-static int map_grow(struct imp_map *m)
-{
-	size_t old = m->s ? m->mask + 1 : 0, size = old ? old * 2 : 1024;
-	struct imp_slot *prev = m->s;
-
-	m->s = calloc(size, sizeof(*m->s));
-	if (!m->s) {
-		m->s = prev;
-		return dp_error(DP_ENOMEM, "out of memory importing (hash map of %zu slots)", size);
-	}
-	m->mask = size - 1;
-	for (size_t i = 0; i < old; i++) {
-		if (prev[i].v)
-			put_slot(m, &prev[i]);
-	}
-	free(prev);
-	return 0;
-}
-
-int imp_map_put(struct imp_map *m, uint64_t a, uint64_t b, uint64_t c, uint32_t v)
-{
-	struct imp_slot e = {a, b, c, v};
-	int rc;
-
-	if ((!m->s || (m->n + 1) * 2 > m->mask + 1) && (rc = map_grow(m)) < 0)
-		return rc;
-	put_slot(m, &e);
-	m->n++;
-	return 0;
-}
-
-void imp_map_release(struct imp_map *m)
-{
-	free(m->s);
-	memset(m, 0, sizeof(*m));
-}
 
 /* ------------------------------------------------------------ node arrays --- */
 
@@ -105,6 +32,11 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t size)
 }
 
 #define GROW(b, arr, n) grow((void **)&(b)->arr, &(b)->cap_##arr, (n), sizeof(*(b)->arr))
+
+static int map_full(void)
+{
+	return dp_error(DP_ENOMEM, "out of memory importing (hash map)");
+}
 
 int64_t imp_str(struct imp *b, const char *s, size_t len)
 {
@@ -187,11 +119,11 @@ int imp_begin(struct imp *b, struct dp_profile *p)
 
 int64_t imp_thread(struct imp *b, uint64_t tid, const char *name)
 {
-	uint32_t t = imp_map_get(&b->th_map, tid, 0, 0);
+	uint32_t t = dp_map64_get(&b->th_map, tid);
 	int64_t pd, csd = 0, nm = 0;
 	int rc;
 
-	if (t)
+	if (t != DP_MAP32_NONE)
 		return t;
 	if ((rc = GROW(b, th, b->n_th + 1)) < 0 ||
 	    (rc = grow((void **)&b->th_csd, &b->cap_th_csd, b->n_th + 1, sizeof(*b->th_csd))) < 0)
@@ -201,8 +133,8 @@ int64_t imp_thread(struct imp *b, uint64_t tid, const char *name)
 		return pd < 0 ? pd : csd;
 	if (name && (nm = imp_str(b, name, strlen(name))) < 0)
 		return nm;
-	if ((rc = imp_map_put(&b->th_map, tid, 0, 0, t)) < 0)
-		return rc;
+	if (dp_map64_intern(&b->th_map, tid, t) == DP_MAP32_NONE)
+		return map_full();
 	b->n_th = t;
 	b->th[t].tid = tid;
 	b->th[t].name = (uint32_t)nm;
@@ -217,27 +149,23 @@ int64_t imp_thread(struct imp *b, uint64_t tid, const char *name)
 int64_t imp_proc(struct imp *b, const char *name, size_t len, uint64_t key, uint64_t addr)
 {
 	int64_t nm = imp_str(b, name, len), ps;
-	int rc;
 
 	if (nm < 0)
 		return nm;
-	ps = imp_map_get(&b->ps_map, (uint64_t)nm, key, 1);
-	if (ps)
+	ps = dp_map3_get(&b->ps_map, (uint64_t)nm, key, 1);
+	if (ps != DP_MAP32_NONE)
 		return ps;
 	ps = new_ps(b, DP_PS_FUNCTION, (uint32_t)nm, addr);
-	if (ps > 0 && (rc = imp_map_put(&b->ps_map, (uint64_t)nm, key, 1, (uint32_t)ps)) < 0)
-		return rc;
+	if (ps > 0 &&
+	    dp_map3_intern(&b->ps_map, (uint64_t)nm, key, 1, (uint32_t)ps) == DP_MAP32_NONE)
+		return map_full();
 	return ps;
 }
 
 int imp_stack_start(struct imp *b, struct imp_stack *s, uint32_t thread)
 {
-	if (s->cap == 0) {
-		s->f = malloc(64 * sizeof(*s->f));
-		if (!s->f)
-			return dp_error(DP_ENOMEM, "out of memory importing (context stack)");
-		s->cap = 64;
-	}
+	if (DP_VEC_GROW(s->f, s->cap, 64) < 0)
+		return dp_error(DP_ENOMEM, "out of memory importing (context stack)");
 	s->n = 1;
 	s->thread = thread;
 	s->f[0] = (struct imp_frame){
@@ -251,43 +179,43 @@ void imp_stack_release(struct imp_stack *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Room on @s for one more activation. */
+static int stack_room(struct imp_stack *s)
+{
+	if (DP_VEC_GROW(s->f, s->cap, s->n + 1) < 0)
+		return dp_error(DP_ENOMEM, "out of memory importing (stack depth %u)", s->n);
+	return 0;
+}
+
 /* The CSS of caller @ps at return address @site (0: one per callee). */
 static int64_t site_of(struct imp *b, uint32_t ps, uint64_t site, uint32_t callee)
 {
 	uint64_t c = site ? 0 : callee;
-	int64_t css = imp_map_get(&b->css_map, ps, site, c);
-	int rc;
+	int64_t css = dp_map3_get(&b->css_map, ps, site, c);
 
-	if (css)
+	if (css != DP_MAP32_NONE)
 		return css;
 	css = new_css(b, ps, site, ps == IMP_PS_THREAD ? DP_CSS_ENTRY : DP_CSS_UNKNOWN,
 		      site ? 0 : callee);
-	if (css > 0 && (rc = imp_map_put(&b->css_map, ps, site, c, (uint32_t)css)) < 0)
-		return rc;
+	if (css > 0 && dp_map3_intern(&b->css_map, ps, site, c, (uint32_t)css) == DP_MAP32_NONE)
+		return map_full();
 	return css;
 }
 
 int64_t imp_enter(struct imp *b, struct imp_stack *s, uint32_t ps, uint64_t site, uint64_t key)
 {
-	const struct imp_frame *top = &s->f[s->n - 1];
+	const struct imp_frame *top;
 	int64_t css, csd, callee = 0;
-	int rc;
+	int rc = stack_room(s);
 
-	if (s->n == s->cap) {
-		struct imp_frame *f = realloc(s->f, (size_t)s->cap * 2 * sizeof(*f));
-
-		if (!f || s->cap > UINT32_MAX / 4)
-			return dp_error(DP_ENOMEM, "out of memory importing (stack depth %u)",
-					s->n);
-		s->f = f;
-		s->cap *= 2;
-		top = &s->f[s->n - 1];
-	}
+	if (rc < 0)
+		return rc;
+	top = &s->f[s->n - 1];
 	css = site_of(b, top->ps, site, ps);
 	if (css < 0)
 		return css;
-	csd = imp_map_get(&b->csd_map, top->pd, (uint64_t)css, ps);
-	if (!csd) {
+	csd = dp_map3_get(&b->csd_map, top->pd, (uint64_t)css, ps);
+	if (csd == DP_MAP32_NONE) {
 		/* the callee is decided once, when the CSD is made (as the runtime does) */
 		for (uint32_t i = s->n - 1; i >= 1 && !callee; i--) {
 			if (s->f[i].ps == ps)
@@ -298,9 +226,9 @@ int64_t imp_enter(struct imp *b, struct imp_stack *s, uint32_t ps, uint64_t site
 		csd = new_csd(b, top->pd, (uint32_t)css, (uint32_t)callee);
 		if (csd < 0)
 			return csd;
-		rc = imp_map_put(&b->csd_map, top->pd, (uint64_t)css, ps, (uint32_t)csd);
-		if (rc < 0)
-			return rc;
+		if (dp_map3_intern(&b->csd_map, top->pd, (uint64_t)css, ps, (uint32_t)csd) ==
+		    DP_MAP32_NONE)
+			return map_full();
 	}
 	s->f[s->n++] = (struct imp_frame){
 		.csd = (uint32_t)csd, .pd = b->csd[csd].callee, .ps = ps, .key = key};
@@ -310,16 +238,10 @@ int64_t imp_enter(struct imp *b, struct imp_stack *s, uint32_t ps, uint64_t site
 int imp_reenter(struct imp *b, struct imp_stack *s, uint32_t csd, uint64_t key)
 {
 	uint32_t pd = b->csd[csd].callee;
+	int rc = stack_room(s);
 
-	if (s->n == s->cap) {
-		struct imp_frame *f = realloc(s->f, (size_t)s->cap * 2 * sizeof(*f));
-
-		if (!f || s->cap > UINT32_MAX / 4)
-			return dp_error(DP_ENOMEM, "out of memory importing (stack depth %u)",
-					s->n);
-		s->f = f;
-		s->cap *= 2;
-	}
+	if (rc < 0)
+		return rc;
 	s->f[s->n++] = (struct imp_frame){.csd = csd, .pd = pd, .ps = b->pd[pd].ps, .key = key};
 	return 0;
 }
@@ -333,10 +255,10 @@ static void release_build(struct imp *b)
 	free(b->th);
 	free(b->th_csd);
 	free(b->pdc);
-	imp_map_release(&b->ps_map);
-	imp_map_release(&b->css_map);
-	imp_map_release(&b->csd_map);
-	imp_map_release(&b->th_map);
+	dp_map3_free(&b->ps_map);
+	dp_map3_free(&b->css_map);
+	dp_map3_free(&b->csd_map);
+	dp_map64_free(&b->th_map);
 	b->ps = NULL;
 	b->css = NULL;
 	b->pd = NULL;

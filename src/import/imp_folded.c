@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
 #include "import.h"
@@ -120,15 +121,8 @@ static int check_line(struct folded *f, const char *s, const char *e, struct fli
 		if (*q == ';' && (q == s || q[-1] == ';' || q + 1 == stack_end))
 			return bad(f, "empty frame name in the stack");
 	}
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 4096;
-		struct fline *q = realloc(*v, c * sizeof(*q));
-
-		if (!q)
-			return dp_error(DP_ENOMEM, "%s: out of memory", f->name);
-		*v = q;
-		*cap = c;
-	}
+	if (DP_VEC_GROWZ(*v, *cap, *n + 1) < 0)
+		return dp_error(DP_ENOMEM, "%s: out of memory", f->name);
 	(*v)[(*n)++] = (struct fline){s, stack_end, w};
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
 #include "import.h"
@@ -25,16 +26,9 @@ static int slurp(int fd, const char *name, char **data, size_t *len, size_t *cap
 	for (;;) {
 		ssize_t n;
 
-		if (*cap - *len < 65536 + 1) {
-			size_t c = *cap ? *cap * 2 : 1u << 20;
-			char *q = realloc(*data, c);
-
-			if (!q)
-				return dp_error(DP_ENOMEM, "%s: out of memory reading %zu bytes",
-						name, c);
-			*data = q;
-			*cap = c;
-		}
+		if (DP_VEC_GROWZ(*data, *cap, *len + 65536 + 1) < 0)
+			return dp_error(DP_ENOMEM, "%s: out of memory reading %zu bytes", name,
+					*len + 65536 + 1);
 		n = read(fd, *data + *len, *cap - *len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;

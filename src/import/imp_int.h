@@ -1,10 +1,10 @@
 /*
  * import/imp_int.h - private to src/import: the profile builder every importer feeds
- * (imp_build.c), the small hash map it keys nodes with, and the input helpers
- * (imp_input.c). The builder is the context-stack walk of docs/IMPORTS.md: a foreign
- * trace's calls and returns (or a sampled stack, walked root first as a run of calls)
- * move a per-thread stack of CSDs; a call to a function already active on the stack
- * folds onto the PD of its outermost activation, as the runtime does.
+ * (imp_build.c) and the input helpers (imp_input.c). The builder is the context-stack
+ * walk of docs/IMPORTS.md: a foreign trace's calls and returns (or a sampled stack,
+ * walked root first as a run of calls) move a per-thread stack of CSDs; a call to a
+ * function already active on the stack folds onto the PD of its outermost activation, as
+ * the runtime does.
  */
 #ifndef DP_IMPORT_IMP_INT_H
 #define DP_IMPORT_IMP_INT_H
@@ -12,29 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/hash.h"
 #include "../format/profile.h"
-
-/* ------------------------------------------------------------------ hash map --- */
-
-/* (a, b, c) -> nonzero u32, open addressing; 0 means absent. */
-struct imp_slot {
-	uint64_t a, b, c;
-	uint32_t v;
-};
-
-struct imp_map {
-	struct imp_slot *s;
-	size_t mask; /* slots - 1; 0 before the first put */
-	size_t n;
-};
-
-/* imp_map_get - the value of (@a, @b, @c), 0 if absent. */
-uint32_t imp_map_get(const struct imp_map *m, uint64_t a, uint64_t b, uint64_t c);
-/* imp_map_put - set (@a, @b, @c) -> @v (nonzero; the key must be absent).
- * Return: 0 or -DP_ENOMEM (message set). */
-int imp_map_put(struct imp_map *m, uint64_t a, uint64_t b, uint64_t c, uint32_t v);
-/* imp_map_release - free the map; it is empty and reusable afterwards. */
-void imp_map_release(struct imp_map *m);
 
 /* ------------------------------------------------------------------- builder --- */
 
@@ -71,7 +50,10 @@ struct imp {
 	uint32_t n_ps, n_css, n_pd, n_csd, n_th;
 	uint32_t cap_ps, cap_css, cap_pd, cap_csd, cap_th, cap_th_csd, cap_pdc;
 	struct imp_pdc *pdc; /* [1..n_pd] */
-	struct imp_map ps_map, css_map, csd_map, th_map;
+	/* PS by (name, key, 1), CSS by (caller PS, site, callee PS if no site), CSD by
+	   (caller PD, CSS, callee PS), thread by tid */
+	struct dp_map3 ps_map, css_map, csd_map;
+	struct dp_map64 th_map;
 };
 
 #define IMP_PS_THREAD 2u /* the PS of every thread root */

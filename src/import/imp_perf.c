@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
 #include "import.h"
@@ -218,15 +219,8 @@ static int frame(struct perf *f, char *s, char *e)
 			return (int)file;
 		f->b->ps[ps].file = (uint32_t)file;
 	}
-	if (f->n_fr == f->cap_fr) {
-		uint32_t c = f->cap_fr ? f->cap_fr * 2 : 64;
-		struct frame *q = realloc(f->fr, c * sizeof(*q));
-
-		if (!q)
-			return dp_error(DP_ENOMEM, "out of memory importing (call chain)");
-		f->fr = q;
-		f->cap_fr = c;
-	}
+	if (DP_VEC_GROW(f->fr, f->cap_fr, f->n_fr + 1) < 0)
+		return dp_error(DP_ENOMEM, "out of memory importing (call chain)");
 	f->fr[f->n_fr++] = (struct frame){addr, (uint32_t)ps};
 	return 0;
 }

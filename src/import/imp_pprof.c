@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
 #include "import.h"
@@ -46,8 +47,8 @@ struct pprof {
 	int64_t period;
 	/* functions: PS id by index; locations: address and lines (function index) */
 	uint32_t *fn_ps;
-	struct imp_map fn_ids, loc_ids;
-	uint64_t loc_max_id; /* the largest Location id */
+	struct dp_map64 fn_ids, loc_ids; /* id -> index + 1 */
+	uint64_t loc_max_id;		 /* the largest Location id */
 	uint32_t *loc_dense; /* [id]: loc_ids as an array, when the ids are dense; or NULL */
 	uint64_t *loc_addr;
 	uint32_t *loc_first, *loc_n, *lines;
@@ -58,12 +59,12 @@ struct pprof {
 	uint64_t divide; /* the time values' common period, 1 if none */
 	uint32_t *frames;
 	uint64_t *frame_loc;
-	size_t cap_frames;
+	size_t cap_frames, cap_frame_loc;
 	/* the previous sample's stack, root first: each frame's PS and call site (a sample
 	   walks only where it parts from it, as the folded importer does) */
 	uint32_t *prev_ps;
 	uint64_t *prev_site;
-	size_t prev_n, cap_prev;
+	size_t prev_n, cap_prev_ps, cap_prev_site;
 };
 
 static int bad(const struct pprof *f, size_t at, const char *what)
@@ -135,15 +136,8 @@ static int field(const struct pprof *f, struct pb *c, uint32_t *num, uint32_t *w
 
 static int push(struct spans *s, size_t pos, size_t end)
 {
-	if (s->n == s->cap) {
-		size_t c = s->cap ? s->cap * 2 : 64;
-		struct span *v = realloc(s->v, c * sizeof(*v));
-
-		if (!v)
-			return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
-		s->v = v;
-		s->cap = c;
-	}
+	if (DP_VEC_GROWZ(s->v, s->cap, s->n + 1) < 0)
+		return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
 	s->v[s->n++] = (struct span){pos, end};
 	return 0;
 }
@@ -337,7 +331,7 @@ static int parse_function(struct pprof *f, struct span s)
 	}
 	if (id == 0)
 		return bad(f, s.pos, "Function without an id");
-	if (imp_map_get(&f->fn_ids, id, 0, 0))
+	if (dp_map64_get(&f->fn_ids, id) != DP_MAP32_NONE)
 		return bad(f, s.pos, "two Functions with the same id");
 	string_at(f, name ? name : sys, 0, &ns, &nn);
 	string_at(f, file, 0, &fs, &fn);
@@ -357,7 +351,9 @@ static int parse_function(struct pprof *f, struct span s)
 	}
 	fid = (int64_t)(f->fn_ids.n + 1);
 	f->fn_ps[fid] = (uint32_t)ps;
-	return imp_map_put(&f->fn_ids, id, 0, 0, (uint32_t)fid);
+	if (dp_map64_intern(&f->fn_ids, id, (uint32_t)fid) == DP_MAP32_NONE)
+		return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
+	return 0;
 }
 
 /* A Line: its function's PS appended to f->lines. */
@@ -378,8 +374,8 @@ static int parse_line(struct pprof *f, struct pb c)
 		if (num == 1)
 			fid = v;
 	}
-	idx = imp_map_get(&f->fn_ids, fid, 0, 0);
-	if (!idx)
+	idx = dp_map64_get(&f->fn_ids, fid);
+	if (idx == DP_MAP32_NONE)
 		return bad(f, c.end, "Line refers to a Function id that does not exist");
 	f->lines[f->n_lines++] = f->fn_ps[idx];
 	return 0;
@@ -422,11 +418,21 @@ static int parse_location(struct pprof *f, size_t i)
 	}
 	if (id == 0)
 		return bad(f, f->locs.v[i].pos, "Location without an id");
-	if (imp_map_get(&f->loc_ids, id, 0, 0))
+	if (dp_map64_get(&f->loc_ids, id) != DP_MAP32_NONE)
 		return bad(f, f->locs.v[i].pos, "two Locations with the same id");
 	if (id > f->loc_max_id)
 		f->loc_max_id = id;
-	return imp_map_put(&f->loc_ids, id, 0, 0, (uint32_t)i + 1);
+	if (dp_map64_intern(&f->loc_ids, id, (uint32_t)i + 1) == DP_MAP32_NONE)
+		return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
+	return 0;
+}
+
+/* The index + 1 of Location @id in the map, 0 if none. */
+static uint32_t loc_index(const struct pprof *f, uint64_t id)
+{
+	uint32_t i = dp_map64_get(&f->loc_ids, id);
+
+	return i == DP_MAP32_NONE ? 0 : i;
 }
 
 /* f->loc_dense: the Location ids as an array when they are dense (at most twice as many
@@ -439,26 +445,15 @@ static void dense_locations(struct pprof *f)
 		return;
 	f->loc_dense = calloc(f->loc_max_id + 1, sizeof(*f->loc_dense));
 	for (uint64_t id = 1; f->loc_dense && id <= f->loc_max_id; id++)
-		f->loc_dense[id] = imp_map_get(&f->loc_ids, id, 0, 0);
+		f->loc_dense[id] = loc_index(f, id);
 }
 
 /* Room for @n more frames. */
 static int frames_room(struct pprof *f, size_t n)
 {
-	if (n > f->cap_frames) {
-		size_t c = (f->cap_frames + n) * 2;
-		uint32_t *fr = realloc(f->frames, c * sizeof(*fr));
-		uint64_t *si;
-
-		if (!fr)
-			return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
-		f->frames = fr;
-		si = realloc(f->frame_loc, c * sizeof(*si));
-		if (!si)
-			return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
-		f->frame_loc = si;
-		f->cap_frames = c;
-	}
+	if (DP_VEC_GROWZ(f->frames, f->cap_frames, n) < 0 ||
+	    DP_VEC_GROWZ(f->frame_loc, f->cap_frame_loc, n) < 0)
+		return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
 	return 0;
 }
 
@@ -466,8 +461,7 @@ static int frames_room(struct pprof *f, size_t n)
  * location (index + 1). */
 static int sample_loc(struct pprof *f, uint64_t id, size_t at, size_t *n)
 {
-	uint32_t i = f->loc_dense ? (id <= f->loc_max_id ? f->loc_dense[id] : 0)
-				  : imp_map_get(&f->loc_ids, id, 0, 0);
+	uint32_t i = f->loc_dense ? (id <= f->loc_max_id ? f->loc_dense[id] : 0) : loc_index(f, id);
 	int rc;
 
 	if (!i)
@@ -491,20 +485,9 @@ static int walk_stack(struct pprof *f, struct imp_stack *st, size_t n, int64_t *
 	size_t keep = 0;
 	int rc;
 
-	if (n > f->cap_prev) {
-		size_t c = n * 2;
-		uint32_t *ps = realloc(f->prev_ps, c * sizeof(*ps));
-		uint64_t *si;
-
-		if (!ps)
-			return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
-		f->prev_ps = ps;
-		si = realloc(f->prev_site, c * sizeof(*si));
-		if (!si)
-			return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
-		f->prev_site = si;
-		f->cap_prev = c;
-	}
+	if (DP_VEC_GROWZ(f->prev_ps, f->cap_prev_ps, n) < 0 ||
+	    DP_VEC_GROWZ(f->prev_site, f->cap_prev_site, n) < 0)
+		return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
 	for (size_t j = 0; j < n; j++) {
 		size_t k = n - 1 - j; /* frame j from the root */
 		/* its call site: the caller location's address (inlined: 0) */
@@ -602,11 +585,11 @@ static int parse_sample(struct pprof *f, struct span s, struct imp_stack *st)
 static int gunzip(const char *name, const uint8_t *in, size_t len, char **out, size_t *out_len)
 {
 	z_stream z;
-	size_t cap = len * 4 + 4096;
-	char *buf = malloc(cap);
+	size_t cap = 0;
+	char *buf = NULL;
 	int zr;
 
-	if (!buf)
+	if (DP_VEC_GROWZ(buf, cap, len * 4 + 4096) < 0)
 		return dp_error(DP_ENOMEM, "out of memory decompressing %s", name);
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
@@ -616,17 +599,11 @@ static int gunzip(const char *name, const uint8_t *in, size_t len, char **out, s
 	z.next_in = (Bytef *)(uintptr_t)in;
 	z.avail_in = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
 	do {
-		if (z.total_out == cap) {
-			char *q = cap < ((size_t)1 << 34) ? realloc(buf, cap * 2) : NULL;
-
-			if (!q) {
-				inflateEnd(&z);
-				free(buf);
-				return dp_error(DP_ENOMEM, "%s: decompressed profile too large",
-						name);
-			}
-			buf = q;
-			cap *= 2;
+		if (z.total_out == cap &&
+		    (cap >= (size_t)1 << 34 || DP_VEC_GROWZ(buf, cap, cap + 1) < 0)) {
+			inflateEnd(&z);
+			free(buf);
+			return dp_error(DP_ENOMEM, "%s: decompressed profile too large", name);
 		}
 		z.next_out = (Bytef *)buf + z.total_out;
 		z.avail_out =
@@ -660,7 +637,10 @@ static int decode(struct pprof *f, size_t len, char *note, size_t size)
 	f->loc_first = calloc(f->locs.n + 1, sizeof(*f->loc_first));
 	f->loc_n = calloc(f->locs.n + 1, sizeof(*f->loc_n));
 	f->lines = calloc(len / 2 + f->locs.n + 1, sizeof(*f->lines)); /* a Line is >= 2 bytes */
-	if (!f->fn_ps || !f->loc_addr || !f->loc_first || !f->loc_n || !f->lines)
+	if (!f->fn_ps || !f->loc_addr || !f->loc_first || !f->loc_n || !f->lines ||
+	    f->funcs.n > UINT32_MAX || f->locs.n > UINT32_MAX ||
+	    dp_map64_reserve(&f->fn_ids, (uint32_t)f->funcs.n) < 0 ||
+	    dp_map64_reserve(&f->loc_ids, (uint32_t)f->locs.n) < 0)
 		return dp_error(DP_ENOMEM, "out of memory reading a pprof profile");
 	for (size_t i = 0; rc == 0 && i < f->funcs.n; i++)
 		rc = parse_function(f, f->funcs.v[i]);
@@ -700,8 +680,8 @@ static void pprof_release(struct pprof *f)
 	free(f->prev_ps);
 	free(f->prev_site);
 	free(f->loc_dense);
-	imp_map_release(&f->fn_ids);
-	imp_map_release(&f->loc_ids);
+	dp_map64_free(&f->fn_ids);
+	dp_map64_free(&f->loc_ids);
 }
 
 /* dp_imp_pprof - imp_int.h: fill @b from @o->input and finish it, or abort it and return

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "../symbol/symbol.h"
 #include "deepprof/format.h"
 #include "imp_int.h"
@@ -49,7 +50,7 @@ struct uft_map {
 struct uft_sess {
 	uint64_t ts, pid; /* start time (ns) */
 	struct uft_map *maps;
-	size_t n_maps;
+	size_t n_maps, cap_maps;
 };
 
 /* task.txt's FORK and TASK lines. */
@@ -67,15 +68,15 @@ struct uft {
 	char *dir;
 	uint64_t feat;
 	struct uft_obj *objs;
-	size_t n_objs;
+	size_t n_objs, cap_objs;
 	struct uft_sess *sess;
-	size_t n_sess;
+	size_t n_sess, cap_sess;
 	uint32_t cur; /* the session the records being walked belong to */
 	struct uft_fork *forks;
-	size_t n_forks;
+	size_t n_forks, cap_forks;
 	struct uft_task *tasks;
-	size_t n_tasks;
-	struct imp_map addr_ps; /* (record address, session) -> PS */
+	size_t n_tasks, cap_tasks;
+	struct dp_map3 addr_ps; /* (record address, session, 0) -> PS */
 	uint64_t lost, strays;
 };
 
@@ -212,15 +213,8 @@ static int load_syms(struct uft *u, struct uft_obj *ob)
 		}
 		q = t[0] && t[1] == ' ' ? t + 2 + strspn(t + 2, " \t") : NULL; /* the name */
 		if (s[0] != '#' && q && *q) {
-			if (ob->n == cap) {
-				struct uft_sym *ns;
-
-				cap = cap ? cap * 2 : 256;
-				ns = realloc(ob->sym, cap * sizeof(*ns));
-				if (!ns)
-					return dp_error(DP_ENOMEM, "out of memory");
-				ob->sym = ns;
-			}
+			if (DP_VEC_GROWZ(ob->sym, cap, ob->n + 1) < 0)
+				return dp_error(DP_ENOMEM, "out of memory");
 			ob->sym[ob->n].addr = a;
 			ob->sym[ob->n++].name = q;
 		}
@@ -260,24 +254,21 @@ static int load_map(struct uft *u, struct uft_sess *sess, const char *sid)
 			*nl = 0;
 		if (sscanf(s, "%llx-%llx %*s %*s %*s %*s %4095s", &st, &en, path) == 3 &&
 		    path[0] == '/') {
-			struct uft_map *nm = realloc(sess->maps, (sess->n_maps + 1) * sizeof(*nm));
+			struct uft_obj *no;
 
 			base = strrchr(path, '/') + 1;
 			for (i = 0; i < u->n_objs && strcmp(u->objs[i].base, base) != 0; i++)
 				;
-			if (!nm) {
+			if (DP_VEC_GROWZ(sess->maps, sess->cap_maps, sess->n_maps + 1) < 0) {
 				free(d);
 				return dp_error(DP_ENOMEM, "out of memory");
 			}
-			sess->maps = nm;
 			if (i == u->n_objs) {
-				struct uft_obj *no = realloc(u->objs, (i + 1) * sizeof(*no));
-
-				if (!no) {
+				if (DP_VEC_GROWZ(u->objs, u->cap_objs, i + 1) < 0) {
 					free(d);
 					return dp_error(DP_ENOMEM, "out of memory");
 				}
-				u->objs = no;
+				no = u->objs;
 				memset(&no[i], 0, sizeof(*no));
 				no[i].base = strdup(base);
 				id = imp_str(u->b, path, strlen(path));
@@ -301,14 +292,14 @@ static int load_map(struct uft *u, struct uft_sess *sess, const char *sid)
 /* The PS of the function at runtime address @addr in the current session (cached). */
 static int64_t proc_at(struct uft *u, uint64_t addr)
 {
-	uint32_t ps = imp_map_get(&u->addr_ps, addr, u->cur, 0);
+	uint32_t ps = dp_map3_get(&u->addr_ps, addr, u->cur, 0);
 	const struct uft_sess *se = &u->sess[u->cur];
 	size_t lo = 0, hi = se->n_maps;
 	char hex[32];
 	int64_t id;
 	int rc;
 
-	if (ps)
+	if (ps != DP_MAP32_NONE)
 		return ps;
 	while (lo < hi) { /* the last map starting at or below addr */
 		size_t mid = (lo + hi) / 2;
@@ -358,8 +349,8 @@ static int64_t proc_at(struct uft *u, uint64_t addr)
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
 		id = imp_proc(u->b, hex, strlen(hex), addr, addr);
 	}
-	if (id > 0 && (rc = imp_map_put(&u->addr_ps, addr, u->cur, 0, (uint32_t)id)) < 0)
-		return rc;
+	if (id > 0 && dp_map3_intern(&u->addr_ps, addr, u->cur, 0, (uint32_t)id) == DP_MAP32_NONE)
+		return dp_error(DP_ENOMEM, "out of memory importing (hash map)");
 	return id;
 }
 
@@ -527,18 +518,10 @@ static uint64_t line_num(const char *l, const char *key)
 	return f ? strtoull(f + strlen(key), NULL, 10) : 0;
 }
 
-/* Grows *@v (elements of @size) to hold @n + 1. */
-static int room(void *v, size_t n, size_t size)
+/* @rc of a growth for task.txt's lines, with the message said here. */
+static int tasks_room(int rc)
 {
-	void **pv = v, *q;
-
-	if ((n > 0 && n < 8) || (n > 8 && (n & (n - 1)) != 0))
-		return 0; /* room left: capacities are 8, then powers of two */
-	q = realloc(*pv, (n < 8 ? 8 : n * 2) * size);
-	if (!q)
-		return dp_error(DP_ENOMEM, "out of memory reading task.txt");
-	*pv = q;
-	return 0;
+	return rc < 0 ? dp_error(DP_ENOMEM, "out of memory reading task.txt") : 0;
 }
 
 /* task.txt: "SESS timestamp=T pid=P sid=S exename=...", "FORK timestamp=T pid=P
@@ -560,7 +543,7 @@ static int read_tasks(struct uft *u)
 		if (nl)
 			*nl = 0;
 		if (strncmp(l, "SESS ", 5) == 0 && (f = strstr(l, " sid=")) &&
-		    (rc = room(&u->sess, u->n_sess, sizeof(*u->sess))) == 0) {
+		    (rc = tasks_room(DP_VEC_GROWZ(u->sess, u->cap_sess, u->n_sess + 1))) == 0) {
 			char sid[64];
 			struct uft_sess *se = &u->sess[u->n_sess++];
 
@@ -570,11 +553,13 @@ static int read_tasks(struct uft *u)
 			snprintf(sid, sizeof(sid), "%.*s", (int)strcspn(f + 5, " "), f + 5);
 			rc = load_map(u, se, sid);
 		} else if (strncmp(l, "FORK ", 5) == 0 &&
-			   (rc = room(&u->forks, u->n_forks, sizeof(*u->forks))) == 0) {
+			   (rc = tasks_room(
+				    DP_VEC_GROWZ(u->forks, u->cap_forks, u->n_forks + 1))) == 0) {
 			u->forks[u->n_forks++] = (struct uft_fork){line_ts(l), line_num(l, " pid="),
 								   line_num(l, " ppid=")};
 		} else if (strncmp(l, "TASK ", 5) == 0 && strstr(l, " tid=") &&
-			   (rc = room(&u->tasks, u->n_tasks, sizeof(*u->tasks))) == 0) {
+			   (rc = tasks_room(
+				    DP_VEC_GROWZ(u->tasks, u->cap_tasks, u->n_tasks + 1))) == 0) {
 			u->tasks[u->n_tasks++] =
 				(struct uft_task){line_num(l, " tid="), line_num(l, " pid=")};
 		}
@@ -643,7 +628,7 @@ static void uft_release(struct uft *u)
 	free(u->forks);
 	free(u->tasks);
 	free(u->dir);
-	imp_map_release(&u->addr_ps);
+	dp_map3_free(&u->addr_ps);
 }
 
 /* dp_imp_uftrace - imp_int.h: fill @b from @o->input and finish it, or abort it and return

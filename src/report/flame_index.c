@@ -18,6 +18,7 @@
 #include "../core/err.h"
 #include "../core/par.h"
 #include "../core/sort.h"
+#include "../core/vec.h"
 
 void dp_report_index_free(struct dp_report_index *ix)
 {
@@ -256,18 +257,8 @@ static int fx_tops(struct dp_report_index *ix, struct dp_flame_wide *w, size_t *
 		w->cut[s] = 0;
 		if (cut == 0)
 			continue; /* every child is at least 0: nothing to leave out */
-		if (*n_tops + n > *cap_tops) {
-			size_t c = *cap_tops ? *cap_tops : 4096;
-			uint32_t *t;
-
-			while (c < *n_tops + n)
-				c *= 2;
-			t = realloc(ix->tops, c * sizeof(*t));
-			if (!t)
-				return -1;
-			ix->tops = t;
-			*cap_tops = c;
-		}
+		if (DP_VEC_GROWZ(ix->tops, *cap_tops, *n_tops + n) < 0)
+			return -1;
 		off[s] = *n_tops;
 		for (uint32_t i = 0; i < n; i++)
 			if (v[i] >= cut)

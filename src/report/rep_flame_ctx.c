@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "rep_flame_int.h"
 
 /* The most procedures listed per clique, and how many members are looked at for them. */
@@ -47,15 +48,9 @@ int dp_fl_path(struct dp_report *r, const struct dp_report_ctx *c, uint32_t top,
 			return dp_error(DP_ENOENT, "clique %u is not under the root clique %u",
 					root, top);
 		}
-		if (n == cap) {
-			uint32_t *t = realloc(chain, (cap ? 2 * (size_t)cap : 64) * sizeof(*t));
-
-			if (!t) {
-				free(chain);
-				return dp_error(DP_ENOMEM, "out of memory building a flame graph");
-			}
-			chain = t;
-			cap = cap ? 2 * cap : 64;
+		if (DP_VEC_GROW(chain, cap, n + 1) < 0) {
+			free(chain);
+			return dp_error(DP_ENOMEM, "out of memory building a flame graph");
 		}
 		chain[n++] = e;
 		k = a->pd_clique[p->csd[e].caller];

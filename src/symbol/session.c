@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../core/err.h"
+#include "../core/vec.h"
 #include "deepprof/exports.h"
 #include "deepprof/format.h"
 #include "symbol_int.h"
@@ -56,22 +57,16 @@ static const Dwfl_Callbacks offline_callbacks = {
 };
 
 /* dp_sym_grow - make room for element @n of the malloc'd array *@arr (@cap elements of
- * @elem bytes); returns 0 or -DP_ENOMEM (the array is unchanged then). */
+ * @elem bytes), with core's dp_vec_grow(); returns 0 or -DP_ENOMEM (the array is
+ * unchanged then). */
 int dp_sym_grow(void **arr, uint32_t *cap, uint32_t n, size_t elem)
 {
-	uint32_t ncap;
-	void *na;
-
 	if (n < *cap)
 		return 0;
-	if (*cap >= UINT32_MAX / 2)
+	if (n >= UINT32_MAX / 2)
 		return dp_error(DP_ENOMEM, "symbol tables too large");
-	ncap = *cap ? *cap * 2 : 64;
-	na = realloc(*arr, (size_t)ncap * elem);
-	if (!na)
+	if (dp_vec_grow(arr, cap, n + 1, elem) < 0)
 		return dp_error(DP_ENOMEM, "out of memory symbolizing");
-	*arr = na;
-	*cap = ncap;
 	return 0;
 }
 
